@@ -1,0 +1,76 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import type { App } from './app-types.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { registerModules } from './modules/index.js';
+import { registerAuth } from './platform/auth.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { registerErrorHandling } from './platform/error-handler.js';
+import { newRequestId } from './platform/ids.js';
+import { registerIdempotency } from './platform/idempotency.js';
+import { registerOpenApi } from './platform/openapi.js';
+import { registerRateLimit } from './platform/rate-limit.js';
+import { createServices, type Services } from './services.js';
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Called before the app is sealed: tests and benchmarks add their own routes here. */
+  extend?: (app: App, services: Services) => void | Promise<void>;
+}
+
+/** The whole HTTP service, ready to listen or to `inject`; it does not listen itself. */
+export async function buildApp(options: BuildOptions): Promise<{ app: App; services: Services }> {
+  const { config, db } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: () => newRequestId(),
+    requestIdHeader: false, // an incoming Request-Id is never taken as ours
+    // One log line per request, written on response (below), labelled request_id.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const services = createServices(db, config, clock);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      method: request.method, url: request.url.split('?')[0], route: request.routeOptions.url, status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10, key_id: request.auth?.keyId,
+    }, 'request');
+  });
+  // Bodies are JSON only: anything else answers 415.
+  app.removeContentTypeParser('text/plain');
+  // An operation whose body is optional accepts no body at all as an empty object.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body && (request.method === 'POST' || request.method === 'PATCH')) {
+      request.body = {};
+    }
+  });
+
+  registerErrorHandling(app, config.publicUrl);
+  await registerOpenApi(app, config.publicUrl);
+  registerAuth(app, {
+    resolveSecretKey: (raw) => services.apiKeys.resolveSecretKey(raw),
+    isModuleEnabled: (organizationId, module) => services.organizationRepo.isModuleEnabled(organizationId, module),
+  });
+  await registerRateLimit(app, config.rateLimit, redis);
+  registerIdempotency(app, { db: db.kysely, clock });
+
+  registerModules(app, services);
+  if (options.extend) await options.extend(app, services);
+  await app.ready();
+  return { app, services };
+}

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createCatalogueRepo } from '../modules/catalogues/repo.js';
+import { seedCatalogues } from '../modules/catalogues/seed.js';
+import { startServer } from '../server.js';
+import { createServices, type Services } from '../services.js';
+import { MODULES, type ModuleName } from '../platform/context.js';
+import { CREDIT_KINDS, type CreditKind } from '../platform/credits.js';
+import { ApiError } from '../platform/errors.js';
+
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Not a whole number.');
+  return Number(value);
+}
+
+function config(): Config {
+  return loadConfig();
+}
+
+/** Opens the configured database (migrated), runs `work` with the services, and closes it. */
+async function withServices(work: (services: Services) => Promise<unknown>): Promise<void> {
+  const cfg = config();
+  const db = openDatabase(cfg);
+  try {
+    await migrateToLatest(db.kysely);
+    await work(createServices(db, cfg));
+  } finally {
+    await db.close();
+  }
+}
+
+const print = (value: unknown) => process.stdout.write((typeof value === 'string' ? value : JSON.stringify(value)) + '\n');
+
+const program = new Command('prep').description('Prep: the preparation service').showHelpAfterError();
+
+program.command('migrate').description('Apply migrations to the configured database').action(async () => {
+  const cfg = config();
+  const db = openDatabase(cfg);
+  try {
+    const applied = await migrateToLatest(db.kysely);
+    print(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+  } finally {
+    await db.close();
+  }
+});
+
+program.command('serve').description('Serve the API (and run background work unless --no-workers)')
+  .option('--port <n>', 'port to listen on (default: PORT or 8080)', wholeNumber)
+  .option('--no-workers', 'serve the API only; run `prep worker` elsewhere')
+  .action(async (opts: { port?: number; workers: boolean }) => {
+    const cfg = config();
+    if (opts.port !== undefined) cfg.port = opts.port;
+    if (!process.env.PREP_PUBLIC_URL && opts.port !== undefined) cfg.publicUrl = `http://localhost:${opts.port}`;
+    const server = await startServer(cfg, { workers: opts.workers });
+    print(`Prep is listening on ${server.url} (database: ${server.db.dialect})`);
+    const stop = async () => {
+      await server.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program.command('seed').description('Add shared catalogue entries that are not in the database yet').action(() =>
+  withServices(async (s) => print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`)));
+
+const org = program.command('org').description('Organisations: create, credits, modules, API access, members, catalogue');
+
+org.command('create').description('Create an organisation with live and test keys')
+  .requiredOption('--name <name>', 'organisation name')
+  .option('--credits <n>', 'credits of every kind granted in both environments', wholeNumber, 0)
+  .option('--json', 'print one JSON object')
+  .action((opts: { name: string; credits: number; json?: boolean }) => withServices(async (s) => {
+    if (!opts.name.trim() || opts.name.length > 200) throw new InvalidArgumentError('--name must be 1 to 200 characters.');
+    const result = await s.organizations.create(opts.name.trim(), opts.credits);
+    if (opts.json) return print(result);
+    print(`Organisation ${result.organization.id} (${result.organization.name})`);
+    for (const [name, key] of Object.entries(result.keys)) print(`  ${name.padEnd(18)} ${key}`);
+  }));
+
+org.command('credits').description('Grant credits of one kind')
+  .requiredOption('--org <id>').requiredOption('--kind <kind>', CREDIT_KINDS.join(', '))
+  .requiredOption('--add <n>', 'credits to add', wholeNumber)
+  .addOption(new Option('--env <env>', 'which environment').choices(['live', 'test', 'both']).default('both'))
+  .action((opts: { org: string; kind: string; add: number; env: string }) => withServices(async (s) => {
+    if (!(CREDIT_KINDS as readonly string[]).includes(opts.kind)) throw new InvalidArgumentError(`--kind must be one of ${CREDIT_KINDS.join(', ')}.`);
+    if (opts.add <= 0) throw new InvalidArgumentError('--add must be at least 1.');
+    const envs = opts.env === 'both' ? [true, false] : [opts.env === 'live'];
+    await s.organizations.grantCredits(opts.org, opts.kind as CreditKind, opts.add, envs);
+    print(`Granted ${opts.add} ${opts.kind} credits (${opts.env}).`);
+  }));
+
+org.command('modules').description('Enable or disable a module')
+  .requiredOption('--org <id>')
+  .option('--enable <module>', MODULES.join(', ')).option('--disable <module>', MODULES.join(', '))
+  .action((opts: { org: string; enable?: string; disable?: string }) => withServices(async (s) => {
+    const name = opts.enable ?? opts.disable;
+    if (!name || (opts.enable && opts.disable)) throw new InvalidArgumentError('Give exactly one of --enable MODULE or --disable MODULE.');
+    if (!(MODULES as readonly string[]).includes(name)) throw new InvalidArgumentError(`Module must be one of ${MODULES.join(', ')}.`);
+    await s.organizations.setModule(opts.org, name as ModuleName, Boolean(opts.enable));
+    print(`${name} ${opts.enable ? 'enabled' : 'disabled'}.`);
+  }));
+
+org.command('api').description('Turn the public API on or off for an organisation')
+  .requiredOption('--org <id>').option('--enable').option('--disable')
+  .action((opts: { org: string; enable?: boolean; disable?: boolean }) => withServices(async (s) => {
+    if (Boolean(opts.enable) === Boolean(opts.disable)) throw new InvalidArgumentError('Give exactly one of --enable or --disable.');
+    await s.organizations.setApiEnabled(opts.org, Boolean(opts.enable));
+    print(`Public API ${opts.enable ? 'enabled' : 'disabled'}.`);
+  }));
+
+org.command('member').description('Organisation staff').command('add').description('Add a staff member (platform account)')
+  .requiredOption('--org <id>').requiredOption('--email <email>').requiredOption('--name <name>').option('--role <role>', 'role', 'member')
+  .action((opts: { org: string; email: string; name: string; role: string }) => withServices(async (s) => {
+    const member = await s.organizations.addMember(opts.org, opts);
+    print({ id: member.id, email: member.email, name: member.name, role: member.role });
+  }));
+
+org.command('catalog').description("The organisation's own catalogue entries").command('add')
+  .description('Add round types, companies or jobs from a JSON file (one object or an array, as in catalog/)')
+  .requiredOption('--org <id>')
+  .addOption(new Option('--kind <kind>').choices(['round-type', 'company', 'job']).makeOptionMandatory())
+  .requiredOption('--file <path>')
+  .action((opts: { org: string; kind: string; file: string }) => withServices(async (s) => {
+    const parsed = JSON.parse(readFileSync(opts.file, 'utf8')) as unknown;
+    const entries = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, any>[];
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    const repo = createCatalogueRepo(s.core.db.kysely);
+    const now = Date.now();
+    for (const e of entries) {
+      if (typeof e.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,79}$/.test(e.slug)) throw new InvalidArgumentError(`Each entry needs a kebab-case slug (got ${JSON.stringify(e.slug)}).`);
+      if (opts.kind === 'round-type') {
+        await repo.addRoundType(opts.org, { slug: e.slug, name: String(e.name), description: String(e.description ?? ''), duration_minutes: wholeNumber(String(e.duration_minutes)) }, now);
+      } else if (opts.kind === 'company') {
+        await repo.addCompany(opts.org, { slug: e.slug, name: String(e.name), industry: String(e.industry ?? 'software'), size: String(e.size ?? 'startup'), headquarters: e.headquarters ?? null }, now);
+      } else {
+        await repo.addJob(opts.org, {
+          slug: e.slug, title: String(e.title), company_id: e.company_id ?? null, level: String(e.level ?? 'mid'), location: e.location ?? null,
+          employment_type: String(e.employment_type ?? 'full_time'), description: String(e.description ?? ''), skills: Array.isArray(e.skills) ? e.skills.map(String) : [],
+        }, now);
+      }
+    }
+    print(`Added ${entries.length} ${opts.kind} entries.`);
+  }));
+
+const keys = program.command('keys').description('API keys');
+
+keys.command('create').description('Mint a key for an organisation')
+  .requiredOption('--org <id>')
+  .addOption(new Option('--env <env>').choices(['live', 'test']).makeOptionMandatory())
+  .addOption(new Option('--type <type>').choices(['secret', 'publishable']).default('secret'))
+  .option('--name <name>')
+  .action((opts: { org: string; env: string; type: 'secret' | 'publishable'; name?: string }) => withServices(async (s) => {
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    const { row, secret } = await s.core.db.kysely.transaction().execute((tx) =>
+      s.apiKeys.issue(tx, { organizationId: opts.org, livemode: opts.env === 'live', type: opts.type, name: opts.name ?? null }));
+    print({ id: row.id, type: row.type, livemode: row.livemode === 1, secret });
+  }));
+
+keys.command('limit').description("Raise a key's rate limit (requests per window); a rotated key passes it on")
+  .requiredOption('--org <id>').requiredOption('--key <id>')
+  .option('--max <n>', 'requests per window', wholeNumber).option('--reset', 'back to the configured default')
+  .action((opts: { org: string; key: string; max?: number; reset?: boolean }) => withServices(async (s) => {
+    if ((opts.max === undefined) === !opts.reset) throw new InvalidArgumentError('Give exactly one of --max N or --reset.');
+    await s.apiKeys.setRateLimit(opts.org, opts.key, opts.reset ? null : opts.max!);
+    print(opts.reset ? 'Limit reset to the default.' : `Limit set to ${opts.max} per window.`);
+  }));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`prep: configuration error: ${error.message}\n`);
+  } else if (error instanceof ApiError || error instanceof InvalidArgumentError) {
+    process.stderr.write(`prep: ${error.message}\n`);
+  } else {
+    process.stderr.write(`prep: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exitCode = 1;
+}

@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** Everything the service reads from the environment, validated once at start. */
+export interface Config {
+  /** `postgres://…` when set; otherwise SQLite in `dataDir`. */
+  databaseUrl: string | null;
+  /** PostgreSQL only: the schema (search_path) to use; default the server's default (public). */
+  databaseSchema: string | null;
+  dataDir: string;
+  port: number;
+  host: string;
+  publicUrl: string;
+  redisUrl: string | null;
+  /** Largest request body accepted, in bytes; larger answers 413. */
+  bodyLimitBytes: number;
+  rateLimit: {
+    windowMs: number;
+    /** Requests per window per key for ordinary operations. */
+    standard: number;
+    /** Requests per window per key for operations that run a model. */
+    model: number;
+  };
+  /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
+  sandboxMonthlyQuota: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function origin(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL such as https://prep.example.com, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`);
+  return url.origin;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite)');
+  }
+  const databaseSchema = env.PREP_DATABASE_SCHEMA?.trim() || null;
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    throw new ConfigError('PREP_DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, underscores)');
+  }
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const logLevel = env.PREP_LOG_LEVEL ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`PREP_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  return {
+    databaseUrl,
+    databaseSchema,
+    dataDir: path.resolve(env.PREP_DATA_DIR?.trim() || './data'),
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    publicUrl: origin('PREP_PUBLIC_URL', env.PREP_PUBLIC_URL?.trim() || `http://localhost:${port}`),
+    redisUrl,
+    bodyLimitBytes: integer(env, 'PREP_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    rateLimit: {
+      windowMs: integer(env, 'PREP_RATE_LIMIT_WINDOW_MS', 60_000, 100, 86_400_000),
+      standard: integer(env, 'PREP_RATE_LIMIT', 600, 1, 10_000_000),
+      model: integer(env, 'PREP_RATE_LIMIT_MODEL', 60, 1, 10_000_000),
+    },
+    sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
+    logLevel,
+  };
+}

@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './migrations/0001_core.js';
+import * as m0002 from './migrations/0002_catalogues.js';
+
+/** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
+const migrations: Record<string, Migration> = {
+  '0001_core': m0001,
+  '0002_catalogues': m0002,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

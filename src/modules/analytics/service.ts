@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+
+export interface TimeRange {
+  since: number | null;
+  until: number | null;
+}
+
+/**
+ * One assessment type's counts: a table, the column holding its stage, and the stages it reports
+ * (listed so a stage with no rows still shows as 0). Each module that adds an assessment type adds a source.
+ */
+export interface ActivitySource {
+  type: string;
+  table: keyof Database;
+  /** Column holding the stage, or null when every row is in the single stage `stages[0]`. */
+  stageColumn: string | null;
+  stages: string[];
+}
+
+export const activitySources: ActivitySource[] = [
+  { type: 'candidates', table: 'candidates', stageColumn: null, stages: ['created'] },
+];
+
+export async function countActivity(db: Kysely<Database>, tenant: Tenant, range: TimeRange, sources: ActivitySource[]) {
+  return Promise.all(sources.map(async (source) => {
+    const stages: Record<string, number> = Object.fromEntries(source.stages.map((s) => [s, 0]));
+    const stageExpr = source.stageColumn ?? null;
+    let q = (db as Kysely<any>).selectFrom(source.table)
+      .where('organization_id', '=', tenant.organizationId)
+      .where('livemode', '=', tenant.livemode ? 1 : 0);
+    if (range.since !== null) q = q.where('created_at', '>=', range.since);
+    if (range.until !== null) q = q.where('created_at', '<', range.until);
+    const rows = (stageExpr
+      ? await q.select([`${stageExpr} as stage`, (eb: any) => eb.fn.countAll().as('n')]).groupBy(stageExpr).execute()
+      : (await q.select([(eb: any) => eb.fn.countAll().as('n')]).execute()).map((x: any) => ({ stage: source.stages[0], n: x.n }))
+    ) as Array<{ stage: string | null; n: number | string }>;
+    let total = 0;
+    for (const row of rows) {
+      const n = Number(row.n);
+      total += n;
+      const stage = row.stage ?? 'unknown';
+      stages[stage] = (stages[stage] ?? 0) + n;
+    }
+    return { type: source.type, total, stages };
+  }));
+}

@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { BrandingTable, Database } from '../../db/schema.js';
+import { toUnixSeconds, type Clock } from '../../platform/clock.js';
+import type { Tenant } from '../../platform/context.js';
+
+export const BRANDING_DEFAULTS = {
+  primary_color: '#4F46E5',
+  accent_color: '#0EA5E9',
+  background_color: '#FFFFFF',
+  text_color: '#111827',
+} as const;
+
+type BrandingFields = Pick<BrandingTable, 'company_name' | 'logo_url' | 'primary_color' | 'accent_color' | 'background_color' | 'text_color'>;
+
+/** Per organisation and environment; what the candidate room and the embed widget show. */
+export function createBrandingService(db: Kysely<Database>, clock: Clock) {
+  const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+  async function load(tenant: Tenant) {
+    const [row, org] = await Promise.all([
+      db.selectFrom('branding').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      db.selectFrom('organizations').select('name').where('id', '=', tenant.organizationId).executeTakeFirstOrThrow(),
+    ]);
+    return { row, orgName: org.name };
+  }
+
+  function present(tenant: Tenant, row: BrandingTable | undefined, orgName: string) {
+    return {
+      object: 'branding' as const,
+      livemode: tenant.livemode,
+      company_name: row?.company_name ?? orgName,
+      logo_url: row?.logo_url ?? null,
+      primary_color: row?.primary_color ?? BRANDING_DEFAULTS.primary_color,
+      accent_color: row?.accent_color ?? BRANDING_DEFAULTS.accent_color,
+      background_color: row?.background_color ?? BRANDING_DEFAULTS.background_color,
+      text_color: row?.text_color ?? BRANDING_DEFAULTS.text_color,
+      updated_at: toUnixSeconds(row?.updated_at ?? null),
+    };
+  }
+
+  return {
+    async get(tenant: Tenant) {
+      const { row, orgName } = await load(tenant);
+      return present(tenant, row, orgName);
+    },
+
+    async update(tenant: Tenant, changes: Partial<BrandingFields>) {
+      const { row, orgName } = await load(tenant);
+      const merged: BrandingTable = {
+        organization_id: tenant.organizationId,
+        livemode: lm(tenant),
+        company_name: row?.company_name ?? null,
+        logo_url: row?.logo_url ?? null,
+        primary_color: row?.primary_color ?? null,
+        accent_color: row?.accent_color ?? null,
+        background_color: row?.background_color ?? null,
+        text_color: row?.text_color ?? null,
+        ...changes,
+        updated_at: clock.now(),
+      };
+      const { organization_id: _o, livemode: _l, ...set } = merged;
+      await db.insertInto('branding').values(merged)
+        .onConflict((oc) => oc.columns(['organization_id', 'livemode']).doUpdateSet(set)).execute();
+      return present(tenant, merged, orgName);
+    },
+  };
+}

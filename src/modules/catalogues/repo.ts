@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { newId } from '../../platform/ids.js';
+import { keysetPage, type PageRequest } from '../../platform/pagination.js';
+
+import type { ExpressionBuilder } from 'kysely';
+
+/** Catalogue entries visible to one organisation: shared ones (organization_id null) and its own. */
+export function createCatalogueRepo(db: Kysely<Database>) {
+  const visibleTo = (organizationId: string) => (eb: ExpressionBuilder<Database, 'round_types' | 'companies' | 'jobs'>) =>
+    eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]);
+
+  return {
+    roundTypes: (organizationId: string, page: PageRequest) =>
+      keysetPage(db.selectFrom('round_types').selectAll().where(visibleTo(organizationId)), page),
+    companies: (organizationId: string, page: PageRequest) =>
+      keysetPage(db.selectFrom('companies').selectAll().where(visibleTo(organizationId)), page),
+    jobs: (organizationId: string, page: PageRequest, companyId?: string) => {
+      let q = db.selectFrom('jobs').selectAll().where(visibleTo(organizationId));
+      if (companyId) q = q.where('company_id', '=', companyId);
+      return keysetPage(q, page);
+    },
+
+    /** An organisation's own entry (operators add them with the CLI). */
+    async addRoundType(organizationId: string, input: { slug: string; name: string; description: string; duration_minutes: number }, now: number) {
+      const row = { id: newId(), organization_id: organizationId, created_at: now, ...input };
+      await db.insertInto('round_types').values(row).execute();
+      return row;
+    },
+    async addCompany(organizationId: string, input: { slug: string; name: string; industry: string; size: string; headquarters: string | null }, now: number) {
+      const row = { id: newId(), organization_id: organizationId, created_at: now, ...input };
+      await db.insertInto('companies').values(row).execute();
+      return row;
+    },
+    async addJob(organizationId: string, input: { slug: string; title: string; company_id: string | null; level: string; location: string | null; employment_type: string; description: string; skills: string[] }, now: number) {
+      const row = { id: newId(), organization_id: organizationId, created_at: now, ...input, skills: JSON.stringify(input.skills) };
+      await db.insertInto('jobs').values(row).execute();
+      return row;
+    },
+  };
+}

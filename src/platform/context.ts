@@ -1,0 +1,41 @@
+/** Request-scoped facts every module relies on, and the per-route options the platform reads. */
+
+export const MODULES = ['interviews', 'resumes', 'coding', 'prompt_engineering', 'psychometric', 'question_bank'] as const;
+export type ModuleName = (typeof MODULES)[number];
+
+/** The credential a route takes: the spec's Auth column. */
+export type AuthKind = 'none' | 'secret' | 'publishable' | 'session' | 'launch';
+export type RateClass = 'standard' | 'model';
+
+/** Which organisation and environment a request acts in; every repository query is scoped by it. */
+export interface Tenant {
+  organizationId: string;
+  livemode: boolean;
+}
+
+export interface KeyAuth extends Tenant {
+  keyId: string;
+  keyType: 'secret' | 'publishable';
+  /** A raised per-window limit for this key, or null for the configured default. */
+  rateLimit: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on routes that take a key; null elsewhere. */
+    auth: KeyAuth | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthKind;
+    module?: ModuleName;
+    /** Creates a record: takes an Idempotency-Key. */
+    idempotent?: boolean;
+    rateClass?: RateClass;
+  }
+}
+
+/** The tenant of an authenticated request (routes that take a key only). */
+export function tenantOf(request: { auth: KeyAuth | null }): KeyAuth {
+  if (!request.auth) throw new Error('tenantOf called on a route without key auth');
+  return request.auth;
+}

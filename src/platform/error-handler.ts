@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, docUrl, type ErrorCode } from './errors.js';
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Dotted field name from an ajv issue: `/meta/0/name` -> `meta[0].name`; a missing property names itself. */
+function fieldOf(issue: ValidationIssue): string | null {
+  const parts = issue.instancePath.split('/').filter(Boolean);
+  const extra = (issue.params.missingProperty ?? issue.params.additionalProperty) as string | undefined;
+  if (extra) parts.push(extra);
+  if (parts.length === 0) return null;
+  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function fromValidation(error: FastifyError): ApiError {
+  const issue = (error.validation as unknown as ValidationIssue[])[0];
+  const param = fieldOf(issue);
+  const where = error.validationContext === 'querystring' ? 'query parameter' : error.validationContext === 'params' ? 'path parameter' : 'parameter';
+  if (error.validationContext === 'headers' && param === 'idempotency-key') return new ApiError('idempotency_key_invalid', { param });
+  if (issue.keyword === 'required') {
+    return new ApiError('parameter_missing', { param, message: `Missing required ${where}: ${param}.` });
+  }
+  if (issue.keyword === 'additionalProperties') {
+    return new ApiError('parameter_unknown', { param, message: `Received unknown ${where}: ${param}.` });
+  }
+  if (param === 'starting_after' && error.validationContext === 'querystring') {
+    return new ApiError('invalid_cursor', { param });
+  }
+  const detail = issue.message ?? 'is invalid';
+  return new ApiError('parameter_invalid', { param, message: param ? `Invalid ${where} ${param}: ${detail}.` : `Invalid request body: ${detail}.` });
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'parameter_invalid',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+};
+
+/** Any thrown value -> the ApiError the client sees. Unknown errors become internal_error (and are logged). */
+export function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError;
+  if (fe && Array.isArray(fe.validation)) return fromValidation(fe);
+  if (fe?.code && FASTIFY_CODES[fe.code]) return new ApiError(FASTIFY_CODES[fe.code]);
+  if (fe instanceof SyntaxError || fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError('invalid_json');
+  if (fe?.statusCode === 413) return new ApiError('body_too_large');
+  if (fe?.statusCode === 415) return new ApiError('unsupported_media_type');
+  return null;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, publicUrl: string) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).send({
+    error: {
+      type: error.type,
+      code: error.code,
+      message: error.message,
+      param: error.param,
+      request_id: request.id,
+      doc_url: docUrl(publicUrl, error.code),
+    },
+  });
+}
+
+/** One renderer for every failure, including unknown routes and framework errors. */
+export function registerErrorHandling(app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((error, request, reply) => {
+    let apiError = toApiError(error);
+    if (!apiError) {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError('internal_error');
+    }
+    return sendError(request, reply, apiError, publicUrl);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new ApiError('route_not_found', { message: `Unrecognized request URL (${request.method} ${request.url.split('?')[0]}).` }), publicUrl),
+  );
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from './clock.js';
+import { tenantOf } from './context.js';
+import { ApiError } from './errors.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim older than this is taken to belong to a process that died mid-request. */
+export const IDEMPOTENCY_LOCK_MS = 5 * 60 * 1000;
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+interface Claim {
+  organizationId: string;
+  livemode: 0 | 1;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: Claim | null;
+  }
+}
+
+/** Same request = same method, path and JSON body (key order ignored). */
+function requestHash(request: FastifyRequest): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    }
+    return value;
+  };
+  const path = request.url.split('?')[0];
+  return createHash('sha256').update(`${request.method} ${path}\n${JSON.stringify(canonical(request.body ?? null))}`).digest('hex');
+}
+
+/**
+ * Idempotency-Key on creates (routes with config.idempotent), shared by every server process through
+ * the database: the first request claims the key with an insert (the primary key makes the claim atomic),
+ * a success stores the exact response, a failure releases the key.
+ */
+export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Database>; clock: Clock }): void {
+  const { db, clock } = deps;
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.routeOptions.config.idempotent) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key' });
+    const tenant = tenantOf(request);
+    const claim: Claim = { organizationId: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, key: header };
+    const hash = requestHash(request);
+    const now = clock.now();
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await db.insertInto('idempotency_keys')
+        .values({
+          organization_id: claim.organizationId, livemode: claim.livemode, key: claim.key, request_hash: hash,
+          state: 'in_progress', response_status: null, response_body: null, response_content_type: null,
+          created_at: now, locked_until: now + IDEMPOTENCY_LOCK_MS,
+        })
+        .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+        request.idempotencyClaim = claim;
+        return;
+      }
+      const existing = await db.selectFrom('idempotency_keys').selectAll()
+        .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
+        .executeTakeFirst();
+      if (!existing) continue; // released between our insert and read: claim again
+      const stale = existing.created_at + IDEMPOTENCY_TTL_MS <= now || (existing.state === 'in_progress' && existing.locked_until <= now);
+      if (stale) {
+        // Forget it only if nobody changed it meanwhile, then claim again.
+        await db.deleteFrom('idempotency_keys')
+          .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
+          .where('created_at', '=', existing.created_at).where('state', '=', existing.state).execute();
+        continue;
+      }
+      if (existing.request_hash !== hash) {
+        throw new ApiError('idempotency_key_reuse', { param: 'Idempotency-Key', message: 'This Idempotency-Key was used with a different request; use a new key for a new request.' });
+      }
+      if (existing.state === 'in_progress') throw new ApiError('idempotency_in_progress', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
+      reply.header('Idempotent-Replay', 'true');
+      reply.header('content-type', existing.response_content_type ?? 'application/json; charset=utf-8');
+      reply.code(existing.response_status ?? 200);
+      // Sent as stored bytes: the serializer does not run again.
+      return reply.serializer((payload: unknown) => payload as string).send(existing.response_body ?? '');
+    }
+    throw new ApiError('idempotency_in_progress', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    const where = db.updateTable('idempotency_keys');
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
+      await where.set({
+        state: 'completed', response_status: reply.statusCode, response_body: payload,
+        response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+      })
+        .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
+        .execute();
+    } else {
+      await releaseClaim(db, claim);
+    }
+    return payload;
+  });
+
+  // A request that dies before onSend (client gone, error thrown before a reply) must not keep the key.
+  app.addHook('onResponse', async (request) => {
+    if (request.idempotencyClaim) await releaseClaim(db, request.idempotencyClaim);
+  });
+}
+
+async function releaseClaim(db: Kysely<Database>, claim: Claim): Promise<void> {
+  await db.deleteFrom('idempotency_keys')
+    .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
+    .where('state', '=', 'in_progress').execute();
+}
+
+/** Deletes remembered keys past their 24 hours. */
+export async function sweepIdempotencyKeys(db: Kysely<Database>, now: number): Promise<number> {
+  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<=', now - IDEMPOTENCY_TTL_MS).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,64 @@
+import type { FastifySchema } from 'fastify';
+import type { AuthKind, ModuleName, RateClass } from './context.js';
+
+interface OperationMeta {
+  /** OpenAPI operationId. */
+  id: string;
+  tag: string;
+  summary: string;
+  auth: AuthKind;
+  module?: ModuleName;
+  /** A create: takes Idempotency-Key, may answer 409. */
+  idempotent?: boolean;
+  rateClass?: RateClass;
+  /** Statuses this operation can answer beyond the ones its auth and inputs imply. */
+  errors?: number[];
+  description?: string;
+}
+
+const SECURITY: Record<AuthKind, Array<Record<string, string[]>>> = {
+  none: [],
+  secret: [{ secretKey: [] }, { secretKeyHeader: [] }],
+  publishable: [{ publishableKey: [] }],
+  session: [{ sessionToken: [] }],
+  launch: [],
+};
+
+const ERROR_REF = { $ref: 'Error#' };
+
+/**
+ * The one way to describe an operation: its schemas plus the metadata the platform hooks
+ * (auth, module gate, idempotency, rate class) and the OpenAPI document read.
+ * Error responses are derived here so every route documents them the same way.
+ */
+export function operation<S extends FastifySchema & { response: Record<number, unknown> }>(meta: OperationMeta, schema: S) {
+  const statuses = new Set<number>(meta.errors ?? []);
+  if (meta.auth !== 'none') statuses.add(401).add(429);
+  if (meta.auth === 'secret' || meta.auth === 'session') statuses.add(403);
+  if (schema.body || schema.querystring || schema.params) statuses.add(400);
+  if (schema.params) statuses.add(404);
+  if (schema.body) statuses.add(413).add(415);
+  if (meta.idempotent) statuses.add(409);
+  statuses.add(500);
+  const errorResponses = Object.fromEntries([...statuses].sort().map((s) => [s, ERROR_REF]));
+  return {
+    schema: {
+      ...schema,
+      operationId: meta.id,
+      tags: [meta.tag],
+      summary: meta.summary,
+      ...(meta.description ? { description: meta.description } : {}),
+      security: SECURITY[meta.auth],
+      ...(meta.idempotent
+        ? {
+            headers: {
+              type: 'object',
+              properties: { 'idempotency-key': { type: 'string', minLength: 1, maxLength: 255, description: 'Makes a retried create safe' } },
+            },
+          }
+        : {}),
+      response: { ...schema.response, ...errorResponses } as S['response'],
+    },
+    config: { auth: meta.auth, module: meta.module, idempotent: meta.idempotent ?? false, rateClass: meta.rateClass ?? 'standard' },
+  };
+}

@@ -1,0 +1,61 @@
+import type { App } from './app-types.js';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { OrganizationKeys } from './modules/organizations/service.js';
+import { sweepIdempotencyKeys } from './platform/idempotency.js';
+
+/** Sandbox credits the default organisation starts with, so the quick start can assign and score at once. */
+const DEFAULT_ORG_SANDBOX_CREDITS = 100;
+
+export interface RunningServer {
+  app: App;
+  db: Db;
+  url: string;
+  stop(): Promise<void>;
+}
+
+function printFirstStartKeys(organizationId: string, keys: OrganizationKeys, print: (line: string) => void) {
+  print('');
+  print('  First start: created the default organisation ' + organizationId);
+  print('  These keys are shown once; store them now.');
+  print('    sandbox secret key       ' + keys.secret_test);
+  print('    sandbox publishable key  ' + keys.publishable_test);
+  print('  Live keys: `npx prep keys create --org ' + organizationId + ' --env live --type secret`.');
+  print('');
+}
+
+/** `prep serve`: migrate, create the default organisation on an empty database, listen, run background work. */
+export async function startServer(config: Config, options: { workers: boolean; print?: (line: string) => void } = { workers: true }): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
+  const db = openDatabase(config);
+  await migrateToLatest(db.kysely);
+  const { app, services } = await buildApp({ config, db });
+
+  // The live half of the default organisation's budget starts empty: live credits are bought, not given.
+  const created = await services.organizations.bootstrapDefault(0);
+  if (created) {
+    for (const kind of ['coding', 'resume', 'interview', 'prompt_engineering', 'psychometric'] as const) {
+      await services.organizations.grantCredits(created.organization.id, kind, DEFAULT_ORG_SANDBOX_CREDITS, [false]);
+    }
+    printFirstStartKeys(created.organization.id, created.keys, print);
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  if (options.workers) {
+    const sweep = () => sweepIdempotencyKeys(db.kysely, Date.now()).catch((err) => app.log.error({ err }, 'idempotency sweep failed'));
+    timers.push(setInterval(sweep, 60 * 60 * 1000).unref());
+  }
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  return {
+    app, db, url,
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { createApiKeyRepo } from './modules/api-keys/repo.js';
+import { createApiKeyService } from './modules/api-keys/service.js';
+import { createOrganizationRepo } from './modules/organizations/repo.js';
+import { createOrganizationService } from './modules/organizations/service.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { createCredits } from './platform/credits.js';
+
+/** What every module may depend on. Modules take the narrow part they need. */
+export interface Core {
+  db: Db;
+  config: Config;
+  clock: Clock;
+}
+
+/** Services shared by the HTTP app and the CLI. Module-private services are built in their route modules. */
+export function createServices(db: Db, config: Config, clock: Clock = systemClock) {
+  const core: Core = { db, config, clock };
+  const credits = createCredits({ clock, sandboxMonthlyQuota: config.sandboxMonthlyQuota });
+  const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db.kysely) });
+  const organizationRepo = createOrganizationRepo(db.kysely);
+  const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
+  return { core, credits, apiKeys, organizations, organizationRepo };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,41 @@
+import { connect } from 'node:net';
+import { defineConfig } from 'vitest/config';
+
+/** True when PostgreSQL answers on the test address (CI starts it; a laptop may not have it). */
+function postgresReachable(): Promise<boolean> {
+  const url = new URL(process.env.PREP_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  return new Promise((resolve) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port || 5432) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** One suite, run once per engine (as Kysely's own tests do): SQLite always, PostgreSQL when reachable. */
+export default defineConfig(async () => {
+  const only = process.env.PREP_TEST_DIALECTS?.split(',').map((d) => d.trim());
+  const wanted = only ?? ['sqlite', 'postgres'];
+  const dialects = wanted.includes('sqlite') ? ['sqlite'] : [];
+  if (wanted.includes('postgres')) {
+    if (await postgresReachable()) dialects.push('postgres');
+    else if (process.env.PREP_TEST_REQUIRE_PG === '1') throw new Error('PostgreSQL is required (PREP_TEST_REQUIRE_PG=1) but not reachable');
+    else console.warn('PostgreSQL is not reachable: running the suite on SQLite only.');
+  }
+  return {
+    test: {
+      projects: dialects.map((dialect) => ({
+        extends: true,
+        test: { name: dialect, env: { PREP_TEST_DIALECT: dialect } },
+      })),
+      include: ['test/**/*.test.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+    },
+  };
+});
