@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /** True when PostgreSQL answers on the test address (CI starts it; a laptop may not have it). */
 function postgresReachable(): Promise<boolean> {
@@ -17,7 +17,7 @@ function postgresReachable(): Promise<boolean> {
 }
 
 /** One suite, run once per engine (as Kysely's own tests do): SQLite always, PostgreSQL when reachable. */
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<ViteUserConfig> => {
   const only = process.env.PREP_TEST_DIALECTS?.split(',').map((d) => d.trim());
   const wanted = only ?? ['sqlite', 'postgres'];
   const dialects = wanted.includes('sqlite') ? ['sqlite'] : [];
@@ -33,9 +33,10 @@ export default defineConfig(async () => {
         test: { name: dialect, env: { PREP_TEST_DIALECT: dialect } },
       })),
       include: ['test/**/*.test.ts'],
+      globalSetup: ['test/helpers/build.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
-      pool: 'forks',
+      pool: 'forks' as const,
     },
   };
 });

@@ -53,11 +53,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   });
   // Bodies are JSON only: anything else answers 415.
   app.removeContentTypeParser('text/plain');
-  // An operation whose body is optional accepts no body at all as an empty object.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body && (request.method === 'POST' || request.method === 'PATCH')) {
-      request.body = {};
-    }
+  // An operation that takes a body accepts no body at all as an empty object (attached only where a body schema is).
+  const emptyBody = async (request: { body: unknown }) => {
+    if (request.body === undefined) request.body = {};
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body) route.preValidation = [...[route.preValidation ?? []].flat(), emptyBody];
   });
 
   registerErrorHandling(app, config.publicUrl);

@@ -30,7 +30,7 @@ function printFirstStartKeys(organizationId: string, keys: OrganizationKeys, pri
 export async function startServer(config: Config, options: { workers: boolean; print?: (line: string) => void } = { workers: true }): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const db = openDatabase(config);
-  await migrateToLatest(db.kysely);
+  await migrateToLatest(db);
   const { app, services } = await buildApp({ config, db });
 
   // The live half of the default organisation's budget starts empty: live credits are bought, not given.

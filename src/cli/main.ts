@@ -25,7 +25,7 @@ async function withServices(work: (services: Services) => Promise<unknown>): Pro
   const cfg = config();
   const db = openDatabase(cfg);
   try {
-    await migrateToLatest(db.kysely);
+    await migrateToLatest(db);
     await work(createServices(db, cfg));
   } finally {
     await db.close();
@@ -40,7 +40,7 @@ program.command('migrate').description('Apply migrations to the configured datab
   const cfg = config();
   const db = openDatabase(cfg);
   try {
-    const applied = await migrateToLatest(db.kysely);
+    const applied = await migrateToLatest(db);
     print(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
   } finally {
     await db.close();

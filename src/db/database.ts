@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the schema the tables live in. */
+  schema: string | null;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       ...(options.databaseSchema ? { options: `-c search_path=${options.databaseSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', schema: options.databaseSchema ?? 'public', close: () => kysely.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, options.sqliteFile ?? 'prep.sqlite');
@@ -44,6 +46,26 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // Several processes may share the file (serve + worker): wait for a writer rather than fail.
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { kysely, dialect: 'sqlite', schema: null, close: () => kysely.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; on SQLite preparing costs as much as running a small query.
+ * Statements are reusable, and Kysely runs one query at a time per connection, so keep them (bounded).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): SQLite.Statement {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }

@@ -21,7 +21,7 @@ function fromValidation(error: FastifyError): ApiError {
   const issue = (error.validation as unknown as ValidationIssue[])[0];
   const param = fieldOf(issue);
   const where = error.validationContext === 'querystring' ? 'query parameter' : error.validationContext === 'params' ? 'path parameter' : 'parameter';
-  if (error.validationContext === 'headers' && param === 'idempotency-key') return new ApiError('idempotency_key_invalid', { param });
+  if (error.validationContext === 'headers' && param === 'idempotency-key') return new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key' });
   if (issue.keyword === 'required') {
     return new ApiError('parameter_missing', { param, message: `Missing required ${where}: ${param}.` });
   }

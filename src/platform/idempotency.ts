@@ -16,6 +16,8 @@ interface Claim {
   organizationId: string;
   livemode: 0 | 1;
   key: string;
+  /** When this request claimed the key: tells its claim from a later one that took over a stale claim. */
+  createdAt: number;
 }
 
 declare module 'fastify' {
@@ -46,15 +48,14 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
   const { db, clock } = deps;
   app.decorateRequest('idempotencyClaim', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key' });
     const tenant = tenantOf(request);
-    const claim: Claim = { organizationId: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, key: header };
     const hash = requestHash(request);
     const now = clock.now();
+    const claim: Claim = { organizationId: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, key: header, createdAt: now };
 
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await db.insertInto('idempotency_keys')
@@ -92,9 +93,9 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
       return reply.serializer((payload: unknown) => payload as string).send(existing.response_body ?? '');
     }
     throw new ApiError('idempotency_in_progress', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const storeOrRelease = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
@@ -105,23 +106,36 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
         response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
       })
         .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
+        .where('created_at', '=', claim.createdAt).where('state', '=', 'in_progress') // still ours, not taken over
         .execute();
     } else {
       await releaseClaim(db, claim);
     }
     return payload;
-  });
+  };
 
   // A request that dies before onSend (client gone, error thrown before a reply) must not keep the key.
-  app.addHook('onResponse', async (request) => {
+  const releaseLeftover = async (request: FastifyRequest) => {
     if (request.idempotencyClaim) await releaseClaim(db, request.idempotencyClaim);
+  };
+
+  // Only creates pay for this: the hooks are attached to routes with `config.idempotent`.
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { idempotent?: boolean } | undefined)?.idempotent) return;
+    route.preHandler = [...asArray(route.preHandler), claimOrReplay];
+    route.onSend = [...asArray(route.onSend), storeOrRelease];
+    route.onResponse = [...asArray(route.onResponse), releaseLeftover];
   });
+}
+
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 async function releaseClaim(db: Kysely<Database>, claim: Claim): Promise<void> {
   await db.deleteFrom('idempotency_keys')
     .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
-    .where('state', '=', 'in_progress').execute();
+    .where('created_at', '=', claim.createdAt).where('state', '=', 'in_progress').execute();
 }
 
 /** Deletes remembered keys past their 24 hours. */

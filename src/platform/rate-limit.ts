@@ -26,7 +26,8 @@ export async function registerRateLimit(app: FastifyInstance, config: Config['ra
     max: (request) => limitFor(request),
     keyGenerator: (request) => `${request.auth?.keyId ?? 'anonymous'}:${request.routeOptions.config.rateClass ?? 'standard'}`,
     allowList: (request) => request.auth === null,
-    ...(redis ? { redis, nameSpace: 'prep-rl:' } : {}),
+    // With Redis down, serve rather than fail every request: limits are protection, not correctness.
+    ...(redis ? { redis, nameSpace: 'prep-rl:', skipOnError: true } : {}),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) => {

@@ -66,7 +66,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const env = { PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', ...database.env, ...options.env };
   const config = loadConfig(env);
   const db = openDatabase(config);
-  await migrateToLatest(db.kysely);
+  await migrateToLatest(db);
   const clock = new ManualClock();
   const { app, services } = await buildApp({ config, db, clock, logger: false, extend: options.extend });
 

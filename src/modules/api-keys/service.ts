@@ -130,7 +130,8 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
           organizationId: old.organization_id, livemode: old.livemode === 1, type: old.type, name: old.name,
           rateLimit: old.rate_limit, createdByKeyId: caller.keyId,
         });
-        const endsAt = clock.now() + graceSeconds * 1000;
+        // On a whole second, so the key stops exactly at the previous_key_expires_at the caller is shown.
+        const endsAt = (toUnixSeconds(clock.now()) + graceSeconds) * 1000;
         await repo.update(tx, id, graceSeconds === 0
           ? { revoked_at: endsAt, replaced_by: replacement.row.id }
           : { expires_at: endsAt, replaced_by: replacement.row.id });

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { App } from '../src/app-types.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase, type Db } from '../src/db/database.js';
+import { bearer, throwawayDatabase } from './helpers/harness.js';
+
+const run = promisify(execFile);
+
+let database: Awaited<ReturnType<typeof throwawayDatabase>>;
+let env: Record<string, string>;
+
+/** Runs `prep ...` (the package binary) against this suite's database. */
+async function prep(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/prep.js', ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error: any) {
+    return { code: error.code ?? 1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' };
+  }
+}
+
+let app: App;
+let db: Db;
+
+beforeAll(async () => {
+  database = await throwawayDatabase();
+  env = { ...database.env, PREP_LOG_LEVEL: 'silent' };
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+  await database.drop();
+});
+
+/** The HTTP app on the same database, to see what the CLI did. */
+async function api(): Promise<App> {
+  if (!app) {
+    db = openDatabase(loadConfig(env));
+    app = (await buildApp({ config: loadConfig(env), db, logger: false })).app;
+  }
+  return app;
+}
+
+describe('prep CLI', () => {
+  it('migrate applies every migration once', async () => {
+    const first = await prep('migrate');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('0001_core');
+    const again = await prep('migrate');
+    expect(again.stdout).toContain('Already up to date');
+  });
+
+  let org: { organization: { id: string; name: string }; keys: Record<string, string> };
+
+  it('org create --json prints exactly the documented object, with working keys', async () => {
+    const res = await prep('org', 'create', '--name', 'Globex', '--credits', '5', '--json');
+    expect(res.code).toBe(0);
+    org = JSON.parse(res.stdout);
+    expect(Object.keys(org)).toEqual(['organization', 'keys']);
+    expect(org.organization.name).toBe('Globex');
+    expect(org.organization.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(Object.keys(org.keys).sort()).toEqual(['publishable_live', 'publishable_test', 'secret_live', 'secret_test']);
+    expect(org.keys.secret_live).toMatch(/^svc_sk_live_[0-9A-Za-z]{43,}$/);
+    expect(org.keys.secret_test).toMatch(/^svc_sk_test_/);
+    expect(org.keys.publishable_live).toMatch(/^svc_pk_live_/);
+    expect(org.keys.publishable_test).toMatch(/^svc_pk_test_/);
+
+    const a = await api();
+    for (const key of [org.keys.secret_live, org.keys.secret_test]) {
+      const usage = await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(key) });
+      expect(usage.statusCode).toBe(200);
+      expect(usage.json().credits.coding).toBe(5);
+      expect(usage.json().credits.psychometric).toBe(5);
+    }
+  });
+
+  it('org credits adds credits of one kind (both environments by default, or one with --env)', async () => {
+    expect((await prep('org', 'credits', '--org', org.organization.id, '--kind', 'coding', '--add', '3')).code).toBe(0);
+    expect((await prep('org', 'credits', '--org', org.organization.id, '--kind', 'resume', '--add', '2', '--env', 'live')).code).toBe(0);
+    const a = await api();
+    const live = (await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_live) })).json();
+    const test = (await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_test) })).json();
+    expect([live.credits.coding, test.credits.coding]).toEqual([8, 8]);
+    expect([live.credits.resume, test.credits.resume]).toEqual([7, 5]);
+
+    const bad = await prep('org', 'credits', '--org', org.organization.id, '--kind', 'gold', '--add', '3');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--kind');
+    const unknownOrg = await prep('org', 'credits', '--org', '01890000-0000-7000-8000-000000000000', '--kind', 'coding', '--add', '1');
+    expect(unknownOrg.code).not.toBe(0);
+    expect(unknownOrg.stderr).toContain('No such organization');
+  });
+
+  it('org modules switches a module, which the API reports and enforces', async () => {
+    expect((await prep('org', 'modules', '--org', org.organization.id, '--disable', 'interviews')).code).toBe(0);
+    const a = await api();
+    const usage = (await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_test) })).json();
+    expect(usage.modules.interviews).toBe(false);
+    const gated = await a.inject({ method: 'GET', url: '/v1/round-types', headers: bearer(org.keys.secret_test) });
+    expect(gated.statusCode).toBe(403);
+    expect(gated.json().error.code).toBe('module_not_enabled');
+    expect((await prep('org', 'modules', '--org', org.organization.id, '--enable', 'interviews')).code).toBe(0);
+    expect((await a.inject({ method: 'GET', url: '/v1/round-types', headers: bearer(org.keys.secret_test) })).statusCode).toBe(200);
+    expect((await prep('org', 'modules', '--org', org.organization.id, '--disable', 'teleport')).code).not.toBe(0);
+  });
+
+  it('org api --disable drives public_api_not_enabled', async () => {
+    expect((await prep('org', 'api', '--org', org.organization.id, '--disable')).code).toBe(0);
+    const a = await api();
+    const res = await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_live) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('public_api_not_enabled');
+    expect((await prep('org', 'api', '--org', org.organization.id, '--enable')).code).toBe(0);
+    expect((await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_live) })).statusCode).toBe(200);
+  });
+
+  it('org member add adds staff, whose address can then not be a candidate', async () => {
+    const res = await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'Boss@Globex.test', '--name', 'Hank');
+    expect(res.code).toBe(0);
+    const a = await api();
+    const members = (await a.inject({ method: 'GET', url: '/v1/members', headers: bearer(org.keys.secret_test) })).json();
+    expect(members.data.map((m: any) => m.email)).toContain('boss@globex.test');
+    const candidate = await a.inject({ method: 'POST', url: '/v1/candidates', headers: bearer(org.keys.secret_test), payload: { email: 'boss@globex.test', name: 'Hank' } });
+    expect(candidate.statusCode).toBe(400);
+    expect(candidate.json().error.code).toBe('email_is_platform_account');
+    expect((await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'nope', '--name', 'X')).code).not.toBe(0);
+  });
+
+  it('keys create and keys limit mint a live key and raise its limit', async () => {
+    const created = await prep('keys', 'create', '--org', org.organization.id, '--env', 'live', '--type', 'secret', '--name', 'ci');
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key.secret).toMatch(/^svc_sk_live_/);
+    expect((await prep('keys', 'limit', '--org', org.organization.id, '--key', key.id, '--max', '5000')).code).toBe(0);
+    const a = await api();
+    const list = (await a.inject({ method: 'GET', url: '/v1/api-keys', headers: bearer(key.secret) })).json();
+    expect(list.data.find((k: any) => k.id === key.id).rate_limit).toBe(5000);
+  });
+
+  it('refuses bad configuration with a clear message', async () => {
+    const res = await run(process.execPath, ['bin/prep.js', 'migrate'], { env: { ...process.env, ...env, PORT: 'eighty' } }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PORT must be a whole number');
+  });
+});

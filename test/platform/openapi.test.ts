@@ -1,0 +1,97 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ALL_ERROR_CODES } from '../../src/platform/errors.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+/** The operations this build serves; the count grows to the contract's 113 as modules land. */
+const OPERATIONS = [
+  'GET /v1/health', 'GET /v1/openapi.yaml', 'GET /v1/usage',
+  'GET /v1/api-keys', 'POST /v1/api-keys', 'DELETE /v1/api-keys/{id}', 'POST /v1/api-keys/{id}/rotate',
+  'GET /v1/branding', 'PATCH /v1/branding', 'GET /v1/members', 'GET /v1/analytics/activity',
+  'GET /v1/round-types', 'GET /v1/companies', 'GET /v1/jobs',
+  'GET /v1/candidates', 'POST /v1/candidates', 'GET /v1/candidates/{id}', 'PATCH /v1/candidates/{id}', 'DELETE /v1/candidates/{id}',
+];
+
+let h: Harness;
+let doc: any;
+let raw: string;
+let contentType: string | undefined;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.app.inject({ method: 'GET', url: '/v1/openapi.yaml' });
+  expect(res.statusCode).toBe(200);
+  raw = res.body;
+  contentType = res.headers['content-type'] as string;
+  doc = parse(raw);
+});
+afterAll(() => h.close());
+
+function operations(): Array<{ key: string; op: any }> {
+  const out: Array<{ key: string; op: any }> = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) out.push({ key: `${method.toUpperCase()} ${path}`, op });
+  }
+  return out;
+}
+
+describe('GET /v1/openapi.yaml', () => {
+  it('serves OpenAPI 3.1 YAML, version 1.0.0, that a real validator accepts', async () => {
+    expect(contentType).toMatch(/^application\/yaml/);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe('1.0.0');
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists exactly the operations that work', () => {
+    expect(operations().map((o) => o.key).sort()).toEqual([...OPERATIONS].sort());
+  });
+
+  it('gives every operation a unique operationId, a tag, its security and its error responses', () => {
+    const ids = new Set<string>();
+    for (const { key, op } of operations()) {
+      expect(op.operationId, key).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(ids.has(op.operationId), key).toBe(false);
+      ids.add(op.operationId);
+      expect(op.tags?.length, key).toBe(1);
+      expect(Array.isArray(op.security), key).toBe(true);
+      const statuses = Object.keys(op.responses);
+      expect(statuses.some((s) => s.startsWith('2')), key).toBe(true);
+      expect(statuses, key).toContain('500');
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
+        expect(JSON.stringify(op.responses[status]), `${key} ${status}`).toContain('#/components/schemas/Error');
+      }
+      if (op.security.length > 0) expect(statuses, key).toEqual(expect.arrayContaining(['401', '429']));
+      if (op.requestBody) expect(statuses, key).toEqual(expect.arrayContaining(['400', '413']));
+    }
+  });
+
+  it('publishes the closed set of error codes as an enum', () => {
+    const codes = doc.components.schemas.Error.properties.error.properties.code.enum;
+    expect([...codes].sort()).toEqual([...ALL_ERROR_CODES].sort());
+  });
+
+  it('bounds every string and array a request can carry', () => {
+    const unbounded: string[] = [];
+    const walk = (schema: any, where: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.$ref) return walk(resolve(schema.$ref), where);
+      const types = ([] as string[]).concat(schema.type ?? []);
+      if (types.includes('string') && schema.maxLength === undefined && !schema.enum && schema.const === undefined) unbounded.push(where);
+      if (types.includes('array') && schema.maxItems === undefined) unbounded.push(where);
+      for (const [name, sub] of Object.entries<any>(schema.properties ?? {})) walk(sub, `${where}.${name}`);
+      if (schema.items) walk(schema.items, `${where}[]`);
+      for (const sub of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) walk(sub, where);
+      if (schema.additionalProperties && typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${where}.*`);
+    };
+    const resolve = (ref: string) => ref.replace(/^#\//, '').split('/').reduce((node: any, part) => node[part], doc);
+    for (const { key, op } of operations()) {
+      for (const p of op.parameters ?? []) if (p.in !== 'header') walk(p.schema, `${key} ${p.in}:${p.name}`);
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) walk(media.schema, `${key} body(${type})`);
+    }
+    expect(unbounded).toEqual([]);
+  });
+});
