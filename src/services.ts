@@ -18,8 +18,8 @@ export interface Core {
 export function createServices(db: Db, config: Config, clock: Clock = systemClock) {
   const core: Core = { db, config, clock };
   const credits = createCredits({ clock, sandboxMonthlyQuota: config.sandboxMonthlyQuota });
-  const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db.kysely) });
-  const organizationRepo = createOrganizationRepo(db.kysely);
+  const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db) });
+  const organizationRepo = createOrganizationRepo(db);
   const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
   return { core, credits, apiKeys, organizations, organizationRepo };
 }

@@ -128,7 +128,7 @@ org.command('catalog').description("The organisation's own catalogue entries").c
     const parsed = JSON.parse(readFileSync(opts.file, 'utf8')) as unknown;
     const entries = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, any>[];
     if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
-    const repo = createCatalogueRepo(s.core.db.kysely);
+    const repo = createCatalogueRepo(s.core.db);
     const now = Date.now();
     for (const e of entries) {
       if (typeof e.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,79}$/.test(e.slug)) throw new InvalidArgumentError(`Each entry needs a kebab-case slug (got ${JSON.stringify(e.slug)}).`);

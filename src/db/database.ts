@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -12,6 +12,11 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL: the schema the tables live in. */
   schema: string | null;
+  /**
+   * Runs a compiled read outside any transaction. On SQLite it uses a separate read-only connection, so hot
+   * reads never queue behind (or see into) an open write transaction on the main one; on PostgreSQL the pool.
+   */
+  read<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -36,7 +41,11 @@ export function openDatabase(options: DatabaseOptions): Db {
       ...(options.databaseSchema ? { options: `-c search_path=${options.databaseSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', schema: options.databaseSchema ?? 'public', close: () => kysely.destroy() };
+    return {
+      kysely, dialect: 'postgres', schema: options.databaseSchema ?? 'public',
+      read: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows,
+      close: () => kysely.destroy(),
+    };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, options.sqliteFile ?? 'prep.sqlite');
@@ -46,8 +55,38 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // Several processes may share the file (serve + worker): wait for a writer rather than fail.
   sqlite.pragma('busy_timeout = 5000');
+  // Read pages through a memory map instead of read(2) calls.
+  sqlite.pragma('mmap_size = 268435456');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { kysely, dialect: 'sqlite', schema: null, close: () => kysely.destroy() };
+  const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
+  reader.pragma('busy_timeout = 5000');
+  reader.pragma('query_only = ON');
+  reader.pragma('mmap_size = 268435456');
+  const readStatements = withStatementCache(reader);
+  const columnsOf = new WeakMap<SQLite.Statement, string[]>();
+  return {
+    kysely, dialect: 'sqlite', schema: null,
+    async read<R>(query: CompiledQuery<R>): Promise<R[]> {
+      const statement = readStatements.prepare(query.sql);
+      let columns = columnsOf.get(statement);
+      if (!columns) {
+        statement.raw(true);
+        columns = statement.columns().map((c) => c.name);
+        columnsOf.set(statement, columns);
+      }
+      // Rows as arrays, made into objects here: cheaper than better-sqlite3 building each object.
+      const rows = statement.all(...(query.parameters as unknown[])) as unknown[][];
+      return rows.map((row) => {
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) out[columns[i]] = row[i];
+        return out as R;
+      });
+    },
+    close: async () => {
+      reader.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { ApiError } from './errors.js';
 import { isUuid } from './ids.js';
 
@@ -18,6 +20,9 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+// A page without a cursor starts past the largest (or before the smallest) possible id: one query shape for both.
+const BEYOND = { desc: 'ffffffff-ffff-ffff-ffff-ffffffffffff', asc: '00000000-0000-0000-0000-000000000000' } as const;
+
 export function pageRequest(query: { limit: number; starting_after?: string }, order: 'desc' | 'asc' = 'desc'): PageRequest {
   const cursor = query.starting_after;
   if (cursor !== undefined && !isUuid(cursor)) {
@@ -26,17 +31,28 @@ export function pageRequest(query: { limit: number; starting_after?: string }, o
   return { limit: query.limit, startingAfter: cursor ? cursor.toLowerCase() : null, order };
 }
 
-export async function keysetPage<O extends { id: string }>(
-  query: SelectQueryBuilder<any, any, O>,
-  page: PageRequest,
+/**
+ * The one list helper. `build` gives the filtered query (scoped to a tenant by its arguments); the pager
+ * adds the cursor, order and limit, and compiles each shape once (see `prepared`).
+ * Filters passed as `undefined` are left out of the query.
+ */
+export function keysetPager<F extends unknown[], O extends { id: string }>(
+  db: Db,
+  build: (...filters: F) => SelectQueryBuilder<any, any, O>,
   idColumn = 'id',
-): Promise<Page<O>> {
-  let q = query;
-  if (page.startingAfter) q = q.where(idColumn, page.order === 'desc' ? '<' : '>', page.startingAfter);
-  const rows = await q.orderBy(idColumn, page.order).limit(page.limit + 1).execute();
-  const has_more = rows.length > page.limit;
-  const data = has_more ? rows.slice(0, page.limit) : rows;
-  return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null };
+) {
+  const byOrder = {
+    desc: prepared(db, (cursor: string, limit: number, ...filters: F) =>
+      build(...filters).where(idColumn, '<', cursor).orderBy(idColumn, 'desc').limit(limit)),
+    asc: prepared(db, (cursor: string, limit: number, ...filters: F) =>
+      build(...filters).where(idColumn, '>', cursor).orderBy(idColumn, 'asc').limit(limit)),
+  };
+  return async (page: PageRequest, ...filters: F): Promise<Page<O>> => {
+    const rows = await byOrder[page.order](page.startingAfter ?? BEYOND[page.order], page.limit + 1, ...filters);
+    const has_more = rows.length > page.limit;
+    const data = has_more ? rows.slice(0, page.limit) : rows;
+    return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null };
+  };
 }
 
 /** The list envelope every list operation answers with. */

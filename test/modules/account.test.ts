@@ -187,7 +187,7 @@ describe('GET /v1/analytics/activity', () => {
 });
 
 describe('catalogues', () => {
-  const repo = () => createCatalogueRepo(h.db.kysely);
+  const repo = () => createCatalogueRepo(h.db);
   const all = async (url: string, key: string) => {
     const out: any[] = [];
     let cursor: string | null = null;

@@ -74,6 +74,13 @@ describe('error envelope', () => {
     expect(a.headers['request-id']).not.toBe(b.headers['request-id']);
   });
 
+  it('serves the error reference that doc_url points at', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/docs/errors' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+    for (const code of ALL_ERROR_CODES) expect(res.body).toContain(`\`${code}\``);
+  });
+
   it('keeps one status per code and a type from the contract table', () => {
     for (const code of ALL_ERROR_CODES) {
       const info = ERROR_CODES[code];

@@ -32,6 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('members_org_email_uq', ['organization_id', 'email'])
     .execute();
   await db.schema.createIndex('members_email_idx').on('members').column('email').execute();
+  await db.schema.createIndex('members_page_idx').on('members').columns(['organization_id', 'id']).execute();
 
   await db.schema
     .createTable('api_keys')

@@ -1,24 +1,29 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { ApiKeysTable, Database } from '../../db/schema.js';
 import type { Tenant } from '../../platform/context.js';
-import { keysetPage, type PageRequest } from '../../platform/pagination.js';
+import { prepared } from '../../db/prepared.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
 export type ApiKeyRow = ApiKeysTable;
 
-export function createApiKeyRepo(db: Kysely<Database>) {
+export function createApiKeyRepo(database: Db) {
+  const db = database.kysely;
+  /** The key and whether its organisation has the public API on, in one query (the auth hot path). */
+  const findForAuth = prepared(database, (hash: string) =>
+    db.selectFrom('api_keys')
+      .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+      .select([
+        'api_keys.id', 'api_keys.organization_id', 'api_keys.livemode', 'api_keys.type', 'api_keys.rate_limit',
+        'api_keys.expires_at', 'api_keys.revoked_at', 'organizations.api_enabled',
+      ])
+      .where('api_keys.key_hash', '=', hash));
+
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode));
+
   return {
-    /** The key and whether its organisation has the public API on, in one query (the auth hot path). */
-    async findForAuth(hash: string) {
-      return db
-        .selectFrom('api_keys')
-        .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
-        .select([
-          'api_keys.id', 'api_keys.organization_id', 'api_keys.livemode', 'api_keys.type', 'api_keys.rate_limit',
-          'api_keys.expires_at', 'api_keys.revoked_at', 'organizations.api_enabled',
-        ])
-        .where('api_keys.key_hash', '=', hash)
-        .executeTakeFirst();
-    },
+    findForAuth: async (hash: string) => (await findForAuth(hash))[0],
 
     async insert(tx: Kysely<Database>, row: ApiKeyRow): Promise<void> {
       await tx.insertInto('api_keys').values(row).execute();
@@ -34,14 +39,7 @@ export function createApiKeyRepo(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    async list(tenant: Tenant, page: PageRequest) {
-      return keysetPage(
-        db.selectFrom('api_keys').selectAll()
-          .where('organization_id', '=', tenant.organizationId)
-          .where('livemode', '=', tenant.livemode ? 1 : 0),
-        page,
-      );
-    },
+    list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, tenant.livemode ? 1 : 0),
 
     async update(tx: Kysely<Database>, id: string, changes: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'replaced_by' | 'rate_limit'>>) {
       await tx.updateTable('api_keys').set(changes).where('id', '=', id).execute();

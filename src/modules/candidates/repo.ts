@@ -1,22 +1,29 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { CandidatesTable, Database } from '../../db/schema.js';
 import type { Tenant } from '../../platform/context.js';
-import { keysetPage, type PageRequest } from '../../platform/pagination.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
 export type CandidateRow = CandidatesTable;
+export type ListedCandidate = Omit<CandidateRow, 'organization_id'>;
+
+const LISTED = ['id', 'livemode', 'email', 'name', 'created_at', 'updated_at'] as const;
 
 const lm = (t: Tenant) => (t.livemode ? 1 : 0);
 
-export function createCandidateRepo(db: Kysely<Database>) {
+export function createCandidateRepo(database: Db) {
+  const db = database.kysely;
   const scoped = (tx: Kysely<Database>, tenant: Tenant) =>
     tx.selectFrom('candidates').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
 
+  // The hot list reads only what a Candidate shows (every column read costs on SQLite).
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, email?: string) => {
+    const q = db.selectFrom('candidates').select(LISTED).where('organization_id', '=', organizationId).where('livemode', '=', livemode);
+    return email === undefined ? q : q.where('email', '=', email);
+  });
+
   return {
-    async list(tenant: Tenant, page: PageRequest, email?: string) {
-      let q = scoped(db, tenant);
-      if (email !== undefined) q = q.where('email', '=', email);
-      return keysetPage(q, page);
-    },
+    list: (tenant: Tenant, page: PageRequest, email?: string) => pageOf(page, tenant.organizationId, lm(tenant), email),
     async get(tx: Kysely<Database>, tenant: Tenant, id: string) {
       return scoped(tx, tenant).where('id', '=', id).executeTakeFirst();
     },

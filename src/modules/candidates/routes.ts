@@ -24,8 +24,8 @@ const TAG = 'Candidates';
 
 export function candidateRoutes(app: App, core: Core, erasers: CandidateEraser[] = []): void {
   const service = createCandidateService({
-    db: core.db.kysely, clock: core.clock, repo: createCandidateRepo(core.db.kysely),
-    organizations: createOrganizationRepo(core.db.kysely), erasers,
+    db: core.db.kysely, clock: core.clock, repo: createCandidateRepo(core.db),
+    organizations: createOrganizationRepo(core.db), erasers,
   });
 
   app.route({

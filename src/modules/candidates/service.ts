@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import { normaliseEmail } from '../organizations/service.js';
 import type { OrganizationRepo } from '../organizations/repo.js';
-import type { CandidateRepo, CandidateRow } from './repo.js';
+import type { CandidateRepo, CandidateRow, ListedCandidate } from './repo.js';
 
 /**
  * A step of erasing a candidate, run in the erasure's transaction. Modules that keep a candidate's data
@@ -16,7 +16,7 @@ import type { CandidateRepo, CandidateRow } from './repo.js';
  */
 export type CandidateEraser = (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => Promise<void>;
 
-export function presentCandidate(row: CandidateRow) {
+export function presentCandidate(row: ListedCandidate) {
   return {
     object: 'candidate' as const,
     id: row.id,

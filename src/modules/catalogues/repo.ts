@@ -1,25 +1,28 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { newId } from '../../platform/ids.js';
-import { keysetPage, type PageRequest } from '../../platform/pagination.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
 import type { ExpressionBuilder } from 'kysely';
 
 /** Catalogue entries visible to one organisation: shared ones (organization_id null) and its own. */
-export function createCatalogueRepo(db: Kysely<Database>) {
+export function createCatalogueRepo(database: Db) {
+  const db = database.kysely;
   const visibleTo = (organizationId: string) => (eb: ExpressionBuilder<Database, 'round_types' | 'companies' | 'jobs'>) =>
     eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]);
 
+  const roundTypes = keysetPager(database, (organizationId: string) => db.selectFrom('round_types').selectAll().where(visibleTo(organizationId)));
+  const companies = keysetPager(database, (organizationId: string) => db.selectFrom('companies').selectAll().where(visibleTo(organizationId)));
+  const jobs = keysetPager(database, (organizationId: string, companyId?: string) => {
+    const q = db.selectFrom('jobs').selectAll().where(visibleTo(organizationId));
+    return companyId === undefined ? q : q.where('company_id', '=', companyId);
+  });
+
   return {
-    roundTypes: (organizationId: string, page: PageRequest) =>
-      keysetPage(db.selectFrom('round_types').selectAll().where(visibleTo(organizationId)), page),
-    companies: (organizationId: string, page: PageRequest) =>
-      keysetPage(db.selectFrom('companies').selectAll().where(visibleTo(organizationId)), page),
-    jobs: (organizationId: string, page: PageRequest, companyId?: string) => {
-      let q = db.selectFrom('jobs').selectAll().where(visibleTo(organizationId));
-      if (companyId) q = q.where('company_id', '=', companyId);
-      return keysetPage(q, page);
-    },
+    roundTypes: (organizationId: string, page: PageRequest) => roundTypes(page, organizationId),
+    companies: (organizationId: string, page: PageRequest) => companies(page, organizationId),
+    jobs: (organizationId: string, page: PageRequest, companyId?: string) => jobs(page, organizationId, companyId),
 
     /** An organisation's own entry (operators add them with the CLI). */
     async addRoundType(organizationId: string, input: { slug: string; name: string; description: string; duration_minutes: number }, now: number) {

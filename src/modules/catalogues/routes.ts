@@ -28,7 +28,7 @@ const TAG = 'Catalogues';
 
 /** Bookable round types, companies and job descriptions: the shared catalogue plus the organisation's own. */
 export function catalogueRoutes(app: App, core: Core): void {
-  const repo = createCatalogueRepo(core.db.kysely);
+  const repo = createCatalogueRepo(core.db);
   const base = <R extends { id: string; slug: string; organization_id: string | null; created_at: number }>(r: R) =>
     ({ id: r.id, slug: r.slug, custom: r.organization_id !== null, created_at: toUnixSeconds(r.created_at) });
 

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ModuleName } from '../../platform/context.js';
-import { keysetPage, type PageRequest } from '../../platform/pagination.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
-export function createOrganizationRepo(db: Kysely<Database>) {
+export function createOrganizationRepo(database: Db) {
+  const db = database.kysely;
+  const membersPage = keysetPager(database, (organizationId: string) => db.selectFrom('members').selectAll().where('organization_id', '=', organizationId));
+
   return {
     async insert(tx: Kysely<Database>, row: Database['organizations']) {
       await tx.insertInto('organizations').values(row).execute();
@@ -39,9 +43,7 @@ export function createOrganizationRepo(db: Kysely<Database>) {
     async insertMember(row: Database['members']) {
       await db.insertInto('members').values(row).execute();
     },
-    async listMembers(organizationId: string, page: PageRequest) {
-      return keysetPage(db.selectFrom('members').selectAll().where('organization_id', '=', organizationId), page);
-    },
+    listMembers: (organizationId: string, page: PageRequest) => membersPage(page, organizationId),
     /** Whether any organisation has a member with this (normalised) address. */
     async isMemberEmail(tx: Kysely<Database>, email: string): Promise<boolean> {
       const row = await tx.selectFrom('members').select('id').where('email', '=', email).limit(1).executeTakeFirst();

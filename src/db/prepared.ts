@@ -1,0 +1,33 @@
+import type { CompiledQuery, Compilable } from 'kysely';
+import type { Db } from './database.js';
+
+const sentinel = (i: number) => `\u0001prep-arg-${i}\u0001`;
+
+type Slot = { arg: number } | { value: unknown };
+
+/**
+ * A query that is built and compiled once per shape, then run with fresh parameter values.
+ * Kysely builds and compiles every query anew, which costs more than running a small indexed query;
+ * the hot reads (key lookup, list pages) use this instead, through `Db.read` (outside any transaction).
+ * `build` must use each argument only as a bound value; an argument that is `undefined` selects another
+ * shape (e.g. an optional filter left out).
+ */
+export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>) {
+  const shapes = new Map<string, { compiled: CompiledQuery<R>; slots: Slot[] }>();
+  return async (...args: A): Promise<R[]> => {
+    const mask = args.map((a) => (a === undefined ? '0' : '1')).join('');
+    let shape = shapes.get(mask);
+    if (!shape) {
+      const sentinels = args.map((a, i) => (a === undefined ? undefined : sentinel(i))) as A;
+      const compiled = build(...sentinels).compile();
+      const slots = compiled.parameters.map((p): Slot => {
+        const i = (sentinels as unknown[]).indexOf(p);
+        return i >= 0 ? { arg: i } : { value: p };
+      });
+      shape = { compiled, slots };
+      shapes.set(mask, shape);
+    }
+    const parameters = shape.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
+    return db.read<R>({ ...shape.compiled, parameters });
+  };
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepared } from '../../src/db/prepared.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('prepared queries', () => {
+  it('binds fresh values on every run, keeps literal values, and compiles one shape per set of present arguments', async () => {
+    const db = h.db.kysely;
+    let builds = 0;
+    const byName = prepared(h.db, (name: string | undefined, limit: number) => {
+      builds++;
+      const q = db.selectFrom('organizations').select(['id', 'name']).where('api_enabled', '=', 1);
+      return (name === undefined ? q : q.where('name', '=', name)).orderBy('id').limit(limit);
+    });
+    const other = await h.createOrg('Prepared Inc');
+    expect((await byName('Prepared Inc', 5)).map((r) => r.id)).toEqual([other.id]);
+    expect((await byName('Acme', 5)).map((r) => r.id)).toEqual([h.org.id]);
+    expect(await byName('Nobody', 5)).toEqual([]);
+    expect((await byName(undefined, 1)).length).toBe(1);
+    expect((await byName(undefined, 10)).length).toBe(2);
+    expect(builds).toBe(2);
+  });
+
+  it('reads only committed data: a write still in its transaction is not seen, and is seen once committed', async () => {
+    const db = h.db.kysely;
+    const names = prepared(h.db, (id: string) => db.selectFrom('organizations').select('name').where('id', '=', id));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let renamed!: () => void;
+    const wrote = new Promise<void>((resolve) => (renamed = resolve));
+    const tx = db.transaction().execute(async (trx) => {
+      await trx.updateTable('organizations').set({ name: 'Renamed' }).where('id', '=', h.org.id).execute();
+      renamed();
+      await gate;
+    });
+    await wrote;
+    expect(await names(h.org.id)).toEqual([{ name: 'Acme' }]);
+    release();
+    await tx;
+    expect(await names(h.org.id)).toEqual([{ name: 'Renamed' }]);
+  });
+});
