@@ -1,19 +1,10 @@
-import { connect } from 'node:net';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { tcpReachable } from './test/helpers/reachable.js';
 
 /** True when PostgreSQL answers on the test address (CI starts it; a laptop may not have it). */
 function postgresReachable(): Promise<boolean> {
   const url = new URL(process.env.PREP_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-  return new Promise((resolve) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port || 5432) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
+  return tcpReachable(url.hostname, Number(url.port || 5432));
 }
 
 /** One suite, run once per engine (as Kysely's own tests do): SQLite always, PostgreSQL when reachable. */

@@ -1,10 +1,10 @@
-import { connect } from 'node:net';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app-types.js';
 import { openDatabase } from '../../src/db/database.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
+import { tcpReachable } from '../helpers/reachable.js';
 
 const LIMITS = { PREP_RATE_LIMIT: '5', PREP_RATE_LIMIT_MODEL: '2', PREP_RATE_LIMIT_WINDOW_MS: '60000' };
 
@@ -18,19 +18,7 @@ function withModelRoute(app: App) {
   });
 }
 
-function redisReachable(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 6379 });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-const REDIS_UP = await redisReachable();
+const REDIS_UP = await tcpReachable('127.0.0.1', 6379, 500);
 
 const IP = '203.0.113.7';
 
