@@ -4,9 +4,10 @@ import { Redis } from 'ioredis';
 import type { App } from './app-types.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
-import { registerModules } from './modules/index.js';
+import { createModuleServices, registerModules, type ModuleServices } from './modules/index.js';
 import { registerAuth } from './platform/auth.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { registerCors } from './platform/cors.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { newRequestId } from './platform/ids.js';
 import { registerIdempotency } from './platform/idempotency.js';
@@ -20,11 +21,11 @@ export interface BuildOptions {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   /** Called before the app is sealed: tests and benchmarks add their own routes here. */
-  extend?: (app: App, services: Services) => void | Promise<void>;
+  extend?: (app: App, services: Services, modules: ModuleServices) => void | Promise<void>;
 }
 
 /** The whole HTTP service, ready to listen or to `inject`; it does not listen itself. */
-export async function buildApp(options: BuildOptions): Promise<{ app: App; services: Services }> {
+export async function buildApp(options: BuildOptions): Promise<{ app: App; services: Services; modules: ModuleServices }> {
   const { config, db } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
@@ -39,6 +40,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices(db, config, clock);
+  const modules = createModuleServices(services);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
 
@@ -63,15 +65,19 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
 
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config.publicUrl);
+  await registerCors(app, { publicOrigin: config.publicUrl, isAllowlisted: modules.domainRepo.isAllowlistedAnywhere });
   registerAuth(app, {
-    resolveSecretKey: (raw) => services.apiKeys.resolveSecretKey(raw),
-    isModuleEnabled: (organizationId, module) => services.organizationRepo.isModuleEnabled(organizationId, module),
+    resolveSecretKey: services.apiKeys.resolveSecretKey,
+    resolvePublishableKey: services.apiKeys.resolvePublishableKey,
+    resolveSessionToken: modules.sessions.resolve,
+    isModuleEnabled: services.organizationRepo.isModuleEnabled,
+    publicOrigin: config.publicUrl,
   });
   await registerRateLimit(app, config.rateLimit, redis);
   registerIdempotency(app, { db: db.kysely, clock });
 
-  registerModules(app, services);
-  if (options.extend) await options.extend(app, services);
+  registerModules(app, services, modules);
+  if (options.extend) await options.extend(app, services, modules);
   await app.ready();
-  return { app, services };
+  return { app, services, modules };
 }

@@ -23,6 +23,8 @@ export interface Config {
   /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
   sandboxMonthlyQuota: number;
   logLevel: string;
+  /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
+  encryptionKey: Buffer | null;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`PREP_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  let encryptionKey: Buffer | null = null;
+  const rawKey = env.PREP_ENCRYPTION_KEY?.trim();
+  if (rawKey) {
+    encryptionKey = /^[0-9a-fA-F]{64}$/.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
+    if (encryptionKey.length !== 32) throw new ConfigError('PREP_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
+  }
   return {
     databaseUrl,
     databaseSchema,
@@ -81,5 +89,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
     logLevel,
+    encryptionKey,
   };
 }

@@ -31,7 +31,8 @@ export async function startServer(config: Config, options: { workers: boolean; p
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const db = openDatabase(config);
   await migrateToLatest(db);
-  const { app, services } = await buildApp({ config, db });
+  const { app, services, modules } = await buildApp({ config, db });
+  await services.signingKeys.ensureKey();
 
   // The live half of the default organisation's budget starts empty: live credits are bought, not given.
   const created = await services.organizations.bootstrapDefault(0);
@@ -44,8 +45,12 @@ export async function startServer(config: Config, options: { workers: boolean; p
 
   const timers: NodeJS.Timeout[] = [];
   if (options.workers) {
-    const sweep = () => sweepIdempotencyKeys(db.kysely, Date.now()).catch((err) => app.log.error({ err }, 'idempotency sweep failed'));
-    timers.push(setInterval(sweep, 60 * 60 * 1000).unref());
+    // Scheduled work (moves to the durable job queue when it lands): timeouts every 5 s, retention hourly.
+    const every = (ms: number, name: string, work: () => Promise<unknown>) =>
+      timers.push(setInterval(() => work().catch((err) => app.log.error({ err }, `${name} failed`)), ms).unref());
+    every(5_000, 'coding timeout sweep', () => modules.coding.expireDue());
+    every(60 * 60 * 1000, 'idempotency sweep', () => sweepIdempotencyKeys(db.kysely, Date.now()));
+    every(60 * 60 * 1000, 'session sweep', () => modules.sessions.sweep());
   }
 
   const address = await app.listen({ port: config.port, host: config.host });

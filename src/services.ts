@@ -6,6 +6,8 @@ import { createOrganizationRepo } from './modules/organizations/repo.js';
 import { createOrganizationService } from './modules/organizations/service.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createCredits } from './platform/credits.js';
+import { createEncryption, loadEncryptionKey } from './platform/encryption.js';
+import { createSigningKeys } from './modules/signing-keys/service.js';
 
 /** What every module may depend on. Modules take the narrow part they need. */
 export interface Core {
@@ -21,7 +23,8 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db) });
   const organizationRepo = createOrganizationRepo(db);
   const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
-  return { core, credits, apiKeys, organizations, organizationRepo };
+  const signingKeys = createSigningKeys({ db: db.kysely, clock, encryption: createEncryption(() => loadEncryptionKey(config)) });
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,6 +5,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createCatalogueRepo } from '../modules/catalogues/repo.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
+import { seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
 import { startServer } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import { MODULES, type ModuleName } from '../platform/context.js';
@@ -64,8 +65,11 @@ program.command('serve').description('Serve the API (and run background work unl
     process.once('SIGTERM', stop);
   });
 
-program.command('seed').description('Add shared catalogue entries that are not in the database yet').action(() =>
-  withServices(async (s) => print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`)));
+program.command('seed').description('Add shared catalogue entries missing from the database and refresh coding problems').action(() =>
+  withServices(async (s) => {
+    print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`);
+    print(`Seeded ${await seedCodingCatalogue(s.core.db.kysely)} coding problems and tests.`);
+  }));
 
 const org = program.command('org').description('Organisations: create, credits, modules, API access, members, catalogue');
 
@@ -145,6 +149,10 @@ org.command('catalog').description("The organisation's own catalogue entries").c
     }
     print(`Added ${entries.length} ${opts.kind} entries.`);
   }));
+
+program.command('signing-keys').description('Session-token signing keys').command('rotate')
+  .description('Add a new current signing key; tokens signed by the old one stay valid until they expire')
+  .action(() => withServices(async (s) => print(`New signing key ${await s.signingKeys.rotate()} is current.`)));
 
 const keys = program.command('keys').description('API keys');
 

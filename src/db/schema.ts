@@ -145,6 +145,134 @@ export interface SettingsTable {
   created_at: number;
 }
 
+export interface SigningKeysTable {
+  kid: string;
+  public_jwk: string;
+  private_key: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export interface DomainsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  origin: string;
+  created_by_key_id: string | null;
+  created_at: number;
+}
+
+export type SubjectKind = 'interview' | 'coding' | 'prompt_engineering' | 'psychometric';
+
+export interface SessionTokensTable {
+  jti: string;
+  organization_id: string;
+  livemode: Flag;
+  subject_kind: SubjectKind;
+  subject_id: string;
+  origin: string;
+  source: 'secret_key' | 'launch' | 'refresh';
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface LaunchLinksTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  subject_kind: SubjectKind;
+  subject_id: string;
+  token_hash: string;
+  redirect_url: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface CodingProblemsTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  title: string;
+  difficulty: 'easy' | 'medium' | 'hard';
+  skills: string;
+  statement: string;
+  input_format: string;
+  output_format: string;
+  constraints: string;
+  examples: string;
+  hidden_cases: string;
+  expected_complexity: string;
+  comparator: string;
+  time_limit_ms: number;
+  memory_limit_mb: number;
+  created_at: number;
+}
+
+export interface CodingTestsTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  name: string;
+  description: string;
+  difficulty: 'easy' | 'medium' | 'hard';
+  skills: string;
+  duration_minutes: number | null;
+  created_at: number;
+}
+
+export interface CodingTestSlotsTable {
+  id: string;
+  test_id: string;
+  position: number;
+  title: string;
+}
+
+export interface CodingSlotProblemsTable {
+  slot_id: string;
+  problem_id: string;
+  position: number;
+}
+
+export type CodingSessionStatus = 'assigned' | 'started' | 'in_progress' | 'completed' | 'timed_out' | 'cancelled';
+
+export interface CodingSessionsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  candidate_id: string | null;
+  test_id: string;
+  status: CodingSessionStatus;
+  duration_seconds: number | null;
+  credit_reservation_id: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  deadline_at: number | null;
+  ended_at: number | null;
+}
+
+export interface CodingSessionProblemsTable {
+  session_id: string;
+  position: number;
+  slot_title: string;
+  problem_id: string;
+  attempts_used: number;
+  scored: Flag;
+}
+
+export interface ProctoringEventsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  subject_kind: SubjectKind;
+  subject_id: string;
+  type: string;
+  meta: string | null;
+  created_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -160,4 +288,15 @@ export interface Database {
   companies: CompaniesTable;
   jobs: JobsTable;
   settings: SettingsTable;
+  signing_keys: SigningKeysTable;
+  domains: DomainsTable;
+  session_tokens: SessionTokensTable;
+  launch_links: LaunchLinksTable;
+  coding_problems: CodingProblemsTable;
+  coding_tests: CodingTestsTable;
+  coding_test_slots: CodingTestSlotsTable;
+  coding_slot_problems: CodingSlotProblemsTable;
+  coding_sessions: CodingSessionsTable;
+  coding_session_problems: CodingSessionProblemsTable;
+  proctoring_events: ProctoringEventsTable;
 }

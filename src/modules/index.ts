@@ -3,21 +3,62 @@ import type { Services } from '../services.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { brandingRoutes } from './branding/routes.js';
+import { createBrandingService } from './branding/service.js';
 import { candidateRoutes } from './candidates/routes.js';
 import { catalogueRoutes } from './catalogues/routes.js';
+import { createCodingCatalogRepo } from './coding/catalog-repo.js';
+import { codingRoutes } from './coding/routes.js';
+import { createCodingService } from './coding/service.js';
+import { createCodingSessionRepo } from './coding/sessions-repo.js';
+import { createDomainRepo } from './domains/repo.js';
+import { domainRoutes } from './domains/routes.js';
+import { createDomainService } from './domains/service.js';
+import { embedRoutes } from './embed/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { metaRoutes } from './meta/routes.js';
+import { createSessionRepo } from './sessions/repo.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { createSessionService } from './sessions/service.js';
+import type { SubjectRegistry } from './sessions/subjects.js';
+import { createSessionTokens } from './sessions/tokens.js';
 import { usageRoutes } from './usage/routes.js';
 
+/** The services of the modules that other parts (auth, CORS, background work) also call. */
+export function createModuleServices(services: Services) {
+  const { db, clock, config } = services.core;
+  const subjects: SubjectRegistry = new Map();
+  const domainRepo = createDomainRepo(db);
+  const domains = createDomainService({ db: db.kysely, clock, repo: domainRepo });
+  const tokens = createSessionTokens({ signingKeys: services.signingKeys, clock, issuer: config.publicUrl });
+  const sessions = createSessionService({
+    db: db.kysely, clock, repo: createSessionRepo(db), tokens, domains, subjects, publicOrigin: config.publicUrl,
+  });
+  const coding = createCodingService({
+    db: db.kysely, clock, credits: services.credits, catalog: createCodingCatalogRepo(db), repo: createCodingSessionRepo(db), sessions,
+  });
+  subjects.set('coding', coding.provider);
+  const branding = createBrandingService(db.kysely, clock);
+  return { domainRepo, domains, sessions, coding, branding };
+}
+
+export type ModuleServices = ReturnType<typeof createModuleServices>;
+
 /** Every API area, each registering its own routes with the services it needs. */
-export function registerModules(app: App, services: Services): void {
+export function registerModules(app: App, services: Services, modules: ModuleServices): void {
   const { core } = services;
   metaRoutes(app, core.db);
   usageRoutes(app, services);
   apiKeyRoutes(app, services.apiKeys);
-  brandingRoutes(app, core);
+  brandingRoutes(app, modules.branding);
   memberRoutes(app, services.organizationRepo);
   analyticsRoutes(app, core);
   catalogueRoutes(app, core);
-  candidateRoutes(app, core);
+  candidateRoutes(app, core, [modules.coding.eraseCandidate]);
+  domainRoutes(app, modules.domains);
+  sessionRoutes(app, { sessions: modules.sessions, signingKeys: services.signingKeys, branding: modules.branding.get });
+  embedRoutes(app, {
+    origins: async (tenant) => (await modules.domainRepo.all(tenant)).map((d) => d.origin),
+    branding: modules.branding.get,
+  });
+  codingRoutes(app, modules.coding);
 }

@@ -1,14 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { KeyAuth, ModuleName } from './context.js';
+import type { KeyAuth, ModuleName, SessionAuth } from './context.js';
 import { ApiError } from './errors.js';
+import { originOfHeader } from './origin.js';
 
-export interface KeyResolver {
+export interface Authenticator {
   /** The key's tenant, or an ApiError (invalid_api_key / revoked_api_key / public_api_not_enabled). */
   resolveSecretKey(raw: string): Promise<KeyAuth>;
+  /** The same for a publishable key (passed as `pk`). */
+  resolvePublishableKey(raw: string): Promise<KeyAuth>;
+  /** A verified, unrevoked session token of an organisation with the API on, or an ApiError. */
+  resolveSessionToken(token: string): Promise<SessionAuth>;
   isModuleEnabled(organizationId: string, module: ModuleName): Promise<boolean>;
+  /** The service's own origin: sessions from a launch link are bound to it. */
+  publicOrigin: string;
 }
 
-/** The key a request carries: `Authorization: Bearer <key>`, else `X-API-KEY: <key>`. */
+/** The credential a request carries: `Authorization: Bearer <x>`, else `X-API-KEY: <x>`. */
 export function presentedKey(request: FastifyRequest): string | null {
   const authorization = request.headers.authorization;
   if (typeof authorization === 'string' && authorization.length > 0) {
@@ -21,21 +28,62 @@ export function presentedKey(request: FastifyRequest): string | null {
 }
 
 /**
+ * The origin a browser request comes from. Browsers omit Origin on same-origin GETs, so a request that
+ * says (through Sec-Fetch-Site) that it is same-origin comes from the service's own origin.
+ */
+function requestOrigin(request: FastifyRequest, publicOrigin: string): string | null {
+  const origin = originOfHeader(request.headers.origin);
+  if (origin) return origin;
+  return request.headers['sec-fetch-site'] === 'same-origin' ? publicOrigin : null;
+}
+
+async function checkModule(auth: Authenticator, organizationId: string, module: ModuleName | undefined) {
+  if (module && !(await auth.isModuleEnabled(organizationId, module))) {
+    throw new ApiError('module_not_enabled', { message: `The ${module} module is not enabled for this organisation.` });
+  }
+}
+
+/**
  * Authentication and the organisation-level gates (public API switch, module switches), in one place
  * for every route: each route names its credential in `config.auth` and its module in `config.module`.
  */
-export function registerAuth(app: FastifyInstance, resolver: KeyResolver): void {
+export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('session', null);
+
   app.addHook('onRequest', async (request) => {
-    const { auth, module } = request.routeOptions.config;
-    if (auth !== 'secret') return;
-    const raw = presentedKey(request);
-    if (raw === null) {
-      throw new ApiError('invalid_api_key', { message: 'No API key provided. Send it as "Authorization: Bearer <secret key>".' });
-    }
-    request.auth = await resolver.resolveSecretKey(raw);
-    if (module && !(await resolver.isModuleEnabled(request.auth.organizationId, module))) {
-      throw new ApiError('module_not_enabled', { message: `The ${module} module is not enabled for this organisation.` });
+    const config = request.routeOptions.config;
+    switch (config.auth) {
+      case 'secret': {
+        const raw = presentedKey(request);
+        if (raw === null) throw new ApiError('invalid_api_key', { message: 'No API key provided. Send it as "Authorization: Bearer <secret key>".' });
+        request.auth = await auth.resolveSecretKey(raw);
+        return checkModule(auth, request.auth.organizationId, config.module);
+      }
+      case 'publishable': {
+        const pk = (request.query as Record<string, unknown> | undefined)?.pk;
+        if (typeof pk !== 'string' || pk.length === 0) throw new ApiError('invalid_api_key', { param: 'pk', message: 'Pass your publishable key as the pk query parameter.' });
+        request.auth = await auth.resolvePublishableKey(pk);
+        return;
+      }
+      case 'session': {
+        const token = presentedKey(request);
+        if (!token) throw new ApiError('invalid_session_token', { message: 'A session token is required: "Authorization: Bearer <session token>".' });
+        const session = await auth.resolveSessionToken(token);
+        if (requestOrigin(request, auth.publicOrigin) !== session.origin) {
+          throw new ApiError('origin_not_allowed', { message: 'This session token is bound to another origin.' });
+        }
+        if (config.subject) {
+          const id = (request.params as Record<string, string> | undefined)?.id;
+          if (session.subjectKind !== config.subject || (id !== undefined && id.toLowerCase() !== session.subjectId)) {
+            throw new ApiError('session_scope_mismatch');
+          }
+        }
+        request.session = session;
+        return checkModule(auth, session.organizationId, config.module);
+      }
+      default:
+        return;
     }
   });
 }

@@ -1,3 +1,5 @@
+import type { SubjectKind } from '../db/schema.js';
+
 /** Request-scoped facts every module relies on, and the per-route options the platform reads. */
 
 export const MODULES = ['interviews', 'resumes', 'coding', 'prompt_engineering', 'psychometric', 'question_bank'] as const;
@@ -20,10 +22,22 @@ export interface KeyAuth extends Tenant {
   rateLimit: number | null;
 }
 
+/** A verified, unrevoked session token whose origin matched the request's. */
+export interface SessionAuth extends Tenant {
+  jti: string;
+  subjectKind: SubjectKind;
+  subjectId: string;
+  origin: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on routes that take a key; null elsewhere. */
     auth: KeyAuth | null;
+    /** Set by the auth hook on routes that take a session token; null elsewhere. */
+    session: SessionAuth | null;
   }
   interface FastifyContextConfig {
     auth?: AuthKind;
@@ -31,7 +45,15 @@ declare module 'fastify' {
     /** Creates a record: takes an Idempotency-Key. */
     idempotent?: boolean;
     rateClass?: RateClass;
+    /** Session routes: the subject kind the token must be bound to; a route `:id` must be that subject. */
+    subject?: SubjectKind;
   }
+}
+
+/** The session of a session-token route. */
+export function sessionOf(request: { session: SessionAuth | null }): SessionAuth {
+  if (!request.session) throw new Error('sessionOf called on a route without session auth');
+  return request.session;
 }
 
 /** The tenant of an authenticated request (routes that take a key only). */

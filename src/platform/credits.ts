@@ -76,6 +76,11 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
   return {
     balance,
     quota,
+    /**
+     * Takes the balance lock for the rest of the transaction. Callers that must decide something before
+     * reserving (e.g. "is there already an open assignment?") lock first, so concurrent callers queue.
+     */
+    lock: lockBalance,
 
     async balances(db: Kysely<Database>, tenant: Tenant): Promise<Record<CreditKind, number>> {
       const rows = await db.selectFrom('credit_ledger')

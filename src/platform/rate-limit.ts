@@ -24,8 +24,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config['ra
     hook: 'onRequest', // route-level, so it runs after the global auth hook has identified the key
     timeWindow: config.windowMs,
     max: (request) => limitFor(request),
-    keyGenerator: (request) => `${request.auth?.keyId ?? 'anonymous'}:${request.routeOptions.config.rateClass ?? 'standard'}`,
-    allowList: (request) => request.auth === null,
+    // A session token is counted per subject (a candidate's room), a key per key.
+    keyGenerator: (request) => `${request.auth?.keyId ?? `session:${request.session?.subjectId}`}:${request.routeOptions.config.rateClass ?? 'standard'}`,
+    allowList: (request) => request.auth === null && request.session === null,
     // With Redis down, serve rather than fail every request: limits are protection, not correctness.
     ...(redis ? { redis, nameSpace: 'prep-rl:', skipOnError: true } : {}),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },

@@ -1,4 +1,5 @@
 import type { FastifySchema } from 'fastify';
+import type { SubjectKind } from '../db/schema.js';
 import type { AuthKind, ModuleName, RateClass } from './context.js';
 
 interface OperationMeta {
@@ -11,6 +12,8 @@ interface OperationMeta {
   /** A create: takes Idempotency-Key, may answer 409. */
   idempotent?: boolean;
   rateClass?: RateClass;
+  /** Session routes: the subject kind the token must be bound to (and the route's :id must be it). */
+  subject?: SubjectKind;
   /** Statuses this operation can answer beyond the ones its auth and inputs imply. */
   errors?: number[];
   description?: string;
@@ -21,7 +24,7 @@ const SECURITY: Record<AuthKind, Array<Record<string, string[]>>> = {
   secret: [{ secretKey: [] }, { secretKeyHeader: [] }],
   publishable: [{ publishableKey: [] }],
   session: [{ sessionToken: [] }],
-  launch: [],
+  launch: [], // the launch token travels in the body
 };
 
 const ERROR_REF = { $ref: 'Error#' };
@@ -59,6 +62,6 @@ export function operation<S extends FastifySchema & { response: Record<number, u
         : {}),
       response: { ...schema.response, ...errorResponses } as S['response'],
     },
-    config: { auth: meta.auth, module: meta.module, idempotent: meta.idempotent ?? false, rateClass: meta.rateClass ?? 'standard' },
+    config: { auth: meta.auth, module: meta.module, subject: meta.subject, idempotent: meta.idempotent ?? false, rateClass: meta.rateClass ?? 'standard' },
   };
 }

@@ -11,6 +11,11 @@ const OPERATIONS = [
   'GET /v1/branding', 'PATCH /v1/branding', 'GET /v1/members', 'GET /v1/analytics/activity',
   'GET /v1/round-types', 'GET /v1/companies', 'GET /v1/jobs',
   'GET /v1/candidates', 'POST /v1/candidates', 'GET /v1/candidates/{id}', 'PATCH /v1/candidates/{id}', 'DELETE /v1/candidates/{id}',
+  'GET /v1/.well-known/jwks.json', 'POST /v1/sessions', 'POST /v1/sessions/refresh', 'DELETE /v1/sessions/{jti}', 'GET /v1/session',
+  'POST /v1/launch/exchange', 'GET /v1/domains', 'POST /v1/domains', 'DELETE /v1/domains/{id}', 'GET /v1/embed-config',
+  'GET /v1/coding-tests', 'GET /v1/coding-tests/{id}', 'GET /v1/coding-sessions', 'POST /v1/coding-sessions', 'GET /v1/coding-sessions/{id}',
+  'POST /v1/coding-sessions/{id}/cancel', 'POST /v1/coding-sessions/{id}/launch-link', 'POST /v1/coding-sessions/{id}/start',
+  'GET /v1/coding-sessions/{id}/timer', 'POST /v1/coding-sessions/{id}/events',
 ];
 
 let h: Harness;

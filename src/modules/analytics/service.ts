@@ -21,6 +21,10 @@ export interface ActivitySource {
 
 export const activitySources: ActivitySource[] = [
   { type: 'candidates', table: 'candidates', stageColumn: null, stages: ['created'] },
+  {
+    type: 'coding', table: 'coding_sessions', stageColumn: 'status',
+    stages: ['assigned', 'started', 'in_progress', 'completed', 'timed_out', 'cancelled'],
+  },
 ];
 
 export async function countActivity(db: Kysely<Database>, tenant: Tenant, range: TimeRange, sources: ActivitySource[]) {

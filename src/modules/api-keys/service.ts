@@ -63,6 +63,24 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
     return { row, secret: material.secret };
   }
 
+  /** A presented key of the expected type, never echoed back in an error. */
+  async function resolveKey(raw: string, type: KeyType): Promise<KeyAuth> {
+    const parsed = parseKey(raw);
+    if (!parsed || parsed.type !== type) {
+      throw new ApiError('invalid_api_key', {
+        param: type === 'publishable' ? 'pk' : null,
+        message: !parsed ? 'Invalid API key provided.'
+          : type === 'secret' ? 'A publishable key cannot call this operation; use a secret key.'
+            : 'pk must be a publishable key (svc_pk_…). Never put a secret key in a page.',
+      });
+    }
+    const key = await repo.findForAuth(hashKey(raw));
+    if (!key) throw new ApiError('invalid_api_key', { param: type === 'publishable' ? 'pk' : null, message: 'Invalid API key provided.' });
+    if (statusOf(key, clock.now()) === 'revoked') throw new ApiError('revoked_api_key');
+    if (key.api_enabled !== 1) throw new ApiError('public_api_not_enabled');
+    return { organizationId: key.organization_id, livemode: key.livemode === 1, keyId: key.id, keyType: key.type, rateLimit: key.rate_limit };
+  }
+
   async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string) {
     const row = await repo.get(tx, tenant, id);
     if (!row) throw notFound('api key', id);
@@ -73,19 +91,8 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
     present,
     issue,
 
-    async resolveSecretKey(raw: string): Promise<KeyAuth> {
-      const parsed = parseKey(raw);
-      if (!parsed || parsed.type !== 'secret') {
-        throw new ApiError('invalid_api_key', {
-          message: parsed ? 'A publishable key cannot call this operation; use a secret key.' : 'Invalid API key provided.',
-        });
-      }
-      const key = await repo.findForAuth(hashKey(raw));
-      if (!key) throw new ApiError('invalid_api_key', { message: 'Invalid API key provided.' });
-      if (statusOf(key, clock.now()) === 'revoked') throw new ApiError('revoked_api_key');
-      if (key.api_enabled !== 1) throw new ApiError('public_api_not_enabled');
-      return { organizationId: key.organization_id, livemode: key.livemode === 1, keyId: key.id, keyType: key.type, rateLimit: key.rate_limit };
-    },
+    resolveSecretKey: (raw: string) => resolveKey(raw, 'secret'),
+    resolvePublishableKey: (raw: string) => resolveKey(raw, 'publishable'),
 
     async list(tenant: Tenant, page: PageRequest) {
       return repo.list(tenant, page);

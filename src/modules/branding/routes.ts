@@ -3,8 +3,7 @@ import type { App } from '../../app-types.js';
 import { tenantOf } from '../../platform/context.js';
 import { operation } from '../../platform/route.js';
 import { HexColor, HttpsUrl, Nullable, Text, UnixSeconds } from '../../platform/schemas.js';
-import type { Core } from '../../services.js';
-import { createBrandingService } from './service.js';
+import type { BrandingService } from './service.js';
 
 export const Branding = Type.Object({
   object: Type.Literal('branding'),
@@ -20,9 +19,7 @@ export const Branding = Type.Object({
 
 const TAG = 'Branding';
 
-export function brandingRoutes(app: App, core: Core): void {
-  const service = createBrandingService(core.db.kysely, core.clock);
-
+export function brandingRoutes(app: App, service: BrandingService): void {
   app.route({
     method: 'GET', url: '/v1/branding',
     ...operation({ id: 'getBranding', tag: TAG, summary: 'The branding candidates see in this environment', auth: 'secret' },

@@ -65,3 +65,5 @@ export function createBrandingService(db: Kysely<Database>, clock: Clock) {
     },
   };
 }
+
+export type BrandingService = ReturnType<typeof createBrandingService>;

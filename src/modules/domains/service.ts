@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, DomainsTable } from '../../db/schema.js';
+import { toUnixSeconds, type Clock } from '../../platform/clock.js';
+import type { KeyAuth, Tenant } from '../../platform/context.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { parseOrigin } from '../../platform/origin.js';
+import type { DomainRepo } from './repo.js';
+
+export function presentDomain(row: DomainsTable) {
+  return {
+    object: 'domain' as const, id: row.id, origin: row.origin, livemode: row.livemode === 1,
+    created_by_key_id: row.created_by_key_id, created_at: toUnixSeconds(row.created_at),
+  };
+}
+
+/** The origins an organisation allowlists, per environment: session tokens can only be bound to these. */
+export function createDomainService(deps: { db: Kysely<Database>; clock: Clock; repo: DomainRepo }) {
+  const { db, clock, repo } = deps;
+  return {
+    list: repo.list,
+
+    /** Adds an origin; an origin already there answers the existing record (created: false). */
+    async add(caller: KeyAuth, rawOrigin: string): Promise<{ row: DomainsTable; created: boolean }> {
+      const origin = parseOrigin(rawOrigin);
+      const existing = await repo.find(db, caller, origin);
+      if (existing) return { row: existing, created: false };
+      const row: DomainsTable = {
+        id: newId(), organization_id: caller.organizationId, livemode: caller.livemode ? 1 : 0, origin,
+        created_by_key_id: caller.keyId, created_at: clock.now(),
+      };
+      try {
+        await repo.insert(db, row);
+        return { row, created: true };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        return { row: (await repo.find(db, caller, origin))!, created: false };
+      }
+    },
+
+    async remove(tenant: Tenant, id: string) {
+      const row = await repo.get(tenant, id);
+      if (!row) throw notFound('domain', id);
+      await repo.delete(tenant, id);
+      return row;
+    },
+
+    /** Refuses an origin this organisation has not allowlisted in this environment. */
+    async assertAllowlisted(tx: Kysely<Database>, tenant: Tenant, origin: string): Promise<void> {
+      if (!(await repo.find(tx, tenant, origin))) {
+        throw new ApiError('origin_not_allowed', { param: 'origin', message: `${origin} is not allowlisted; add it with POST /v1/domains.` });
+      }
+    },
+  };
+}
+
+export type DomainService = ReturnType<typeof createDomainService>;

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Database, LaunchLinksTable, SessionTokensTable } from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+
+const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+export function createSessionRepo(database: Db) {
+  const db = database.kysely;
+  /** Checked on every session-token request: is the jti revoked, and is the organisation's API on. */
+  const tokenState = prepared(database, (jti: string) =>
+    db.selectFrom('session_tokens').innerJoin('organizations', 'organizations.id', 'session_tokens.organization_id')
+      .select(['session_tokens.revoked_at', 'organizations.api_enabled']).where('session_tokens.jti', '=', jti));
+
+  return {
+    tokenState: async (jti: string) => (await tokenState(jti))[0],
+    insertToken: (tx: Kysely<Database>, row: SessionTokensTable) => tx.insertInto('session_tokens').values(row).execute(),
+    getToken: (tenant: Tenant, jti: string) => db.selectFrom('session_tokens').selectAll()
+      .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+    revokeToken: (jti: string, now: number) => db.updateTable('session_tokens').set({ revoked_at: now })
+      .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
+
+    insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
+    findLaunchLink: (tx: Kysely<Database>, hash: string) => tx.selectFrom('launch_links').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+    /** Marks the link used; false when another exchange got there first (single use). */
+    async consumeLaunchLink(tx: Kysely<Database>, id: string, now: number): Promise<boolean> {
+      const r = await tx.updateTable('launch_links').set({ used_at: now })
+        .where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Tokens and links past their expiry, kept a day for support questions, then deleted. */
+    async sweep(now: number) {
+      const day = 86_400_000;
+      await db.deleteFrom('session_tokens').where('expires_at', '<', now - day).execute();
+      await db.deleteFrom('launch_links').where('expires_at', '<', now - day).execute();
+    },
+  };
+}
+
+export type SessionRepo = ReturnType<typeof createSessionRepo>;

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, SubjectKind } from '../../db/schema.js';
+import type { Clock } from '../../platform/clock.js';
+import type { SessionAuth, Tenant } from '../../platform/context.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId, randomToken } from '../../platform/ids.js';
+import { parseOrigin } from '../../platform/origin.js';
+import type { DomainService } from '../domains/service.js';
+import { TOKEN_LIFETIME_SECONDS } from '../signing-keys/service.js';
+import type { SessionRepo } from './repo.js';
+import { assertOpen, SUBJECT_FIELDS, type SubjectRegistry } from './subjects.js';
+import type { SessionTokens } from './tokens.js';
+
+export const LAUNCH_TTL_DEFAULT = 86_400;
+export const LAUNCH_TTL_MIN = 300;
+export const LAUNCH_TTL_MAX = 604_800;
+
+export interface IssuedSession {
+  token: string;
+  jti: string;
+  expiresAt: number;
+  refreshAfter: number;
+  subjectKind: SubjectKind;
+  subjectId: string;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const flag = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+/**
+ * Candidate access: session tokens minted from a secret key or a launch link, refreshed by their holder,
+ * revoked by the customer; launch links for every subject kind. Subject kinds come from the registry.
+ */
+export function createSessionService(deps: {
+  db: Kysely<Database>; clock: Clock; repo: SessionRepo; tokens: SessionTokens; domains: DomainService;
+  subjects: SubjectRegistry; publicOrigin: string;
+}) {
+  const { db, clock, repo, tokens, domains, subjects, publicOrigin } = deps;
+
+  function provider(kind: SubjectKind) {
+    const p = subjects.get(kind);
+    if (!p) throw new Error(`no subject provider for ${kind}`);
+    return p;
+  }
+
+  /** Records the token (so it can be revoked and refreshed), then signs it. */
+  async function issue(tx: Kysely<Database>, tenant: Tenant, subjectKind: SubjectKind, subjectId: string, origin: string, source: 'secret_key' | 'launch' | 'refresh') {
+    const jti = newId();
+    const now = clock.now();
+    await repo.insertToken(tx, {
+      jti, organization_id: tenant.organizationId, livemode: flag(tenant), subject_kind: subjectKind, subject_id: subjectId,
+      origin, source, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
+    });
+    return { jti, subjectKind, subjectId, origin, tenant };
+  }
+
+  async function sign(issued: Awaited<ReturnType<typeof issue>>): Promise<IssuedSession> {
+    const minted = await tokens.mint({
+      jti: issued.jti, organizationId: issued.tenant.organizationId, livemode: issued.tenant.livemode,
+      subjectKind: issued.subjectKind, subjectId: issued.subjectId, origin: issued.origin,
+    });
+    return { token: minted.token, jti: issued.jti, expiresAt: minted.expiresAt, refreshAfter: minted.refreshAfter, subjectKind: issued.subjectKind, subjectId: issued.subjectId };
+  }
+
+  return {
+    /** POST /v1/sessions: exactly one subject field, an allowlisted origin, a subject that is open. */
+    async mint(tenant: Tenant, body: { origin: string } & Partial<Record<string, string>>): Promise<IssuedSession> {
+      const origin = parseOrigin(body.origin);
+      const given = (Object.entries(SUBJECT_FIELDS) as Array<[SubjectKind, string]>).filter(([, field]) => body[field] !== undefined);
+      if (given.length !== 1) {
+        throw new ApiError(given.length === 0 ? 'parameter_missing' : 'parameter_invalid', {
+          param: given[1]?.[1] ?? 'coding_session_id',
+          message: `Bind the session to exactly one subject: one of ${Object.values(SUBJECT_FIELDS).join(', ')}.`,
+        });
+      }
+      const [kind, field] = given[0];
+      const id = body[field]!.toLowerCase();
+      const p = subjects.get(kind);
+      const issued = await db.transaction().execute(async (tx) => {
+        await domains.assertAllowlisted(tx, tenant, origin);
+        const state = p ? await p.state(tx, tenant, id) : null;
+        if (state === null) throw new ApiError('resource_not_found', { param: field, message: `No such ${kind.replace('_', '-')} subject: '${id}'.` });
+        assertOpen(state);
+        return issue(tx, tenant, kind, id, origin, 'secret_key');
+      });
+      return sign(issued);
+    },
+
+    /** A fresh token with the same binding, for a holder whose token is still valid. */
+    async refresh(session: SessionAuth): Promise<IssuedSession> {
+      const issued = await db.transaction().execute((tx) => issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh'));
+      return sign(issued);
+    },
+
+    async revoke(tenant: Tenant, jti: string): Promise<void> {
+      const row = await repo.getToken(tenant, jti);
+      if (!row) throw notFound('session', jti);
+      await repo.revokeToken(jti, clock.now());
+    },
+
+    /** Verification for the auth hook: signature (cached), then revocation and the API switch (every request). */
+    async resolve(token: string): Promise<SessionAuth> {
+      const claims = await tokens.verify(token);
+      const state = await repo.tokenState(claims.jti);
+      if (!state || (state.revoked_at !== null && state.revoked_at <= clock.now())) {
+        throw new ApiError('invalid_session_token', { message: 'This session has been revoked.' });
+      }
+      if (state.api_enabled !== 1) throw new ApiError('public_api_not_enabled');
+      return claims;
+    },
+
+    /** A single-use link; `capAt` (epoch ms) bounds its expiry, e.g. the end of an assignment window. */
+    async createLaunchLink(tx: Kysely<Database>, tenant: Tenant, kind: SubjectKind, subjectId: string, options: { ttlSeconds?: number; redirectUrl?: string; capAt?: number }) {
+      const token = randomToken(32);
+      const now = clock.now();
+      const expiresAt = Math.min(now + (options.ttlSeconds ?? LAUNCH_TTL_DEFAULT) * 1000, options.capAt ?? Infinity);
+      await repo.insertLaunchLink(tx, {
+        id: newId(), organization_id: tenant.organizationId, livemode: flag(tenant), subject_kind: kind, subject_id: subjectId,
+        token_hash: hashToken(token), redirect_url: options.redirectUrl ?? null, created_at: now, expires_at: expiresAt, used_at: null,
+      });
+      return { url: `${publicOrigin}/launch#token=${token}`, expiresAt, redirectUrl: options.redirectUrl ?? null };
+    },
+
+    /** POST /v1/launch/exchange: the one use of a link, bound to the service's own origin. */
+    async exchange(token: string): Promise<IssuedSession & { redirectUrl: string | null }> {
+      const issued = await db.transaction().execute(async (tx) => {
+        const now = clock.now();
+        const link = await repo.findLaunchLink(tx, hashToken(token));
+        if (!link || link.used_at !== null || link.expires_at <= now) throw new ApiError('invalid_launch_token');
+        const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
+        const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
+        if (state === null) throw new ApiError('invalid_launch_token');
+        assertOpen(state);
+        if (!(await repo.consumeLaunchLink(tx, link.id, now))) throw new ApiError('invalid_launch_token');
+        return { ...(await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch')), redirectUrl: link.redirect_url };
+      });
+      return { ...(await sign(issued)), redirectUrl: issued.redirectUrl };
+    },
+
+    /** Retention: expired tokens and links are deleted a day after they expire. */
+    sweep: () => repo.sweep(clock.now()),
+
+    async context(session: SessionAuth) {
+      const ctx = await provider(session.subjectKind).context(session, session.subjectId);
+      if (!ctx) throw notFound(session.subjectKind.replace('_', '-') + ' subject', session.subjectId);
+      return ctx;
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,112 @@
+import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database, SigningKeysTable } from '../../db/schema.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Encryption } from '../../platform/encryption.js';
+import { newId } from '../../platform/ids.js';
+
+/** Session tokens live 15 minutes. */
+export const TOKEN_LIFETIME_SECONDS = 900;
+/** How long a process may keep signing with a key after another process rotated it. */
+const CURRENT_KEY_CACHE_MS = 30_000;
+/**
+ * A retired key stays published and accepted until no token it signed can still be valid: the token
+ * lifetime, plus the time a process may take to notice the rotation, plus a minute of clock skew.
+ */
+export const RETIRED_KEY_GRACE_MS = (TOKEN_LIFETIME_SECONDS + 60) * 1000 + CURRENT_KEY_CACHE_MS;
+
+export interface PublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+}
+
+/**
+ * Ed25519 signing keys in the database (private halves encrypted at rest). The newest key that is not
+ * retired signs; rotating adds a new key and retires the others. Parsed keys are cached per process.
+ */
+export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption }) {
+  const { db, clock, encryption } = deps;
+  let current: { kid: string; key: CryptoKey; loadedAt: number } | null = null;
+  const verifying = new Map<string, { key: CryptoKey | null; until: number }>();
+
+  const usable = () => db.selectFrom('signing_keys').selectAll()
+    .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', clock.now() - RETIRED_KEY_GRACE_MS)]));
+
+  async function insertKey(tx: Kysely<Database>): Promise<SigningKeysTable> {
+    const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    const kid = newId();
+    const row = {
+      kid,
+      public_jwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' }),
+      private_key: encryption.encrypt(await exportPKCS8(privateKey)),
+      created_at: clock.now(),
+      retired_at: null,
+    };
+    await tx.insertInto('signing_keys').values(row).execute();
+    return row;
+  }
+
+  async function newestActive(): Promise<SigningKeysTable | undefined> {
+    return db.selectFrom('signing_keys').selectAll().where('retired_at', 'is', null)
+      .orderBy('created_at', 'desc').orderBy('kid', 'desc').limit(1).executeTakeFirst();
+  }
+
+  return {
+    /** Makes sure a signing key exists (first start). */
+    async ensureKey(): Promise<void> {
+      if (!(await newestActive())) await insertKey(db);
+    },
+
+    /** Adds a new current key; the previous ones stay valid for tokens they signed. */
+    async rotate(): Promise<string> {
+      const row = await db.transaction().execute(async (tx) => {
+        const fresh = await insertKey(tx);
+        await tx.updateTable('signing_keys').set({ retired_at: clock.now() })
+          .where('retired_at', 'is', null).where('kid', '!=', fresh.kid).execute();
+        return fresh;
+      });
+      current = null;
+      return row.kid;
+    },
+
+    /** The key that signs new tokens. */
+    async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
+      if (current && clock.now() - current.loadedAt < CURRENT_KEY_CACHE_MS) return current;
+      let row = await newestActive();
+      if (!row) {
+        await insertKey(db);
+        row = (await newestActive())!;
+      }
+      if (current?.kid !== row.kid) {
+        current = { kid: row.kid, key: await importPKCS8(encryption.decrypt(row.private_key), 'EdDSA'), loadedAt: clock.now() };
+      } else {
+        current.loadedAt = clock.now();
+      }
+      return current;
+    },
+
+    /** The public key for a `kid`, if it may still verify tokens; null for any other kid. */
+    async verificationKey(kid: string): Promise<CryptoKey | null> {
+      const cached = verifying.get(kid);
+      if (cached && cached.until > clock.now()) return cached.key;
+      const row = await usable().where('kid', '=', kid).executeTakeFirst();
+      const key = row ? ((await importJWK(JSON.parse(row.public_jwk) as JWK, 'EdDSA')) as CryptoKey) : null;
+      // Known keys are re-checked every 30 s (to notice retirement); unknown kids are not looked up again for 5 s.
+      verifying.set(kid, { key, until: clock.now() + (key ? CURRENT_KEY_CACHE_MS : 5_000) });
+      if (verifying.size > 1000) verifying.delete(verifying.keys().next().value as string);
+      return key;
+    },
+
+    /** Every public key that can appear on a token that is still valid. */
+    async jwks(): Promise<{ keys: PublicJwk[] }> {
+      const rows = await usable().orderBy('created_at', 'desc').execute();
+      return { keys: rows.map((r) => JSON.parse(r.public_jwk) as PublicJwk) };
+    },
+  };
+}
+
+export type SigningKeys = ReturnType<typeof createSigningKeys>;

@@ -1,0 +1,34 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import { originOfHeader } from './origin.js';
+
+const DECISION_CACHE_MS = 30_000;
+
+/**
+ * Cross-origin calls are allowed from any origin some organisation allowlisted (and the service's own):
+ * a preflight carries no token, so it cannot be narrowed to one organisation; the token's own origin
+ * binding is then enforced on the request itself. No cookies are used, so credentials stay off.
+ */
+export async function registerCors(app: FastifyInstance, deps: { publicOrigin: string; isAllowlisted: (origin: string) => Promise<boolean> }) {
+  const decisions = new Map<string, { allowed: boolean; until: number }>();
+  const allowed = async (origin: string): Promise<boolean> => {
+    const cached = decisions.get(origin);
+    if (cached && cached.until > Date.now()) return cached.allowed;
+    const yes = origin === deps.publicOrigin || (await deps.isAllowlisted(origin));
+    if (decisions.size > 10_000) decisions.clear();
+    decisions.set(origin, { allowed: yes, until: Date.now() + DECISION_CACHE_MS });
+    return yes;
+  };
+
+  await app.register(cors, {
+    origin: async (header: string | undefined) => {
+      const origin = originOfHeader(header);
+      return origin !== null && (await allowed(origin));
+    },
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+    exposedHeaders: ['Request-Id', 'Idempotent-Replay', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+    maxAge: 600,
+    credentials: false,
+  });
+}

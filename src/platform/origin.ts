@@ -1,0 +1,35 @@
+import { ApiError } from './errors.js';
+
+const SHAPE = /^(https?):\/\/[^/?#@\s\\]+$/i;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * An origin as browsers send it: scheme, host and optional port, nothing else. Returned normalised
+ * (lower-case, default port dropped) so that matching is exact string equality. https is required
+ * except on localhost.
+ */
+export function parseOrigin(raw: string, param = 'origin'): string {
+  if (raw.length > 255 || !SHAPE.test(raw)) {
+    throw new ApiError('invalid_origin', { param, message: 'An origin is scheme://host[:port], with no path, query or credentials (e.g. https://app.example.com).' });
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError('invalid_origin', { param });
+  }
+  if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
+    throw new ApiError('invalid_origin', { param, message: 'An origin must use https (http is accepted for localhost only).' });
+  }
+  return url.origin;
+}
+
+/** The same check for an Origin request header: the normalised origin, or null when it is not one. */
+export function originOfHeader(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    return parseOrigin(value);
+  } catch {
+    return null;
+  }
+}
