@@ -2,6 +2,8 @@ import { ApiError } from './errors.js';
 
 const SHAPE = /^(https?):\/\/[^/?#@\s\\]+$/i;
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A host after URL normalisation: DNS labels (punycode for IDNs), an IPv4 address or a bracketed IPv6 one. No wildcards. */
+const HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
 
 /**
  * An origin as browsers send it: scheme, host and optional port, nothing else. Returned normalised
@@ -17,6 +19,9 @@ export function parseOrigin(raw: string, param = 'origin'): string {
     url = new URL(raw);
   } catch {
     throw new ApiError('invalid_origin', { param });
+  }
+  if (!HOST.test(url.hostname)) {
+    throw new ApiError('invalid_origin', { param, message: 'An origin names one host exactly: no wildcards or other special characters.' });
   }
   if (url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname)) {
     throw new ApiError('invalid_origin', { param, message: 'An origin must use https (http is accepted for localhost only).' });

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { OrganizationKeys } from '../../src/modules/organizations/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { Services } from '../../src/services.js';
+import type { ModuleServices } from '../../src/modules/index.js';
 
 /** Which engine this run tests: set per vitest project (see vitest.config.ts). */
 export const DIALECT = (process.env.PREP_TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -24,6 +25,8 @@ export interface Harness {
   app: App;
   db: Db;
   services: Services;
+  /** Module services (sessions, coding, domains, …) for direct calls such as the timeout sweep. */
+  modules: ModuleServices;
   config: Config;
   clock: ManualClock;
   /** An organisation with 10 credits of every kind in both environments. */
@@ -63,12 +66,15 @@ export async function throwawayDatabase(): Promise<{ env: Record<string, string>
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await throwawayDatabase();
-  const env = { PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', ...database.env, ...options.env };
+  const env = {
+    PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32),
+    ...database.env, ...options.env,
+  };
   const config = loadConfig(env);
   const db = openDatabase(config);
   await migrateToLatest(db);
   const clock = new ManualClock();
-  const { app, services } = await buildApp({ config, db, clock, logger: false, extend: options.extend });
+  const { app, services, modules } = await buildApp({ config, db, clock, logger: false, extend: options.extend });
 
   const createOrg = async (name = 'Acme', credits = 10): Promise<Org> => {
     const created = await services.organizations.create(name, credits);
@@ -77,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const org = await createOrg();
 
   return {
-    app, db, services, config, clock, org, env, createOrg,
+    app, db, services, modules, config, clock, org, env, createOrg,
     async close() {
       await app.close();
       await db.close();

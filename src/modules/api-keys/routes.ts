@@ -2,9 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { toUnixSeconds } from '../../platform/clock.js';
 import { tenantOf } from '../../platform/context.js';
-import { listEnvelope, pageRequest } from '../../platform/pagination.js';
-import { operation } from '../../platform/route.js';
-import { IdParams, ListOf, ListQuery, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { keysetListRoute, operation } from '../../platform/route.js';
+import { IdParams, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { ROTATION_GRACE_DEFAULT, ROTATION_GRACE_MAX, type ApiKeyService } from './service.js';
 
 const ApiKey = Type.Object({
@@ -32,12 +31,7 @@ const Rotation = Type.Object({
 const TAG = 'API keys';
 
 export function apiKeyRoutes(app: App, service: ApiKeyService): void {
-  app.route({
-    method: 'GET', url: '/v1/api-keys',
-    ...operation({ id: 'listApiKeys', tag: TAG, summary: 'List the keys of this environment', auth: 'secret' },
-      { querystring: ListQuery, response: { 200: ListOf(ApiKey) } }),
-    handler: async (request) => listEnvelope(await service.list(tenantOf(request), pageRequest(request.query)), service.present),
-  });
+  keysetListRoute(app, { url: '/v1/api-keys', id: 'listApiKeys', tag: TAG, summary: 'List the keys of this environment', item: ApiKey, list: service.list, present: service.present });
 
   app.route({
     method: 'POST', url: '/v1/api-keys',

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { newId } from '../../platform/ids.js';

@@ -3,8 +3,8 @@ import type { App } from '../../app-types.js';
 import { toUnixSeconds } from '../../platform/clock.js';
 import { tenantOf } from '../../platform/context.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
-import { operation } from '../../platform/route.js';
-import { ListOf, ListQuery, ListQueryWith, Nullable, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { keysetListRoute, operation } from '../../platform/route.js';
+import { ListOf, ListQueryWith, Nullable, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import type { Core } from '../../services.js';
 import { createCatalogueRepo } from './repo.js';
 
@@ -32,22 +32,16 @@ export function catalogueRoutes(app: App, core: Core): void {
   const base = <R extends { id: string; slug: string; organization_id: string | null; created_at: number }>(r: R) =>
     ({ id: r.id, slug: r.slug, custom: r.organization_id !== null, created_at: toUnixSeconds(r.created_at) });
 
-  app.route({
-    method: 'GET', url: '/v1/round-types',
-    ...operation({ id: 'listRoundTypes', tag: TAG, summary: 'Bookable interview round types', auth: 'secret', module: 'interviews' },
-      { querystring: ListQuery, response: { 200: ListOf(RoundType) } }),
-    handler: async (request) => listEnvelope(await repo.roundTypes(tenantOf(request).organizationId, pageRequest(request.query)), (r) => ({
-      object: 'round_type' as const, ...base(r), name: r.name, description: r.description, duration_minutes: r.duration_minutes,
-    })),
+  keysetListRoute(app, {
+    url: '/v1/round-types', id: 'listRoundTypes', tag: TAG, summary: 'Bookable interview round types', item: RoundType, module: 'interviews',
+    list: (tenant, page) => repo.roundTypes(tenant.organizationId, page),
+    present: (r) => ({ object: 'round_type' as const, ...base(r), name: r.name, description: r.description, duration_minutes: r.duration_minutes }),
   });
 
-  app.route({
-    method: 'GET', url: '/v1/companies',
-    ...operation({ id: 'listCompanies', tag: TAG, summary: 'Companies available to the organisation', auth: 'secret' },
-      { querystring: ListQuery, response: { 200: ListOf(Company) } }),
-    handler: async (request) => listEnvelope(await repo.companies(tenantOf(request).organizationId, pageRequest(request.query)), (c) => ({
-      object: 'company' as const, ...base(c), name: c.name, industry: c.industry, size: c.size, headquarters: c.headquarters,
-    })),
+  keysetListRoute(app, {
+    url: '/v1/companies', id: 'listCompanies', tag: TAG, summary: 'Companies available to the organisation', item: Company,
+    list: (tenant, page) => repo.companies(tenant.organizationId, page),
+    present: (c) => ({ object: 'company' as const, ...base(c), name: c.name, industry: c.industry, size: c.size, headquarters: c.headquarters }),
   });
 
   app.route({

@@ -3,6 +3,12 @@ import type { Db } from '../../db/database.js';
 import type { CodingProblemsTable, CodingTestsTable, Database } from '../../db/schema.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
+const PUBLIC_PROBLEM_COLUMNS = [
+  'id', 'slug', 'title', 'difficulty', 'skills', 'statement', 'input_format', 'output_format', 'constraints', 'examples',
+  'time_limit_ms', 'memory_limit_mb',
+] as const;
+export type PublicProblemRow = Pick<CodingProblemsTable, (typeof PUBLIC_PROBLEM_COLUMNS)[number]>;
+
 export interface TestFilters {
   skill?: string;
   difficulty?: string;
@@ -11,19 +17,24 @@ export interface TestFilters {
 /** Coding tests visible to an organisation: the shared catalogue (organization_id null) and its own. */
 export function createCodingCatalogRepo(database: Db) {
   const db = database.kysely;
-  const visible = (organizationId: string, filters: TestFilters) => {
+  /** `skills` is a JSON array of slugs: a skill matches as a quoted element (slugs hold no LIKE wildcards). */
+  const skillPattern = (skill: string | undefined) => (skill === undefined ? undefined : `%${JSON.stringify(skill)}%`);
+  // Filters arrive as bound values (the pattern already built): the pager compiles each query shape once.
+  const visible = (organizationId: string, difficulty: string | undefined, skillLike: string | undefined) => {
     let q = db.selectFrom('coding_tests').where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]));
-    if (filters.difficulty !== undefined) q = q.where('difficulty', '=', filters.difficulty as CodingTestsTable['difficulty']);
-    if (filters.skill !== undefined) q = q.where('skills', 'like', `%${JSON.stringify(filters.skill)}%`);
+    if (difficulty !== undefined) q = q.where('difficulty', '=', difficulty as CodingTestsTable['difficulty']);
+    if (skillLike !== undefined) q = q.where('skills', 'like', skillLike);
     return q;
   };
-  const pageOf = keysetPager(database, (organizationId: string, difficulty?: string, skill?: string) =>
-    visible(organizationId, { difficulty, skill }).selectAll());
+  const pageOf = keysetPager(database, (organizationId: string, difficulty?: string, skillLike?: string) =>
+    visible(organizationId, difficulty, skillLike).selectAll());
 
   return {
-    list: (organizationId: string, page: PageRequest, filters: TestFilters) => pageOf(page, organizationId, filters.difficulty, filters.skill),
+    list: (organizationId: string, page: PageRequest, filters: TestFilters) =>
+      pageOf(page, organizationId, filters.difficulty, skillPattern(filters.skill)),
     async count(organizationId: string, filters: TestFilters): Promise<number> {
-      const row = await visible(organizationId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await visible(organizationId, filters.difficulty, skillPattern(filters.skill))
+        .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(row.n);
     },
     getTest: (tx: Kysely<Database>, organizationId: string, id: string) => tx.selectFrom('coding_tests').selectAll()
@@ -49,9 +60,10 @@ export function createCodingCatalogRepo(database: Db) {
       }
       return [...slots.values()];
     },
-    problems: async (tx: Kysely<Database>, ids: string[]): Promise<Map<string, CodingProblemsTable>> => {
+    /** What may be shown of problems: never the hidden cases (which are also the bulk of a problem's bytes). */
+    problems: async (tx: Kysely<Database>, ids: string[]): Promise<Map<string, PublicProblemRow>> => {
       if (ids.length === 0) return new Map();
-      const rows = await tx.selectFrom('coding_problems').selectAll().where('id', 'in', ids).execute();
+      const rows = await tx.selectFrom('coding_problems').select(PUBLIC_PROBLEM_COLUMNS).where('id', 'in', ids).execute();
       return new Map(rows.map((r) => [r.id, r]));
     },
   };

@@ -159,7 +159,7 @@ export function codingRoutes(app: App, service: CodingService): void {
       params: IdParams,
       body: Type.Object({
         ttl_seconds: Type.Optional(Type.Integer({ minimum: LAUNCH_TTL_MIN, maximum: LAUNCH_TTL_MAX, default: LAUNCH_TTL_DEFAULT })),
-        redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
+        redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://[^/?#\\s]' })),
       }, { additionalProperties: false }),
       response: { 201: LaunchLink },
     }),

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { CodingProblemsTable, CodingSessionsTable, Database } from '../../db/schema.js';
+import type { CodingSessionsTable, Database } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
 import type { Credits } from '../../platform/credits.js';
@@ -9,7 +9,7 @@ import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import type { SessionService } from '../sessions/service.js';
 import { assertOpen, type SubjectContext, type SubjectProvider, type SubjectState } from '../sessions/subjects.js';
-import type { CodingCatalogRepo, TestFilters } from './catalog-repo.js';
+import type { CodingCatalogRepo, PublicProblemRow, TestFilters } from './catalog-repo.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
 /** A coding assignment can be opened for 7 days from its creation. */
@@ -36,7 +36,7 @@ export function stateOf(row: CodingSessionsTable, now: number): SubjectState {
 }
 
 /** What candidates and customers may see of a problem: never hidden cases, comparators or expected complexity. */
-export function publicProblem(p: CodingProblemsTable) {
+export function publicProblem(p: PublicProblemRow) {
   return {
     id: p.id, slug: p.slug, title: p.title, difficulty: p.difficulty, skills: JSON.parse(p.skills) as string[],
     statement: p.statement, input_format: p.input_format, output_format: p.output_format, constraints: p.constraints,

@@ -127,11 +127,14 @@ export function createSessionService(deps: {
       const issued = await db.transaction().execute(async (tx) => {
         const now = clock.now();
         const link = await repo.findLaunchLink(tx, hashToken(token));
-        if (!link || link.used_at !== null || link.expires_at <= now) throw new ApiError('invalid_launch_token');
+        if (!link || link.used_at !== null) throw new ApiError('invalid_launch_token');
         const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
         const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
         if (state === null) throw new ApiError('invalid_launch_token');
+        // The subject's state comes before the link's expiry: a link capped at the end of an assignment window
+        // expires with it, and the holder should learn that the assignment lapsed, not that the link is invalid.
         assertOpen(state);
+        if (link.expires_at <= now) throw new ApiError('invalid_launch_token');
         if (!(await repo.consumeLaunchLink(tx, link.id, now))) throw new ApiError('invalid_launch_token');
         return { ...(await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch')), redirectUrl: link.redirect_url };
       });
