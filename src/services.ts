@@ -7,6 +7,7 @@ import { createOrganizationService } from './modules/organizations/service.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createCredits } from './platform/credits.js';
 import { createEncryption, loadEncryptionKey } from './platform/encryption.js';
+import { createSigningKeyRepo } from './modules/signing-keys/repo.js';
 import { createSigningKeys } from './modules/signing-keys/service.js';
 
 /** What every module may depend on. Modules take the narrow part they need. */
@@ -23,7 +24,9 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db) });
   const organizationRepo = createOrganizationRepo(db);
   const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
-  const signingKeys = createSigningKeys({ db: db.kysely, clock, encryption: createEncryption(() => loadEncryptionKey(config)) });
+  const signingKeys = createSigningKeys({
+    db: db.kysely, clock, encryption: createEncryption(() => loadEncryptionKey(config)), repo: createSigningKeyRepo(db.kysely),
+  });
   return { core, credits, apiKeys, organizations, organizationRepo, signingKeys };
 }
 

@@ -91,7 +91,7 @@ export function createCodingService(deps: {
       if (!row) return null;
       const [test, candidate] = await Promise.all([
         catalog.getTest(db, tenant.organizationId, row.test_id),
-        row.candidate_id ? db.selectFrom('candidates').select(['id', 'name']).where('id', '=', row.candidate_id).executeTakeFirst() : undefined,
+        row.candidate_id ? repo.candidate(db, tenant, row.candidate_id) : undefined,
       ]);
       return {
         candidate: candidate ?? null,
@@ -128,9 +128,7 @@ export function createCodingService(deps: {
     async assign(tenant: Tenant, input: { candidate_id: string; coding_test_id: string }) {
       return db.transaction().execute(async (tx) => {
         await credits.lock(tx, tenant, 'coding');
-        const candidate = await tx.selectFrom('candidates').select('id')
-          .where('id', '=', input.candidate_id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', tenant.livemode ? 1 : 0)
-          .executeTakeFirst();
+        const candidate = await repo.candidate(tx, tenant, input.candidate_id);
         if (!candidate) throw new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${input.candidate_id}'.` });
         const test = await catalog.getTest(tx, tenant.organizationId, input.coding_test_id);
         if (!test) throw new ApiError('resource_not_found', { param: 'coding_test_id', message: `No such coding test: '${input.coding_test_id}'.` });

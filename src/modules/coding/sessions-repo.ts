@@ -47,6 +47,10 @@ export function createCodingSessionRepo(database: Db) {
     due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('coding_sessions').selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute(),
 
+    /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own candidates). */
+    candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name'])
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+
     countEvents: async (tx: Kysely<Database>, sessionId: string) => Number((await tx.selectFrom('proctoring_events')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', 'coding').where('subject_id', '=', sessionId)
       .executeTakeFirstOrThrow()).n),

@@ -4,6 +4,7 @@ import type { Database, SigningKeysTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Encryption } from '../../platform/encryption.js';
 import { newId } from '../../platform/ids.js';
+import type { SigningKeyRepo } from './repo.js';
 
 /** Session tokens live 15 minutes. */
 export const TOKEN_LIFETIME_SECONDS = 900;
@@ -28,13 +29,12 @@ export interface PublicJwk {
  * Ed25519 signing keys in the database (private halves encrypted at rest). The newest key that is not
  * retired signs; rotating adds a new key and retires the others. Parsed keys are cached per process.
  */
-export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption }) {
-  const { db, clock, encryption } = deps;
+export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption; repo: SigningKeyRepo }) {
+  const { db, clock, encryption, repo } = deps;
   let current: { kid: string; key: CryptoKey; loadedAt: number } | null = null;
   const verifying = new Map<string, { key: CryptoKey | null; until: number }>();
 
-  const usable = () => db.selectFrom('signing_keys').selectAll()
-    .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', clock.now() - RETIRED_KEY_GRACE_MS)]));
+  const retiredAfter = () => clock.now() - RETIRED_KEY_GRACE_MS;
 
   async function insertKey(tx: Kysely<Database>): Promise<SigningKeysTable> {
     const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
@@ -46,14 +46,11 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
       created_at: clock.now(),
       retired_at: null,
     };
-    await tx.insertInto('signing_keys').values(row).execute();
+    await repo.insert(tx, row);
     return row;
   }
 
-  async function newestActive(): Promise<SigningKeysTable | undefined> {
-    return db.selectFrom('signing_keys').selectAll().where('retired_at', 'is', null)
-      .orderBy('created_at', 'desc').orderBy('kid', 'desc').limit(1).executeTakeFirst();
-  }
+  const newestActive = repo.newestActive;
 
   return {
     /** Makes sure a signing key exists (first start). */
@@ -65,8 +62,7 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
     async rotate(): Promise<string> {
       const row = await db.transaction().execute(async (tx) => {
         const fresh = await insertKey(tx);
-        await tx.updateTable('signing_keys').set({ retired_at: clock.now() })
-          .where('retired_at', 'is', null).where('kid', '!=', fresh.kid).execute();
+        await repo.retireAllBut(tx, fresh.kid, clock.now());
         return fresh;
       });
       current = null;
@@ -93,7 +89,7 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
     async verificationKey(kid: string): Promise<CryptoKey | null> {
       const cached = verifying.get(kid);
       if (cached && cached.until > clock.now()) return cached.key;
-      const row = await usable().where('kid', '=', kid).executeTakeFirst();
+      const row = await repo.usableByKid(kid, retiredAfter());
       const key = row ? ((await importJWK(JSON.parse(row.public_jwk) as JWK, 'EdDSA')) as CryptoKey) : null;
       // Known keys are re-checked every 30 s (to notice retirement); unknown kids are not looked up again for 5 s.
       verifying.set(kid, { key, until: clock.now() + (key ? CURRENT_KEY_CACHE_MS : 5_000) });
@@ -103,7 +99,7 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
 
     /** Every public key that can appear on a token that is still valid. */
     async jwks(): Promise<{ keys: PublicJwk[] }> {
-      const rows = await usable().orderBy('created_at', 'desc').execute();
+      const rows = await repo.usable(retiredAfter());
       return { keys: rows.map((r) => JSON.parse(r.public_jwk) as PublicJwk) };
     },
   };
