@@ -66,6 +66,14 @@ export function createCodingService(deps: {
     return row;
   }
 
+  /**
+   * The session as it stands now, with an overdue timeout applied and committed first, so a request refused
+   * because the time is up does not roll the timeout back.
+   */
+  async function settled(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
+    return db.transaction().execute(async (tx) => expireIfDue(tx, await mustGet(tx, tenant, id)));
+  }
+
   async function detail(tx: Kysely<Database>, row: CodingSessionsTable) {
     const problems = await repo.problems(tx, row.id);
     const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
@@ -165,7 +173,7 @@ export function createCodingService(deps: {
     },
 
     async get(tenant: Tenant, id: string) {
-      return db.transaction().execute(async (tx) => detail(tx, await expireIfDue(tx, await mustGet(tx, tenant, id))));
+      return detail(db, await settled(tenant, id));
     },
 
     /** Customer cancels an assignment not yet started: its credit comes back. Repeating is harmless. */
@@ -183,8 +191,9 @@ export function createCodingService(deps: {
 
     /** A single-use link; while assigned it cannot outlive the assignment window. */
     async launchLink(tenant: Tenant, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
+      await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
-        const row = await expireIfDue(tx, await mustGet(tx, tenant, id));
+        const row = await mustGet(tx, tenant, id);
         assertOpen(stateOf(row, clock.now()));
         return sessions.createLaunchLink(tx, tenant, 'coding', id, {
           ...options, capAt: row.status === 'assigned' ? assignmentEndsAt(row) : undefined,
@@ -194,8 +203,9 @@ export function createCodingService(deps: {
 
     /** The candidate starts: the clock starts once and the reserved credit is spent. */
     async start(tenant: Tenant, id: string) {
+      await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
-        const row = await expireIfDue(tx, await mustGet(tx, tenant, id));
+        const row = await mustGet(tx, tenant, id);
         const state = stateOf(row, clock.now());
         if (row.status !== 'assigned' && state === 'open') return detail(tx, row); // already started: same started_at
         assertOpen(state);
@@ -239,8 +249,9 @@ export function createCodingService(deps: {
         }
         return json;
       });
+      await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
-        const row = await expireIfDue(tx, await mustGet(tx, tenant, id));
+        const row = await mustGet(tx, tenant, id);
         if (row.status !== 'started' && row.status !== 'in_progress' && row.status !== 'assigned') return 0;
         const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
         const kept = events.slice(0, room);

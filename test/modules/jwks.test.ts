@@ -1,0 +1,198 @@
+import { execFile } from 'node:child_process';
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETIRED_KEY_GRACE_MS } from '../../src/modules/signing-keys/service.js';
+import { createEncryption } from '../../src/platform/encryption.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+/** Signing keys: the JWKS, keys encrypted at rest, rotation while tokens are live, and `prep signing-keys rotate`. */
+
+const ORIGIN = 'https://app.acme.test';
+const run = promisify(execFile);
+
+interface Res { statusCode: number; headers: Record<string, unknown>; json(): any }
+
+/** Helpers bound to one harness (each describe below runs on its own, so clocks do not interfere). */
+function kit(get: () => Harness) {
+  let seq = 0;
+  let testId: string | undefined;
+  const call = (method: 'GET' | 'POST', url: string, init: { key?: string; token?: string; origin?: string; body?: unknown } = {}): Promise<Res> => {
+    const headers: Record<string, string> = {};
+    if (init.key ?? init.token) headers.authorization = `Bearer ${init.key ?? init.token}`;
+    if (init.origin) headers.origin = init.origin;
+    return get().app.inject({ method, url, headers, payload: init.body as never });
+  };
+
+  return {
+    call,
+    async jwks(): Promise<Array<Record<string, string>>> {
+      const res = await call('GET', '/v1/.well-known/jwks.json');
+      expect(res.statusCode).toBe(200);
+      return res.json().keys;
+    },
+    /** A new coding session of the harness org with a session token bound to ORIGIN. */
+    async token(): Promise<{ id: string; token: string; kid: string }> {
+      const key = get().org.keys.secret_test;
+      if (!testId) {
+        expect((await call('POST', '/v1/domains', { key, body: { origin: ORIGIN } })).statusCode).toBeLessThan(300);
+        testId = (await call('GET', '/v1/coding-tests', { key })).json().data[0].id;
+      }
+      const candidate = await call('POST', '/v1/candidates', { key, body: { email: `jwks-${++seq}-${Date.now()}@example.com`, name: 'Ada' } });
+      const session = await call('POST', '/v1/coding-sessions', { key, body: { candidate_id: candidate.json().id, coding_test_id: testId } });
+      expect(session.statusCode).toBe(201);
+      const minted = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, coding_session_id: session.json().id } });
+      expect(minted.statusCode).toBe(201);
+      const token = minted.json().session_token as string;
+      return { id: session.json().id, token, kid: header(token).kid };
+    },
+    timer: (id: string, token: string) => call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin: ORIGIN }),
+    /** The private half of a stored key, decrypted with the configured key. */
+    async privateKey(kid: string): Promise<KeyObject> {
+      const row = await get().db.kysely.selectFrom('signing_keys').select('private_key').where('kid', '=', kid).executeTakeFirstOrThrow();
+      return createPrivateKey(createEncryption(() => get().config.encryptionKey!).decrypt(row.private_key));
+    },
+  };
+}
+
+const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
+const payload = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+
+/** Checks a token's signature with node:crypto against the JWKS entry for its kid. */
+function verifiesAgainst(token: string, keys: Array<Record<string, string>>): boolean {
+  const [h, p, s] = token.split('.');
+  const jwk = keys.find((k) => k.kid === header(token).kid);
+  if (!jwk) return false;
+  return verify(null, Buffer.from(`${h}.${p}`), createPublicKey({ key: jwk as never, format: 'jwk' }), Buffer.from(s, 'base64url'));
+}
+
+function signWith(kid: string, claims: object, key: KeyObject): string {
+  const input = `${Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JWT', kid })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+}
+
+describe('signing keys, JWKS and rotation', () => {
+  let h: Harness;
+  const k = kit(() => h);
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('creates one key on first start, publishes only its public half, and serves it without a credential', async () => {
+    await h.services.signingKeys.ensureKey();
+    await h.services.signingKeys.ensureKey();
+    const res = await k.call('GET', '/v1/.well-known/jwks.json');
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+    const { keys } = res.json();
+    expect(keys).toHaveLength(1);
+    expect(Object.keys(keys[0]).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
+    expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(Buffer.from(keys[0].x, 'base64url')).toHaveLength(32);
+    const rows = await h.db.kysely.selectFrom('signing_keys').select(['kid', 'retired_at']).execute();
+    expect(rows).toEqual([{ kid: keys[0].kid, retired_at: null }]);
+  });
+
+  it('keeps private keys encrypted at rest (v1 sealed, not PEM), decryptable only with the configured key', async () => {
+    const rows = await h.db.kysely.selectFrom('signing_keys').selectAll().execute();
+    expect(rows.length).toBeGreaterThan(0);
+    const [jwk] = await k.jwks();
+    for (const row of rows) {
+      expect(row.private_key).toMatch(/^v1\./);
+      expect(row.private_key).not.toContain('PRIVATE KEY');
+      expect(row.private_key).not.toContain('MC4CAQAwBQYDK2Vw'); // the base64 of an Ed25519 PKCS#8 prefix
+      expect(() => createEncryption(() => randomBytes(32)).decrypt(row.private_key)).toThrow();
+    }
+    // The sealed private key is the pair of the published public key.
+    const publicOfPrivate = createPublicKey(await k.privateKey(jwk.kid)).export({ format: 'jwk' });
+    expect(publicOfPrivate.x).toBe(jwk.x);
+  });
+
+  it('rotates while tokens are live: both kids published, old tokens keep working, new tokens use the new kid', async () => {
+    const t1 = await k.token();
+    const unseen = await k.token(); // first presented only after the rotation
+    const k1 = t1.kid;
+    expect((await k.timer(t1.id, t1.token)).statusCode).toBe(200);
+
+    const k2 = await h.services.signingKeys.rotate();
+    expect(k2).not.toBe(k1);
+    const retired = await h.db.kysely.selectFrom('signing_keys').select('retired_at').where('kid', '=', k1).executeTakeFirstOrThrow();
+    expect(Number(retired.retired_at)).toBe(h.clock.now());
+
+    const both = await k.jwks();
+    expect(both.map((key) => key.kid).sort()).toEqual([k1, k2].sort());
+    expect((await k.timer(t1.id, t1.token)).statusCode).toBe(200);
+
+    const t2 = await k.token();
+    expect(t2.kid).toBe(k2);
+    expect(verifiesAgainst(t2.token, both)).toBe(true);
+    expect(verifiesAgainst(t1.token, both)).toBe(true);
+    expect((await k.timer(t2.id, t2.token)).statusCode).toBe(200);
+
+    // 14 minutes on (past every key cache): a token of the old key, never seen before, is still accepted.
+    h.clock.advance(14 * 60_000);
+    expect((await k.timer(unseen.id, unseen.token)).statusCode).toBe(200);
+    expect((await k.jwks()).map((key) => key.kid)).toContain(k1);
+
+    // Until the grace (token lifetime + cache + skew) has passed, the old key stays published.
+    h.clock.advance(RETIRED_KEY_GRACE_MS - 14 * 60_000 - 1000);
+    expect(RETIRED_KEY_GRACE_MS).toBeGreaterThan(15 * 60_000);
+    expect((await k.jwks()).map((key) => key.kid)).toEqual(expect.arrayContaining([k1, k2]));
+
+    h.clock.advance(2000);
+    const after = await k.jwks();
+    expect(after.map((key) => key.kid)).toEqual([k2]);
+    for (const t of [t1, unseen, t2]) {
+      const res = await k.timer(t.id, t.token);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.code).toBe('invalid_session_token');
+    }
+    const t3 = await k.token();
+    expect(t3.kid).toBe(k2);
+    expect((await k.timer(t3.id, t3.token)).statusCode).toBe(200);
+
+    // The retired key no longer verifies anything, even a fresh, recorded token it signs now.
+    const claims = payload(t3.token);
+    const byOld = signWith(k1, claims, await k.privateKey(k1));
+    const byNew = signWith(k2, claims, await k.privateKey(k2));
+    expect((await k.timer(t3.id, byNew)).statusCode).toBe(200); // control: the hand-made token is well formed
+    const refused = await k.timer(t3.id, byOld);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.code).toBe('invalid_session_token');
+  });
+});
+
+describe('npx prep signing-keys rotate', () => {
+  let h: Harness;
+  const k = kit(() => h);
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('adds a current key that the running app signs with once its 30 s cache has passed', async () => {
+    const before = await k.token();
+    const { stdout } = await run(process.execPath, ['bin/prep.js', 'signing-keys', 'rotate'], { env: { ...process.env, ...h.env } });
+    const kid = /New signing key (\S+) is current/.exec(stdout)?.[1];
+    expect(kid).toBeDefined();
+    expect(kid).not.toBe(before.kid);
+
+    const rows = await h.db.kysely.selectFrom('signing_keys').select(['kid', 'retired_at', 'private_key']).execute();
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r) => r.kid === kid)).toMatchObject({ retired_at: null });
+    expect(rows.find((r) => r.kid === before.kid)!.retired_at).not.toBeNull();
+    // The CLI sealed the key with the same configured key.
+    expect(rows.find((r) => r.kid === kid)!.private_key).toMatch(/^v1\./);
+
+    expect((await k.jwks()).map((key) => key.kid).sort()).toEqual([before.kid, kid].sort());
+    expect((await k.timer(before.id, before.token)).statusCode).toBe(200);
+
+    h.clock.advance(31_000);
+    const after = await k.token();
+    expect(after.kid).toBe(kid);
+    expect(verifiesAgainst(after.token, await k.jwks())).toBe(true);
+    expect((await k.timer(after.id, after.token)).statusCode).toBe(200);
+    expect((await k.timer(before.id, before.token)).statusCode).toBe(200);
+  });
+});
