@@ -172,6 +172,7 @@ export interface SessionTokensTable {
   subject_id: string;
   origin: string;
   source: 'secret_key' | 'launch' | 'refresh';
+  root_jti: string | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;

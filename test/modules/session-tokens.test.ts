@@ -549,6 +549,21 @@ describe('POST /v1/sessions/refresh', () => {
     expectError(await call('POST', '/v1/sessions/refresh', { origin: ORIGIN }), 401, 'invalid_session_token');
     expect(await countTokens()).toBe(before);
   });
+
+  it('revoking the original jti also revokes the tokens refreshed from it, however many times', async () => {
+    const first = await tokenFor();
+    const second = (await call('POST', '/v1/sessions/refresh', { token: first.token, origin: ORIGIN })).json();
+    const third = (await call('POST', '/v1/sessions/refresh', { token: second.session_token, origin: ORIGIN })).json();
+    const rows = await h.db.kysely.selectFrom('session_tokens').select(['jti', 'root_jti']).where('jti', 'in', [second.jti, third.jti]).execute();
+    expect(rows.map((r) => r.root_jti)).toEqual([first.jti, first.jti]);
+    expect((await timer(first.id, third.session_token)).statusCode).toBe(200);
+
+    expect((await call('DELETE', `/v1/sessions/${first.jti}`, { key: org.keys.secret_test })).statusCode).toBe(200);
+    for (const token of [first.token, second.session_token, third.session_token]) {
+      expectError(await timer(first.id, token), 401, 'invalid_session_token');
+    }
+    expectError(await call('POST', '/v1/sessions/refresh', { token: third.session_token, origin: ORIGIN }), 401, 'invalid_session_token');
+  });
 });
 
 // ---------------------------------------------------------------- CORS

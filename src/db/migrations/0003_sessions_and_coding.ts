@@ -34,11 +34,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subject_id', t.id, (c) => c.notNull())
     .addColumn('origin', 'text', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
+    .addColumn('root_jti', t.id) // a refreshed token's original: revoking the original revokes its refreshes
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('expires_at', t.time, (c) => c.notNull())
     .addColumn('revoked_at', t.time)
     .execute();
   await db.schema.createIndex('session_tokens_expiry_idx').on('session_tokens').column('expires_at').execute();
+  await db.schema.createIndex('session_tokens_root_idx').on('session_tokens').column('root_jti').execute();
 
   await db.schema.createTable('launch_links')
     .addColumn('id', t.id, (c) => c.primaryKey())

@@ -8,10 +8,16 @@ const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 export function createSessionRepo(database: Db) {
   const db = database.kysely;
-  /** Checked on every session-token request: is the jti revoked, and is the organisation's API on. */
+  /**
+   * Checked on every session-token request: is the jti (or the original it was refreshed from) revoked, and
+   * is the organisation's API on.
+   */
   const tokenState = prepared(database, (jti: string) =>
-    db.selectFrom('session_tokens').innerJoin('organizations', 'organizations.id', 'session_tokens.organization_id')
-      .select(['session_tokens.revoked_at', 'organizations.api_enabled']).where('session_tokens.jti', '=', jti));
+    db.selectFrom('session_tokens as t')
+      .innerJoin('organizations as o', 'o.id', 't.organization_id')
+      .leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
+      .select(['t.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'o.api_enabled'])
+      .where('t.jti', '=', jti));
 
   return {
     tokenState: async (jti: string) => (await tokenState(jti))[0],
@@ -20,6 +26,8 @@ export function createSessionRepo(database: Db) {
       .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
     revokeToken: (jti: string, now: number) => db.updateTable('session_tokens').set({ revoked_at: now })
       .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
+    /** The token a refresh descends from (itself when it is an original). */
+    rootOf: async (jti: string) => (await db.selectFrom('session_tokens').select(['jti', 'root_jti']).where('jti', '=', jti).executeTakeFirst()),
 
     insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
     findLaunchLink: (tx: Kysely<Database>, hash: string) => tx.selectFrom('launch_links').selectAll().where('token_hash', '=', hash).executeTakeFirst(),

@@ -45,12 +45,12 @@ export function createSessionService(deps: {
   }
 
   /** Records the token (so it can be revoked and refreshed), then signs it. */
-  async function issue(tx: Kysely<Database>, tenant: Tenant, subjectKind: SubjectKind, subjectId: string, origin: string, source: 'secret_key' | 'launch' | 'refresh') {
+  async function issue(tx: Kysely<Database>, tenant: Tenant, subjectKind: SubjectKind, subjectId: string, origin: string, source: 'secret_key' | 'launch' | 'refresh', rootJti: string | null = null) {
     const jti = newId();
     const now = clock.now();
     await repo.insertToken(tx, {
       jti, organization_id: tenant.organizationId, livemode: flag(tenant), subject_kind: subjectKind, subject_id: subjectId,
-      origin, source, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
+      origin, source, root_jti: rootJti, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
     });
     return { jti, subjectKind, subjectId, origin, tenant };
   }
@@ -87,9 +87,14 @@ export function createSessionService(deps: {
       return sign(issued);
     },
 
-    /** A fresh token with the same binding, for a holder whose token is still valid. */
+    /**
+     * A fresh token with the same binding, for a holder whose token is still valid. It descends from the
+     * original token, so revoking the original (the jti the customer was given) revokes every refresh too.
+     */
     async refresh(session: SessionAuth): Promise<IssuedSession> {
-      const issued = await db.transaction().execute((tx) => issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh'));
+      const current = await repo.rootOf(session.jti);
+      const root = current?.root_jti ?? session.jti;
+      const issued = await db.transaction().execute((tx) => issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', root));
       return sign(issued);
     },
 
@@ -103,7 +108,8 @@ export function createSessionService(deps: {
     async resolve(token: string): Promise<SessionAuth> {
       const claims = await tokens.verify(token);
       const state = await repo.tokenState(claims.jti);
-      if (!state || (state.revoked_at !== null && state.revoked_at <= clock.now())) {
+      const revokedAt = state ? Math.min(state.revoked_at ?? Infinity, state.root_revoked_at ?? Infinity) : 0;
+      if (!state || revokedAt <= clock.now()) {
         throw new ApiError('invalid_session_token', { message: 'This session has been revoked.' });
       }
       if (state.api_enabled !== 1) throw new ApiError('public_api_not_enabled');
