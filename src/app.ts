@@ -74,7 +74,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
     publicOrigin: config.publicUrl,
   });
   await registerRateLimit(app, config.rateLimit, redis);
-  registerIdempotency(app, { db: db.kysely, clock });
+  registerIdempotency(app, { db: db.kysely, clock, encryption: services.encryption });
 
   registerModules(app, services, modules);
   if (options.extend) await options.extend(app, services, modules);

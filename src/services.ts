@@ -24,10 +24,9 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   const apiKeys = createApiKeyService({ db: db.kysely, clock, repo: createApiKeyRepo(db) });
   const organizationRepo = createOrganizationRepo(db);
   const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
-  const signingKeys = createSigningKeys({
-    db: db.kysely, clock, encryption: createEncryption(() => loadEncryptionKey(config)), repo: createSigningKeyRepo(db.kysely),
-  });
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys };
+  const encryption = createEncryption(() => loadEncryptionKey(config));
+  const signingKeys = createSigningKeys({ db: db.kysely, clock, encryption, repo: createSigningKeyRepo(db.kysely) });
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -44,6 +44,8 @@ declare module 'fastify' {
     module?: ModuleName;
     /** Creates a record: takes an Idempotency-Key. */
     idempotent?: boolean;
+    /** Its response carries a secret shown once: a remembered copy for replays is stored encrypted. */
+    secretResponse?: boolean;
     rateClass?: RateClass;
     /** Session routes: the subject kind the token must be bound to; a route `:id` must be that subject. */
     subject?: SubjectKind;

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import { tenantOf } from './context.js';
+import type { Encryption } from './encryption.js';
 import { ApiError } from './errors.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -11,6 +12,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_LOCK_MS = 5 * 60 * 1000;
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** Stored responses that carry a secret (a new API key, a session token, a launch link) are encrypted. */
+const SEALED = 'sealed:';
 
 interface Claim {
   organizationId: string;
@@ -44,8 +47,8 @@ function requestHash(request: FastifyRequest): string {
  * the database: the first request claims the key with an insert (the primary key makes the claim atomic),
  * a success stores the exact response, a failure releases the key.
  */
-export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Database>; clock: Clock }): void {
-  const { db, clock } = deps;
+export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption }): void {
+  const { db, clock, encryption } = deps;
   app.decorateRequest('idempotencyClaim', null);
 
   const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,7 +93,9 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
       reply.header('content-type', existing.response_content_type ?? 'application/json; charset=utf-8');
       reply.code(existing.response_status ?? 200);
       // Sent as stored bytes: the serializer does not run again.
-      return reply.serializer((payload: unknown) => payload as string).send(existing.response_body ?? '');
+      const body = existing.response_body ?? '';
+      // Sent as stored bytes: the serializer does not run again. Responses that carry a secret were sealed.
+      return reply.serializer((payload: unknown) => payload as string).send(body.startsWith(SEALED) ? encryption.decrypt(body.slice(SEALED.length)) : body);
     }
     throw new ApiError('idempotency_in_progress', { param: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
   };
@@ -102,7 +107,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
     const where = db.updateTable('idempotency_keys');
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
       await where.set({
-        state: 'completed', response_status: reply.statusCode, response_body: payload,
+        state: 'completed', response_status: reply.statusCode,
+        response_body: request.routeOptions.config.secretResponse ? SEALED + encryption.encrypt(payload) : payload,
         response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
       })
         .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)

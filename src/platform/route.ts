@@ -15,6 +15,8 @@ interface OperationMeta {
   module?: ModuleName;
   /** A create: takes Idempotency-Key, may answer 409. */
   idempotent?: boolean;
+  /** The response carries a secret shown once (stored encrypted for idempotent replays). */
+  secretResponse?: boolean;
   rateClass?: RateClass;
   /** Session routes: the subject kind the token must be bound to (and the route's :id must be it). */
   subject?: SubjectKind;
@@ -66,7 +68,10 @@ export function operation<S extends FastifySchema & { response: Record<number, u
         : {}),
       response: { ...schema.response, ...errorResponses } as S['response'],
     },
-    config: { auth: meta.auth, module: meta.module, subject: meta.subject, idempotent: meta.idempotent ?? false, rateClass: meta.rateClass ?? 'standard' },
+    config: {
+      auth: meta.auth, module: meta.module, subject: meta.subject, idempotent: meta.idempotent ?? false,
+      secretResponse: meta.secretResponse ?? false, rateClass: meta.rateClass ?? 'standard',
+    },
   };
 }
 

@@ -344,6 +344,23 @@ describe('Idempotency-Key on creates', () => {
   });
 });
 
+describe('Idempotent responses that carry a secret', () => {
+  it('replays a new API key verbatim but stores the remembered response encrypted', async () => {
+    const key = newKey();
+    const send = () => h.app.inject({ method: 'POST', url: '/v1/api-keys', headers: bearer(h.org.keys.secret_test, { 'idempotency-key': key }), payload: { name: 'sealed' } });
+    const first = await send();
+    expect(first.statusCode).toBe(201);
+    const secret = first.json().secret as string;
+    const replay = await send();
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(replay.body).toBe(first.body);
+    const [row] = await storedKeys(key);
+    expect(row.response_body).toMatch(/^sealed:v1\./);
+    expect(row.response_body).not.toContain(secret);
+    expect(row.response_body).not.toContain(secret.slice(12));
+  });
+});
+
 describe('Idempotency across server processes sharing one database', () => {
   let servers: ServeProcess[] = [];
   beforeAll(async () => {

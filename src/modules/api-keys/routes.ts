@@ -35,7 +35,7 @@ export function apiKeyRoutes(app: App, service: ApiKeyService): void {
 
   app.route({
     method: 'POST', url: '/v1/api-keys',
-    ...operation({ id: 'createApiKey', tag: TAG, summary: 'Mint a sibling key in the caller\'s environment', auth: 'secret', idempotent: true },
+    ...operation({ id: 'createApiKey', tag: TAG, summary: 'Mint a sibling key in the caller\'s environment', auth: 'secret', idempotent: true, secretResponse: true },
       {
         body: Type.Object({
           type: Type.Optional(StringEnum(['secret', 'publishable'] as const, { default: 'secret' })),
@@ -60,7 +60,7 @@ export function apiKeyRoutes(app: App, service: ApiKeyService): void {
   app.route({
     method: 'POST', url: '/v1/api-keys/:id/rotate',
     ...operation({
-      id: 'rotateApiKey', tag: TAG, auth: 'secret', idempotent: true,
+      id: 'rotateApiKey', tag: TAG, auth: 'secret', idempotent: true, secretResponse: true,
       summary: 'Replace a key; the old one keeps working for the grace window',
     }, {
       params: IdParams,

@@ -155,7 +155,7 @@ export function codingRoutes(app: App, service: CodingService): void {
 
   app.route({
     method: 'POST', url: '/v1/coding-sessions/:id/launch-link',
-    ...operation({ ...secret, id: 'createCodingLaunchLink', idempotent: true, summary: 'A single-use hosted link for the candidate' }, {
+    ...operation({ ...secret, id: 'createCodingLaunchLink', idempotent: true, secretResponse: true, summary: 'A single-use hosted link for the candidate' }, {
       params: IdParams,
       body: Type.Object({
         ttl_seconds: Type.Optional(Type.Integer({ minimum: LAUNCH_TTL_MIN, maximum: LAUNCH_TTL_MAX, default: LAUNCH_TTL_DEFAULT })),

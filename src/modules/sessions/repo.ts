@@ -30,13 +30,13 @@ export function createSessionRepo(database: Db) {
     rootOf: async (jti: string) => (await db.selectFrom('session_tokens').select(['jti', 'root_jti']).where('jti', '=', jti).executeTakeFirst()),
 
     insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
-    findLaunchLink: (tx: Kysely<Database>, hash: string) => tx.selectFrom('launch_links').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
-    /** Marks the link used; false when another exchange got there first (single use). */
-    async consumeLaunchLink(tx: Kysely<Database>, id: string, now: number): Promise<boolean> {
-      const r = await tx.updateTable('launch_links').set({ used_at: now })
-        .where('id', '=', id).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    },
+    /**
+     * Marks an unused link used and returns it; undefined when it is unknown or already used (single use).
+     * A write as the exchange's first statement: concurrent exchanges queue on the row (PostgreSQL) or on the
+     * write lock (SQLite, where a read-then-write transaction fails with SQLITE_BUSY_SNAPSHOT across processes).
+     */
+    claimLaunchLink: (tx: Kysely<Database>, hash: string, now: number) => tx.updateTable('launch_links').set({ used_at: now })
+      .where('token_hash', '=', hash).where('used_at', 'is', null).returningAll().executeTakeFirst(),
     /** Tokens and links past their expiry, kept a day for support questions, then deleted. */
     async sweep(now: number) {
       const day = 86_400_000;

@@ -68,7 +68,7 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
   app.route({
     method: 'POST', url: '/v1/sessions',
     ...operation({
-      id: 'createSession', tag: TAG, auth: 'secret', idempotent: true, errors: [404],
+      id: 'createSession', tag: TAG, auth: 'secret', idempotent: true, secretResponse: true, errors: [404],
       summary: 'Mint a 15-minute session token bound to one subject and one allowlisted origin',
     }, {
       body: Type.Object({

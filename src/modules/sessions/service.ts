@@ -132,8 +132,9 @@ export function createSessionService(deps: {
     async exchange(token: string): Promise<IssuedSession & { redirectUrl: string | null }> {
       const issued = await db.transaction().execute(async (tx) => {
         const now = clock.now();
-        const link = await repo.findLaunchLink(tx, hashToken(token));
-        if (!link || link.used_at !== null) throw new ApiError('invalid_launch_token');
+        // Claimed first; any refusal below throws, which rolls the claim back.
+        const link = await repo.claimLaunchLink(tx, hashToken(token), now);
+        if (!link) throw new ApiError('invalid_launch_token');
         const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
         const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
         if (state === null) throw new ApiError('invalid_launch_token');
@@ -141,7 +142,6 @@ export function createSessionService(deps: {
         // expires with it, and the holder should learn that the assignment lapsed, not that the link is invalid.
         assertOpen(state);
         if (link.expires_at <= now) throw new ApiError('invalid_launch_token');
-        if (!(await repo.consumeLaunchLink(tx, link.id, now))) throw new ApiError('invalid_launch_token');
         return { ...(await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch')), redirectUrl: link.redirect_url };
       });
       return { ...(await sign(issued)), redirectUrl: issued.redirectUrl };
