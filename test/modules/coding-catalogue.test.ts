@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { slotPools } from '../helpers/coding.js';
 
 let h: Harness;
 let orgA: Org;
@@ -48,19 +49,6 @@ async function sharedTests() {
   return rows.map((r) => ({ ...r, skills: JSON.parse(r.skills) as string[] }));
 }
 
-async function slotPools(testId: string) {
-  const rows = await h.db.kysely.selectFrom('coding_test_slots')
-    .innerJoin('coding_slot_problems', 'coding_slot_problems.slot_id', 'coding_test_slots.id')
-    .select(['coding_test_slots.position', 'coding_test_slots.title', 'coding_slot_problems.problem_id', 'coding_slot_problems.position as variant'])
-    .where('coding_test_slots.test_id', '=', testId).orderBy('coding_test_slots.position').orderBy('coding_slot_problems.position').execute();
-  const pools = new Map<number, { title: string; problems: string[] }>();
-  for (const r of rows) {
-    const pool = pools.get(r.position) ?? { title: r.title, problems: [] };
-    pool.problems.push(r.problem_id);
-    pools.set(r.position, pool);
-  }
-  return pools;
-}
 
 /**
  * Strings that must never appear in a response: the secret field names, and the text of every problem's
@@ -112,7 +100,7 @@ describe('GET /v1/coding-tests', () => {
     expect(res.body.data.map((t: any) => t.id).sort()).toEqual(shared.map((t) => t.id).sort());
     for (const t of res.body.data) {
       const row = shared.find((s) => s.id === t.id)!;
-      const pools = await slotPools(t.id);
+      const pools = await slotPools(h.db.kysely, t.id);
       expect(t).toMatchObject({
         object: 'coding_test', slug: row.slug, name: row.name, difficulty: row.difficulty, skills: row.skills,
         duration_minutes: row.duration_minutes, slot_count: pools.size, custom: false,
@@ -197,7 +185,7 @@ describe('GET /v1/coding-tests/{id}', () => {
     for (const test of await sharedTests()) {
       const res = await get(`/v1/coding-tests/${test.id}`);
       expect(res.status).toBe(200);
-      const pools = await slotPools(test.id);
+      const pools = await slotPools(h.db.kysely, test.id);
       expect(res.body).toMatchObject({ object: 'coding_test', id: test.id, slug: test.slug, custom: false, slot_count: pools.size });
       expect(res.body.slots).toHaveLength(pools.size);
       for (const slot of res.body.slots) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { slotPools } from '../helpers/coding.js';
 import { startServe } from '../helpers/processes.js';
 
 const ORIGIN = 'https://app.acme.test';
@@ -93,19 +94,6 @@ async function freshOrg(credits = 10): Promise<{ org: Org; key: string }> {
   return { org, key: org.keys.secret_test };
 }
 
-async function slotPools(testId: string) {
-  const rows = await h.db.kysely.selectFrom('coding_test_slots')
-    .innerJoin('coding_slot_problems', 'coding_slot_problems.slot_id', 'coding_test_slots.id')
-    .select(['coding_test_slots.position', 'coding_test_slots.title', 'coding_slot_problems.problem_id'])
-    .where('coding_test_slots.test_id', '=', testId).execute();
-  const pools = new Map<number, { title: string; problems: string[] }>();
-  for (const r of rows) {
-    const pool = pools.get(r.position) ?? { title: r.title, problems: [] };
-    pool.problems.push(r.problem_id);
-    pools.set(r.position, pool);
-  }
-  return pools;
-}
 
 describe('POST /v1/coding-sessions (assign)', () => {
   it('assigns (201): a variant per slot, no clock running, a 7-day window, one coding credit reserved', async () => {
@@ -122,7 +110,7 @@ describe('POST /v1/coding-sessions (assign)', () => {
     expect(s.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(s.assignment_expires_at).toBe(s.created_at + WINDOW_SECONDS);
 
-    const pools = await slotPools(TIMED.id);
+    const pools = await slotPools(h.db.kysely, TIMED.id);
     expect(s.problems).toHaveLength(pools.size);
     s.problems.forEach((p: any, i: number) => {
       expect(p.position).toBe(i);
@@ -145,7 +133,7 @@ describe('POST /v1/coding-sessions (assign)', () => {
 
   it('draws each slot from its whole pool across sessions', async () => {
     const { key } = await freshOrg(40);
-    const pools = await slotPools(TIMED.id);
+    const pools = await slotPools(h.db.kysely, TIMED.id);
     const seen = new Map<number, Set<string>>();
     for (let i = 0; i < 24; i++) {
       const s = await api.assigned(key, TIMED.id);
