@@ -57,7 +57,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('busy_timeout = 5000');
   // Read pages through a memory map instead of read(2) calls.
   sqlite.pragma('mmap_size = 268435456');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, { immediateTransactions: true }) }) });
   const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
   reader.pragma('busy_timeout = 5000');
   reader.pragma('query_only = ON');
@@ -93,11 +93,15 @@ export function openDatabase(options: DatabaseOptions): Db {
  * Kysely prepares every query anew; on SQLite preparing costs as much as running a small query.
  * Statements are reusable, and Kysely runs one query at a time per connection, so keep them (bounded).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
+function withStatementCache(sqlite: SQLite.Database, options: { immediateTransactions?: boolean } = {}, max = 500) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string): SQLite.Statement {
+    prepare(query: string): SQLite.Statement {
+      // Kysely opens transactions with a deferred BEGIN; with several processes on one file, a transaction that
+      // reads and then writes can then fail with SQLITE_BUSY_SNAPSHOT. BEGIN IMMEDIATE takes the write lock up
+      // front, waiting (busy_timeout) for another process's transaction instead of failing.
+      const sql = options.immediateTransactions && query === 'begin' ? 'begin immediate' : query;
       let statement = cache.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);

@@ -157,6 +157,7 @@ describe('POST /v1/sessions', () => {
     ['http on a host other than localhost', 'http://app.acme.test'],
     ['an impossible port', 'https://app.acme.test:99999'],
     ['the opaque origin "null"', 'null'],
+    ['more than 255 characters', `https://${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.test`],
   ])('refuses an origin with %s as 400 invalid_origin', async (_label, origin) => {
     const subject = await assign();
     const before = await countTokens();

@@ -72,7 +72,7 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
       summary: 'Mint a 15-minute session token bound to one subject and one allowlisted origin',
     }, {
       body: Type.Object({
-        origin: Text({ min: 1, max: 255 }),
+        origin: Text({ min: 1, max: 2048, description: 'scheme://host[:port]; longer than 255 characters is invalid_origin' }),
         ...Object.fromEntries(Object.values(SUBJECT_FIELDS).map((field) => [field, Type.Optional(Uuid)])),
       }, { additionalProperties: false }),
       response: { 201: Session },
