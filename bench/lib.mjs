@@ -49,7 +49,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Measures two targets ({name: [url, headers]}) in alternating rounds and prints requests/s, p99 and
- * the median round's ratio candidate/baseline. Returns true when the ratio meets `target`.
+ * the median round's ratio candidate/baseline against `target` (a measurement to report, not a gate).
  */
 export async function compare({ baseline, candidate, target }) {
   const targets = { ...baseline, ...candidate };

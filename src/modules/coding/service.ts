@@ -58,7 +58,7 @@ export function createCodingService(deps: {
 
   /** Ends a started session whose time is up; returns the row as it now is. */
   async function expireIfDue(tx: Kysely<Database>, row: CodingSessionsTable): Promise<CodingSessionsTable> {
-    if ((row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now()) {
+    if (isDue(row)) {
       const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
       if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) return { ...row, ...changes };
       return (await repo.get(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, row.id))!;
@@ -71,7 +71,12 @@ export function createCodingService(deps: {
    * because the time is up does not roll the timeout back.
    */
   async function settled(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
-    return db.transaction().execute(async (tx) => expireIfDue(tx, await mustGet(tx, tenant, id)));
+    const row = await mustGet(db, tenant, id);
+    return isDue(row) ? db.transaction().execute((tx) => expireIfDue(tx, row)) : row;
+  }
+
+  function isDue(row: CodingSessionsTable): boolean {
+    return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now();
   }
 
   async function detail(tx: Kysely<Database>, row: CodingSessionsTable) {
@@ -224,9 +229,7 @@ export function createCodingService(deps: {
     async timer(tenant: Tenant, id: string) {
       let row = await repo.read(tenant, id);
       if (!row) throw notFound('coding session', id);
-      if (row.deadline_at !== null && row.deadline_at <= clock.now() && (row.status === 'started' || row.status === 'in_progress')) {
-        row = await db.transaction().execute((tx) => expireIfDue(tx, row!));
-      }
+      if (isDue(row)) row = await db.transaction().execute((tx) => expireIfDue(tx, row!));
       const now = clock.now();
       const timed = row.duration_seconds !== null;
       let remaining = 0;
