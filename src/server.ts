@@ -4,7 +4,8 @@ import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { OrganizationKeys } from './modules/organizations/service.js';
-import { sweepIdempotencyKeys } from './platform/idempotency.js';
+import { jobHandlers } from './jobs/handlers.js';
+import { createWorker } from './jobs/worker.js';
 
 /** Sandbox credits the default organisation starts with, so the quick start can assign and score at once. */
 const DEFAULT_ORG_SANDBOX_CREDITS = 100;
@@ -43,22 +44,17 @@ export async function startServer(config: Config, options: { workers: boolean; p
     printFirstStartKeys(created.organization.id, created.keys, print);
   }
 
-  const timers: NodeJS.Timeout[] = [];
-  if (options.workers) {
-    // Scheduled work (moves to the durable job queue when it lands): timeouts every 5 s, retention hourly.
-    const every = (ms: number, name: string, work: () => Promise<unknown>) =>
-      timers.push(setInterval(() => work().catch((err) => app.log.error({ err }, `${name} failed`)), ms).unref());
-    every(5_000, 'coding timeout sweep', () => modules.coding.expireDue());
-    every(60 * 60 * 1000, 'idempotency sweep', () => sweepIdempotencyKeys(db.kysely, Date.now()));
-    every(60 * 60 * 1000, 'session sweep', () => modules.sessions.sweep());
-  }
+  const worker = options.workers
+    ? createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log: app.log })
+    : null;
+  await worker?.start();
 
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   return {
     app, db, url,
     async stop() {
-      for (const t of timers) clearInterval(t);
+      await worker?.stop();
       await app.close();
       await db.close();
     },

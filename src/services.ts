@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { createJobQueue } from './jobs/queue.js';
 import { createApiKeyRepo } from './modules/api-keys/repo.js';
 import { createApiKeyService } from './modules/api-keys/service.js';
 import { createOrganizationRepo } from './modules/organizations/repo.js';
@@ -26,7 +27,8 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   const organizations = createOrganizationService({ db: db.kysely, clock, repo: organizationRepo, apiKeys, credits });
   const encryption = createEncryption(() => loadEncryptionKey(config));
   const signingKeys = createSigningKeys({ db: db.kysely, clock, encryption, repo: createSigningKeyRepo(db.kysely) });
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption };
+  const queue = createJobQueue({ db, clock });
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue };
 }
 
 export type Services = ReturnType<typeof createServices>;

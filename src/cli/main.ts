@@ -6,6 +6,9 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createCatalogueRepo } from '../modules/catalogues/repo.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
 import { seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
+import { jobHandlers } from '../jobs/handlers.js';
+import { createWorker } from '../jobs/worker.js';
+import { createModuleServices } from '../modules/index.js';
 import { startServer } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import { MODULES, type ModuleName } from '../platform/context.js';
@@ -59,6 +62,27 @@ program.command('serve').description('Serve the API (and run background work unl
     print(`Prep is listening on ${server.url} (database: ${server.db.dialect})`);
     const stop = async () => {
       await server.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program.command('worker').description('Run background jobs only (timeouts, retention; webhooks and judging as they land)')
+  .option('--concurrency <n>', 'jobs run at once', wholeNumber, 4)
+  .action(async (opts: { concurrency: number }) => {
+    const cfg = config();
+    const db = openDatabase(cfg);
+    await migrateToLatest(db);
+    const services = createServices(db, cfg);
+    const modules = createModuleServices(services);
+    const log = { error: (obj: object, msg: string) => process.stderr.write(JSON.stringify({ level: 'error', msg, ...obj, err: String((obj as { err?: unknown }).err ?? '') }) + '\n') };
+    const worker = createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log, concurrency: opts.concurrency });
+    await worker.start();
+    print(`Prep worker ${worker.id} is running (database: ${db.dialect})`);
+    const stop = async () => {
+      await worker.stop();
+      await db.close();
       process.exit(0);
     };
     process.once('SIGINT', stop);

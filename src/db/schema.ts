@@ -274,6 +274,22 @@ export interface ProctoringEventsTable {
   created_at: number;
 }
 
+export interface BackgroundJobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  run_at: number;
+  attempts: number;
+  max_attempts: number;
+  unique_key: string | null;
+  locked_by: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -300,4 +316,5 @@ export interface Database {
   coding_sessions: CodingSessionsTable;
   coding_session_problems: CodingSessionProblemsTable;
   proctoring_events: ProctoringEventsTable;
+  background_jobs: BackgroundJobsTable;
 }

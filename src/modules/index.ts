@@ -35,6 +35,7 @@ export function createModuleServices(services: Services) {
   });
   const coding = createCodingService({
     db: db.kysely, clock, credits: services.credits, catalog: createCodingCatalogRepo(db), repo: createCodingSessionRepo(db), sessions,
+    queue: services.queue,
   });
   subjects.set('coding', coding.provider);
   const branding = createBrandingService(db.kysely, clock);

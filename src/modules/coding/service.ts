@@ -7,6 +7,7 @@ import type { Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { SessionService } from '../sessions/service.js';
 import { assertOpen, type SubjectContext, type SubjectProvider, type SubjectState } from '../sessions/subjects.js';
 import type { CodingCatalogRepo, PublicProblemRow, TestFilters } from './catalog-repo.js';
@@ -47,8 +48,9 @@ export function publicProblem(p: PublicProblemRow) {
 
 export function createCodingService(deps: {
   db: Kysely<Database>; clock: Clock; credits: Credits; catalog: CodingCatalogRepo; repo: CodingSessionRepo; sessions: SessionService;
+  queue: JobQueue;
 }) {
-  const { db, clock, credits, catalog, repo, sessions } = deps;
+  const { db, clock, credits, catalog, repo, sessions, queue } = deps;
 
   async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string) {
     const row = await repo.get(tx, tenant, id);
@@ -221,6 +223,11 @@ export function createCodingService(deps: {
         };
         if (!(await repo.transition(tx, id, ['assigned'], changes))) return detail(tx, (await mustGet(tx, tenant, id)));
         if (row.credit_reservation_id) await credits.commit(tx, row.credit_reservation_id);
+        if (changes.deadline_at !== null) {
+          await queue.enqueue(tx, 'coding.timeout', { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
+            runAt: changes.deadline_at, uniqueKey: `coding.timeout:${id}`,
+          });
+        }
         return detail(tx, { ...row, ...changes });
       });
     },
@@ -266,6 +273,12 @@ export function createCodingService(deps: {
         })));
         return kept.length;
       });
+    },
+
+    /** The timeout job of one session: a no-op unless its time is up (or when the session is gone). */
+    async expireSession(tenant: Tenant, id: string): Promise<void> {
+      const row = await repo.get(db, tenant, id);
+      if (row && isDue(row)) await db.transaction().execute((tx) => expireIfDue(tx, row));
     },
 
     /** The scheduled sweep: every started session whose time is up becomes timed_out. */

@@ -1,0 +1,34 @@
+import type { ModuleServices } from '../modules/index.js';
+import { sweepIdempotencyKeys } from '../platform/idempotency.js';
+import type { Services } from '../services.js';
+import type { JobHandler } from './worker.js';
+
+/** Every kind of background work, with what runs it. */
+export function jobHandlers(services: Services, modules: ModuleServices): JobHandler[] {
+  const { db, clock } = services.core;
+  return [
+    {
+      // Queued at start for the deadline, in the transaction that starts the session.
+      kind: 'coding.timeout',
+      run: async (payload) => {
+        const { organization_id, livemode, session_id } = payload as { organization_id: string; livemode: boolean; session_id: string };
+        await modules.coding.expireSession({ organizationId: organization_id, livemode }, session_id);
+      },
+    },
+    {
+      // A safety net for timeouts without a job (a restored backup, say): one indexed query every 10 s.
+      kind: 'coding.timeout-sweep',
+      everyMs: 10_000,
+      run: async () => void (await modules.coding.expireDue()),
+    },
+    {
+      kind: 'retention.sweep',
+      everyMs: 3_600_000,
+      run: async () => {
+        await sweepIdempotencyKeys(db.kysely, clock.now());
+        await modules.sessions.sweep();
+        await services.queue.sweep();
+      },
+    },
+  ];
+}

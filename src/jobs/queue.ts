@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { Database, BackgroundJobsTable } from '../db/schema.js';
+import type { Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+
+export interface EnqueueOptions {
+  /** Epoch ms; default now. */
+  runAt?: number;
+  maxAttempts?: number;
+  /** At most one queued or running job per key: a second enqueue with the same key is a no-op. */
+  uniqueKey?: string;
+}
+
+const LAST_ERROR_MAX = 2000;
+
+/**
+ * The durable queue in the service's own database. Enqueue inside the caller's transaction, so a job
+ * exists exactly when the state change that causes it was committed. Workers claim due jobs atomically
+ * (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite transactions are serialised by BEGIN IMMEDIATE); a claim
+ * is a lease, and a job whose worker died is claimed again once the lease has run out.
+ */
+export function createJobQueue(deps: { db: Db; clock: Clock }) {
+  const { clock } = deps;
+  const db = deps.db.kysely;
+  const postgres = deps.db.dialect === 'postgres';
+
+  return {
+    async enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
+      const now = clock.now();
+      const row: BackgroundJobsTable = {
+        id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
+        attempts: 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
+        locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
+      };
+      if (row.unique_key === null) {
+        await tx.insertInto('background_jobs').values(row).execute();
+        return row.id;
+      }
+      const r = await tx.insertInto('background_jobs').values(row).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
+    },
+
+    /** Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs. */
+    async claim(workerId: string, kinds: string[], limit: number, leaseMs: number): Promise<BackgroundJobsTable[]> {
+      if (kinds.length === 0 || limit <= 0) return [];
+      return db.transaction().execute(async (tx) => {
+        const now = clock.now();
+        let due = tx.selectFrom('background_jobs').select('id')
+          .where('kind', 'in', kinds)
+          .where((eb) => eb.or([
+            eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
+            eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]), // its worker died
+          ]))
+          .orderBy('run_at').limit(limit);
+        if (postgres) due = due.forUpdate().skipLocked();
+        const ids = (await due.execute()).map((r) => r.id);
+        if (ids.length === 0) return [];
+        await tx.updateTable('background_jobs')
+          .set({ status: 'running', locked_by: workerId, lease_until: now + leaseMs, attempts: sql`attempts + 1`, updated_at: now })
+          .where('id', 'in', ids).execute();
+        return tx.selectFrom('background_jobs').selectAll().where('id', 'in', ids).orderBy('run_at').execute();
+      });
+    },
+
+    /** Done. Only the current lease holder can settle a job (a worker whose lease ran out cannot). */
+    async succeed(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<boolean> {
+      const r = await db.updateTable('background_jobs')
+        .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: clock.now() })
+        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Failed this attempt: runs again at `retryAt`, or is marked failed when `retryAt` is null. */
+    async fail(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, error: string, retryAt: number | null): Promise<boolean> {
+      const changes = retryAt === null
+        ? { status: 'failed' as const, unique_key: null, lease_until: null }
+        : { status: 'queued' as const, run_at: retryAt, lease_until: null, locked_by: null };
+      const r = await db.updateTable('background_jobs')
+        .set({ ...changes, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() })
+        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Retention: settled jobs are kept a day, then deleted. */
+    async sweep(olderThanMs = 86_400_000): Promise<number> {
+      const r = await db.deleteFrom('background_jobs').where('status', 'in', ['succeeded', 'failed'])
+        .where('updated_at', '<', clock.now() - olderThanMs).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    /** Makes sure a recurring job has its next run queued (a no-op when it already has). */
+    async ensureRecurring(kind: string, runAt: number): Promise<void> {
+      try {
+        await this.enqueue(db, kind, null, { runAt, uniqueKey: `recurring:${kind}`, maxAttempts: 3 });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    },
+  };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

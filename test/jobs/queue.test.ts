@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker, type JobHandler } from '../../src/jobs/worker.js';
+import { newId } from '../../src/platform/ids.js';
+import { bearer, startHarness, type Harness } from '../helpers/harness.js';
+import { CLI, ROOT } from '../helpers/processes.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const silent = { error: () => {} };
+const jobsOf = (kind: string) => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', kind).orderBy('id').execute();
+let kindSeq = 0;
+const freshKind = () => `test.kind-${++kindSeq}-${Date.now()}`;
+
+function worker(handlers: JobHandler[], leaseMs = 60_000) {
+  return createWorker({ queue: h.services.queue, clock: h.clock, handlers, log: silent, leaseMs });
+}
+
+describe('the job queue', () => {
+  it('keeps a job only when the transaction that wrote it commits', async () => {
+    const kind = freshKind();
+    await h.db.kysely.transaction().execute((tx) => h.services.queue.enqueue(tx, kind, { n: 1 }));
+    await expect(h.db.kysely.transaction().execute(async (tx) => {
+      await h.services.queue.enqueue(tx, kind, { n: 2 });
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    expect((await jobsOf(kind)).map((j) => JSON.parse(j.payload))).toEqual([{ n: 1 }]);
+  });
+
+  it('runs a job when it is due, not before, and once', async () => {
+    const kind = freshKind();
+    const seen: unknown[] = [];
+    const w = worker([{ kind, run: async (p) => void seen.push(p) }]);
+    await h.services.queue.enqueue(h.db.kysely, kind, { at: 'later' }, { runAt: h.clock.now() + 60_000 });
+    expect(await w.runOnce()).toBe(0);
+    h.clock.advance(60_000);
+    expect(await w.runOnce()).toBe(1);
+    expect(await w.runOnce()).toBe(0);
+    expect(seen).toEqual([{ at: 'later' }]);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('retries a failing job on its schedule, then marks it failed', async () => {
+    const kind = freshKind();
+    let calls = 0;
+    const w = worker([{ kind, retryDelaysSeconds: [30, 120], run: async () => { calls++; throw new Error(`boom ${calls}`); } }]);
+    await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 3 });
+    const start = h.clock.now();
+    expect(await w.runOnce()).toBe(1);
+    let [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: 'queued', attempts: 1, run_at: start + 30_000, last_error: 'boom 1' });
+    h.clock.advance(29_000);
+    expect(await w.runOnce()).toBe(0);
+    h.clock.advance(1_000);
+    expect(await w.runOnce()).toBe(1);
+    [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: 'queued', attempts: 2, run_at: h.clock.now() + 120_000 });
+    h.clock.advance(120_000);
+    expect(await w.runOnce()).toBe(1);
+    [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: 'failed', attempts: 3, last_error: 'boom 3' });
+    h.clock.advance(86_400_000);
+    expect(await w.runOnce()).toBe(0);
+    expect(calls).toBe(3);
+  });
+
+  it('gives a job whose worker died to another worker once the lease runs out; the dead one cannot settle it', async () => {
+    const kind = freshKind();
+    await h.services.queue.enqueue(h.db.kysely, kind, null);
+    const [claimed] = await h.services.queue.claim('worker-that-dies', [kind], 1, 30_000);
+    expect(claimed.attempts).toBe(1);
+    expect(await h.services.queue.claim('other', [kind], 1, 30_000)).toEqual([]);
+    h.clock.advance(30_000);
+    const [again] = await h.services.queue.claim('other', [kind], 1, 30_000);
+    expect(again).toMatchObject({ id: claimed.id, attempts: 2, locked_by: 'other' });
+    expect(await h.services.queue.succeed(claimed, 'worker-that-dies')).toBe(false);
+    expect(await h.services.queue.succeed(again, 'other')).toBe(true);
+    expect((await jobsOf(kind))[0].status).toBe('succeeded');
+  });
+
+  it('keeps one pending job per unique key', async () => {
+    const kind = freshKind();
+    const first = await h.services.queue.enqueue(h.db.kysely, kind, 1, { uniqueKey: `${kind}:x` });
+    const second = await h.services.queue.enqueue(h.db.kysely, kind, 2, { uniqueKey: `${kind}:x` });
+    expect(first).not.toBeNull();
+    expect(second).toBeNull();
+    await worker([{ kind, run: async () => {} }]).runOnce();
+    expect(await h.services.queue.enqueue(h.db.kysely, kind, 3, { uniqueKey: `${kind}:x` })).not.toBeNull();
+  });
+});
+
+describe('coding timeouts through the queue', () => {
+  it('starting a timed session queues its timeout for the deadline; the job times it out', async () => {
+    const key = h.org.keys.secret_test;
+    const inject = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+      h.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const candidate = (await inject('POST', '/v1/candidates', bearer(key), { email: 'timeout@example.com', name: 'T' })).json();
+    const test = (await inject('GET', '/v1/coding-tests', bearer(key))).json().data.find((t: any) => t.duration_minutes !== null);
+    const session = (await inject('POST', '/v1/coding-sessions', bearer(key), { candidate_id: candidate.id, coding_test_id: test.id })).json();
+    await inject('POST', '/v1/domains', bearer(key), { origin: 'https://app.acme.test' });
+    const token = (await inject('POST', '/v1/sessions', bearer(key), { origin: 'https://app.acme.test', coding_session_id: session.id })).json().session_token;
+    expect((await inject('POST', `/v1/coding-sessions/${session.id}/start`, { authorization: `Bearer ${token}`, origin: 'https://app.acme.test' })).statusCode).toBe(200);
+
+    const [job] = await jobsOf('coding.timeout').then((jobs) => jobs.filter((j) => JSON.parse(j.payload).session_id === session.id));
+    const stored = await h.db.kysely.selectFrom('coding_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'queued', run_at: stored.deadline_at, unique_key: `coding.timeout:${session.id}` });
+
+    const { jobHandlers } = await import('../../src/jobs/handlers.js');
+    const w = worker(jobHandlers(h.services, h.modules).filter((x) => x.kind === 'coding.timeout'));
+    h.clock.set(stored.deadline_at! - 1000);
+    expect(await w.runOnce()).toBe(0);
+    h.clock.advance(1000);
+    expect(await w.runOnce()).toBeGreaterThanOrEqual(1);
+    const row = await h.db.kysely.selectFrom('coding_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'timed_out', ended_at: stored.deadline_at });
+  });
+});
+
+describe('several worker processes on one queue', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+  function startWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [CLI, 'worker'], { cwd: ROOT, env: { ...process.env, ...h.env, PREP_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('is running')) resolve(child);
+      });
+      child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+    });
+  }
+
+  it('never runs one job twice at once: every job succeeds on its first attempt', async () => {
+    await Promise.all([startWorker(), startWorker()]);
+    // Real timeouts for sessions that do not exist: each job runs, finds nothing to time out, and succeeds.
+    const n = 120;
+    await h.db.kysely.transaction().execute(async (tx) => {
+      for (let i = 0; i < n; i++) {
+        await h.services.queue.enqueue(tx, 'coding.timeout', { organization_id: h.org.id, livemode: false, session_id: newId() }, { runAt: Date.now() - 1000 });
+      }
+    });
+    const deadline = Date.now() + 20_000;
+    let jobs = await jobsOf('coding.timeout');
+    while (jobs.some((j) => j.status !== 'succeeded') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      jobs = await jobsOf('coding.timeout');
+    }
+    const fresh = jobs.filter((j) => j.run_at < Date.now());
+    expect(fresh.length).toBeGreaterThanOrEqual(n);
+    expect(fresh.every((j) => j.status === 'succeeded' && j.attempts === 1)).toBe(true);
+  });
+});
