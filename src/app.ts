@@ -8,7 +8,8 @@ import { createModuleServices, registerModules, type ModuleServices } from './mo
 import { registerAuth } from './platform/auth.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { registerCors } from './platform/cors.js';
-import { registerErrorHandling } from './platform/error-handler.js';
+import { registerErrorHandling, sendError } from './platform/error-handler.js';
+import { ApiError } from './platform/errors.js';
 import { newRequestId } from './platform/ids.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { registerOpenApi } from './platform/openapi.js';
@@ -35,6 +36,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
     // One log line per request, written on response (below), labelled request_id.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: config.bodyLimitBytes,
+    // A URL the router cannot decode, or a path segment past its limit, still answers in the envelope.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('Request-Id', request.id);
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.';
+      return sendError(request, reply, new ApiError('parameter_invalid', { message }), config.publicUrl);
+    },
     trustProxy: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

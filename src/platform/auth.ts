@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SubjectKind } from '../db/schema.js';
 import type { KeyAuth, ModuleName, SessionAuth } from './context.js';
 import { ApiError } from './errors.js';
 import { originOfHeader } from './origin.js';
@@ -14,6 +15,11 @@ export interface Authenticator {
   /** The service's own origin: sessions from a launch link are bound to it. */
   publicOrigin: string;
 }
+
+/** Session routes that serve every kind (refresh, context) are gated by the module of the token's subject. */
+const MODULE_OF_SUBJECT: Record<SubjectKind, ModuleName> = {
+  coding: 'coding', interview: 'interviews', prompt_engineering: 'prompt_engineering', psychometric: 'psychometric',
+};
 
 /** The credential a request carries: `Authorization: Bearer <x>`, else `X-API-KEY: <x>`. */
 export function presentedKey(request: FastifyRequest): string | null {
@@ -80,7 +86,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
           }
         }
         request.session = session;
-        return checkModule(auth, session.organizationId, config.module);
+        return checkModule(auth, session.organizationId, config.module ?? MODULE_OF_SUBJECT[session.subjectKind]);
       }
       default:
         return;

@@ -24,9 +24,13 @@ export async function registerRateLimit(app: FastifyInstance, config: Config['ra
     hook: 'onRequest', // route-level, so it runs after the global auth hook has identified the key
     timeWindow: config.windowMs,
     max: (request) => limitFor(request),
-    // A session token is counted per subject (a candidate's room), a key per key.
-    keyGenerator: (request) => `${request.auth?.keyId ?? `session:${request.session?.subjectId}`}:${request.routeOptions.config.rateClass ?? 'standard'}`,
-    allowList: (request) => request.auth === null && request.session === null,
+    // A key is counted per key, a session token per subject (a candidate's room), and a launch-token
+    // exchange (no credential until it succeeds) per client address. Credential-free routes are not limited.
+    keyGenerator: (request) => {
+      const who = request.auth ? request.auth.keyId : request.session ? `session:${request.session.subjectId}` : `ip:${request.ip}`;
+      return `${who}:${request.routeOptions.config.rateClass ?? 'standard'}`;
+    },
+    allowList: (request) => request.routeOptions.config.auth === undefined || request.routeOptions.config.auth === 'none',
     // With Redis down, serve rather than fail every request: limits are protection, not correctness.
     ...(redis ? { redis, nameSpace: 'prep-rl:', skipOnError: true } : {}),
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },

@@ -21,7 +21,8 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
 }
 
-export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+/** Ids are written lower-case, as Prep emits them: one spelling per id, so both engines compare them alike. */
+export const Uuid = Type.String({ format: 'uuid', maxLength: 36, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 export const PersonName = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
 export const UnixSeconds = Type.Integer({ minimum: 0, description: 'Unix time in seconds' });

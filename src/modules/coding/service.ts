@@ -253,7 +253,12 @@ export function createCodingService(deps: {
     async recordEvents(tenant: Tenant, id: string, events: Array<{ type: string; meta?: Record<string, unknown> }>) {
       const metas = events.map((e, i) => {
         if (e.meta === undefined) return null;
-        const json = JSON.stringify(e.meta);
+        let json: string;
+        try {
+          json = JSON.stringify(e.meta);
+        } catch {
+          throw new ApiError('parameter_invalid', { param: `events[${i}].meta`, message: 'meta is nested too deeply.' });
+        }
         if (Buffer.byteLength(json) > PROCTORING_META_MAX_BYTES) {
           throw new ApiError('parameter_invalid', { param: `events[${i}].meta`, message: `meta is at most ${PROCTORING_META_MAX_BYTES} bytes of JSON.` });
         }
@@ -263,6 +268,8 @@ export function createCodingService(deps: {
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
         if (row.status !== 'started' && row.status !== 'in_progress' && row.status !== 'assigned') return 0;
+        // Concurrent posts for one session queue here (a row lock on PostgreSQL), so the cap holds.
+        await repo.lock(tx, id);
         const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
         const kept = events.slice(0, room);
         if (kept.length === 0) return 0;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { CodingSessionProblemsTable, CodingSessionsTable, CodingSessionStatus, Database, ProctoringEventsTable } from '../../db/schema.js';
@@ -43,6 +43,8 @@ export function createCodingSessionRepo(database: Db) {
       const r = await tx.updateTable('coding_sessions').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
+    /** Takes the session's row lock for the rest of the transaction, changing nothing. */
+    lock: (tx: Kysely<Database>, id: string) => tx.updateTable('coding_sessions').set({ status: sql`status` }).where('id', '=', id).execute(),
     /** Started sessions whose time is up. */
     due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('coding_sessions').selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute(),

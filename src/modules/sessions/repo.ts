@@ -26,8 +26,11 @@ export function createSessionRepo(database: Db) {
       .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
     revokeToken: (jti: string, now: number) => db.updateTable('session_tokens').set({ revoked_at: now })
       .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
-    /** The token a refresh descends from (itself when it is an original). */
-    rootOf: async (jti: string) => (await db.selectFrom('session_tokens').select(['jti', 'root_jti']).where('jti', '=', jti).executeTakeFirst()),
+    /** The original a token descends from (itself when it is one), and when that original was minted. */
+    chainOf: (jti: string) => db.selectFrom('session_tokens as t').leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
+      .select(['t.jti', 't.root_jti', 't.created_at', 'root.created_at as root_created_at']).where('t.jti', '=', jti).executeTakeFirst(),
+    apiEnabled: async (tx: Kysely<Database>, organizationId: string) =>
+      (await tx.selectFrom('organizations').select('api_enabled').where('id', '=', organizationId).executeTakeFirst())?.api_enabled === 1,
 
     insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
     /**

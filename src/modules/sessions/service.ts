@@ -12,6 +12,8 @@ import type { SessionRepo } from './repo.js';
 import { assertOpen, SUBJECT_FIELDS, type SubjectRegistry } from './subjects.js';
 import type { SessionTokens } from './tokens.js';
 
+/** A session can be refreshed for this long after its first token; then the customer mints a new one. */
+export const SESSION_CHAIN_MAX_MS = 8 * 3_600_000;
 export const LAUNCH_TTL_DEFAULT = 86_400;
 export const LAUNCH_TTL_MIN = 300;
 export const LAUNCH_TTL_MAX = 604_800;
@@ -92,9 +94,18 @@ export function createSessionService(deps: {
      * original token, so revoking the original (the jti the customer was given) revokes every refresh too.
      */
     async refresh(session: SessionAuth): Promise<IssuedSession> {
-      const current = await repo.rootOf(session.jti);
-      const root = current?.root_jti ?? session.jti;
-      const issued = await db.transaction().execute((tx) => issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', root));
+      const chain = await repo.chainOf(session.jti);
+      if (!chain) throw new ApiError('invalid_session_token');
+      if ((chain.root_created_at ?? chain.created_at) + SESSION_CHAIN_MAX_MS <= clock.now()) {
+        throw new ApiError('invalid_session_token', { message: 'This session reached its maximum lifetime; mint a new one.' });
+      }
+      const issued = await db.transaction().execute(async (tx) => {
+        const state = await provider(session.subjectKind).state(tx, session, session.subjectId);
+        if (state === null) throw new ApiError('invalid_session_token');
+        assertOpen(state);
+        if (session.origin !== publicOrigin) await domains.assertAllowlisted(tx, session, session.origin);
+        return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', chain.root_jti ?? session.jti);
+      });
       return sign(issued);
     },
 
@@ -136,6 +147,7 @@ export function createSessionService(deps: {
         const link = await repo.claimLaunchLink(tx, hashToken(token), now);
         if (!link) throw new ApiError('invalid_launch_token');
         const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
+        if (!(await repo.apiEnabled(tx, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
         const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
         if (state === null) throw new ApiError('invalid_launch_token');
         // The subject's state comes before the link's expiry: a link capped at the end of an assignment window
