@@ -1,0 +1,77 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { classifyAddress } from './address.js';
+import { OutboundError } from './errors.js';
+
+/** Resolves a host name to every address it has (the default is dns.lookup with all: true). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, order: 'verbatim' }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+  });
+
+export interface GuardPolicy {
+  /** Lower-case host names (no trailing dot) that may resolve to loopback: for tests only. */
+  allowLoopbackHosts: ReadonlySet<string>;
+  /** http: is accepted for the names above (never for other hosts): for tests only. */
+  allowHttp: boolean;
+}
+
+export const normaliseHost = (host: string) => host.toLowerCase().replace(/\.$/, '');
+
+/** A URL the sender may try, or OutboundError. IP-literal hosts are checked here, as no lookup happens for them. */
+export function checkUrl(raw: string, policy: GuardPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('invalid_url', 'The URL cannot be parsed.');
+  }
+  if (url.username || url.password) throw new OutboundError('invalid_url', 'The URL must not carry credentials.');
+  const host = normaliseHost(url.hostname.replace(/^\[(.*)\]$/, '$1'));
+  const httpAllowed = policy.allowHttp && policy.allowLoopbackHosts.has(host);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {
+    throw new OutboundError('scheme_not_allowed', 'Only https URLs are allowed.');
+  }
+  // WHATWG URL has already turned 2130706433, 0x7f.1 and friends into dotted IPv4.
+  if (isIP(host)) checkAddresses(host, [host], policy, true);
+  return url;
+}
+
+/**
+ * Every address must be acceptable, not just one: the socket may try any of them. Named loopback
+ * hosts from the test allowlist may resolve to loopback; IP literals never get that exemption.
+ */
+export function checkAddresses(host: string, addresses: string[], policy: GuardPolicy, literal = false): void {
+  const loopbackAllowed = !literal && policy.allowLoopbackHosts.has(normaliseHost(host));
+  for (const address of addresses) {
+    const addressClass = classifyAddress(address);
+    if (addressClass === 'public' || (addressClass === 'loopback' && loopbackAllowed)) continue;
+    throw new OutboundError('blocked_address', `${host} is not a public address (${address}: ${addressClass}).`, { address, addressClass });
+  }
+}
+
+/**
+ * A `lookup` for net/tls.connect (passed through undici's connector options). The socket connects to
+ * exactly the addresses returned here, after they were checked, so there is no second resolution a
+ * rebinding DNS server could answer differently; TLS still verifies the certificate against the host name.
+ */
+export function guardedLookup(resolve: Resolver, policy: GuardPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+    const pick = (found: LookupAddress[]): LookupAddress[] => {
+      checkAddresses(hostname, found.map((a) => a.address), policy);
+      const usable = family ? found.filter((a) => a.family === family) : found;
+      if (usable.length > 0) return usable;
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+    };
+    resolve(hostname)
+      .then(pick)
+      .then(
+        // Node asks for all addresses when it races IPv4/IPv6 (autoSelectFamily), for one otherwise.
+        (usable) => (options.all ? callback(null, usable) : callback(null, usable[0].address, usable[0].family)),
+        (err: NodeJS.ErrnoException) => callback(err, ''),
+      );
+  };
+}
