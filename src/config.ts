@@ -23,6 +23,14 @@ export interface Config {
   /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
   sandboxMonthlyQuota: number;
   logLevel: string;
+  webhooks: {
+    /** Time allowed for one delivery attempt (connect, response, capped body). */
+    timeoutMs: number;
+    /** Tests only: host names that may resolve to loopback (a local receiver). Empty in production. */
+    allowLoopbackHosts: string[];
+    /** Tests only: a CA (PEM file) trusted for receivers, instead of the system roots. */
+    caFile: string | null;
+  };
   /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
   encryptionKey: Buffer | null;
 }
@@ -90,5 +98,10 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
     logLevel,
     encryptionKey,
+    webhooks: {
+      timeoutMs: integer(env, 'PREP_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      allowLoopbackHosts: (env.PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      caFile: env.PREP_WEBHOOK_CA_FILE?.trim() || null,
+    },
   };
 }

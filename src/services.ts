@@ -1,5 +1,7 @@
 import type { Config } from './config.js';
+import { readFileSync } from 'node:fs';
 import type { Db } from './db/database.js';
+import { createOutboundSender } from './platform/outbound/index.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createApiKeyRepo } from './modules/api-keys/repo.js';
 import { createApiKeyService } from './modules/api-keys/service.js';
@@ -28,7 +30,12 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   const encryption = createEncryption(() => loadEncryptionKey(config));
   const signingKeys = createSigningKeys({ db: db.kysely, clock, encryption, repo: createSigningKeyRepo(db.kysely) });
   const queue = createJobQueue({ db, clock });
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue };
+  const sender = createOutboundSender({
+    timeoutMs: config.webhooks.timeoutMs,
+    allowLoopbackHosts: config.webhooks.allowLoopbackHosts,
+    ...(config.webhooks.caFile ? { ca: readFileSync(config.webhooks.caFile) } : {}),
+  });
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_catalogues.js';
 import * as m0003 from './migrations/0003_sessions_and_coding.js';
 import * as m0004 from './migrations/0004_background_jobs.js';
+import * as m0005 from './migrations/0005_webhooks.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002_catalogues': m0002,
   '0003_sessions_and_coding': m0003,
   '0004_background_jobs': m0004,
+  '0005_webhooks': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

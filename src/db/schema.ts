@@ -290,6 +290,56 @@ export interface BackgroundJobsTable {
   updated_at: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  url: string;
+  description: string | null;
+  enabled_events: string;
+  disabled: Flag;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface EventsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  type: string;
+  payload: string;
+  status: DeliveryStatus;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  status_code: number | null;
+  response_body: string | null;
+  response_ms: number | null;
+  error: string | null;
+  succeeded: Flag;
+  created_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -317,4 +367,8 @@ export interface Database {
   coding_session_problems: CodingSessionProblemsTable;
   proctoring_events: ProctoringEventsTable;
   background_jobs: BackgroundJobsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -2,11 +2,17 @@ import type { ModuleServices } from '../modules/index.js';
 import { sweepIdempotencyKeys } from '../platform/idempotency.js';
 import type { Services } from '../services.js';
 import type { JobHandler } from './worker.js';
+import { RETRY_DELAYS_SECONDS, type DeliverPayload } from '../modules/webhooks/service.js';
 
 /** Every kind of background work, with what runs it. */
 export function jobHandlers(services: Services, modules: ModuleServices): JobHandler[] {
   const { db, clock } = services.core;
   return [
+    {
+      kind: 'webhook.deliver',
+      retryDelaysSeconds: RETRY_DELAYS_SECONDS,
+      run: (payload, job) => modules.webhooks.deliver(payload as DeliverPayload, job),
+    },
     {
       // Queued at start for the deadline, in the transaction that starts the session.
       kind: 'coding.timeout',
@@ -28,6 +34,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
         await sweepIdempotencyKeys(db.kysely, clock.now());
         await modules.sessions.sweep();
         await services.queue.sweep();
+        await modules.webhooks.sweep();
       },
     },
   ];

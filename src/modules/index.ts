@@ -22,6 +22,9 @@ import { createSessionService } from './sessions/service.js';
 import type { SubjectRegistry } from './sessions/subjects.js';
 import { createSessionTokens } from './sessions/tokens.js';
 import { usageRoutes } from './usage/routes.js';
+import { createWebhookRepo } from './webhooks/repo.js';
+import { webhookRoutes } from './webhooks/routes.js';
+import { createWebhookService } from './webhooks/service.js';
 
 /** The services of the modules that other parts (auth, CORS, background work) also call. */
 export function createModuleServices(services: Services) {
@@ -39,7 +42,10 @@ export function createModuleServices(services: Services) {
   });
   subjects.set('coding', coding.provider);
   const branding = createBrandingService(db.kysely, clock);
-  return { domainRepo, domains, sessions, coding, branding };
+  const webhooks = createWebhookService({
+    db: db.kysely, clock, repo: createWebhookRepo(db), queue: services.queue, encryption: services.encryption, sender: services.sender,
+  });
+  return { domainRepo, domains, sessions, coding, branding, webhooks };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -62,4 +68,5 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
     branding: modules.branding.get,
   });
   codingRoutes(app, modules.coding);
+  webhookRoutes(app, modules.webhooks);
 }

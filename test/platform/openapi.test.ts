@@ -16,6 +16,9 @@ const OPERATIONS = [
   'GET /v1/coding-tests', 'GET /v1/coding-tests/{id}', 'GET /v1/coding-sessions', 'POST /v1/coding-sessions', 'GET /v1/coding-sessions/{id}',
   'POST /v1/coding-sessions/{id}/cancel', 'POST /v1/coding-sessions/{id}/launch-link', 'POST /v1/coding-sessions/{id}/start',
   'GET /v1/coding-sessions/{id}/timer', 'POST /v1/coding-sessions/{id}/events',
+  'POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints', 'GET /v1/webhook-endpoints/{id}', 'PATCH /v1/webhook-endpoints/{id}',
+  'DELETE /v1/webhook-endpoints/{id}', 'POST /v1/webhook-endpoints/{id}/test', 'GET /v1/webhook-endpoints/{id}/deliveries',
+  'POST /v1/webhook-endpoints/{id}/rotate-secret', 'GET /v1/events', 'GET /v1/events/{id}', 'POST /v1/events/{id}/redeliver',
 ];
 
 let h: Harness;

@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type {
+  Database, DeliveryStatus, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable,
+} from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+
+const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+export function createWebhookRepo(database: Db) {
+  const db = database.kysely;
+  const endpointsPage = keysetPager(database, (organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom('webhook_endpoints').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+      .where('deleted_at', 'is', null));
+  const attemptsPage = keysetPager(database, (endpointId: string) =>
+    db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId));
+
+  return {
+    endpointsPage: (tenant: Tenant, page: PageRequest) => endpointsPage(page, tenant.organizationId, lm(tenant)),
+    insertEndpoint: (tx: Kysely<Database>, row: WebhookEndpointsTable) => tx.insertInto('webhook_endpoints').values(row).execute(),
+    getEndpoint: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('webhook_endpoints').selectAll()
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
+      .where('deleted_at', 'is', null).executeTakeFirst(),
+    endpointById: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst(),
+    updateEndpoint: (tx: Kysely<Database>, id: string, changes: Partial<WebhookEndpointsTable>) =>
+      tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute(),
+    /** Endpoints that take new events of this environment (disabled ones are parked). */
+    liveEndpoints: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('webhook_endpoints').selectAll()
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
+      .where('deleted_at', 'is', null).where('disabled', '=', 0).execute(),
+
+    insertEvent: (tx: Kysely<Database>, row: EventsTable) => tx.insertInto('events').values(row).execute(),
+    getEvent: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('events').selectAll()
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+    eventById: (tx: Kysely<Database>, id: string) => tx.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Events newest first; event ids are not UUIDs, so the cursor is an event id compared by creation order. */
+    async eventsPage(tenant: Tenant, limit: number, startingAfter: string | null, status?: DeliveryStatus) {
+      let q = db.selectFrom('events').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+      if (status) q = q.where('status', '=', status);
+      if (startingAfter) {
+        const cursor = await db.selectFrom('events').select(['created_at', 'id']).where('id', '=', startingAfter).executeTakeFirst();
+        if (!cursor) return null;
+        q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created_at), eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)])]));
+      }
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+      const has_more = rows.length > limit;
+      const data = has_more ? rows.slice(0, limit) : rows;
+      return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null };
+    },
+    setEventStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus) => tx.updateTable('events').set({ status }).where('id', '=', id).execute(),
+
+    insertDelivery: (tx: Kysely<Database>, row: WebhookDeliveriesTable) => tx.insertInto('webhook_deliveries').values(row).execute(),
+    getDelivery: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
+    deliveriesOf: (tx: Kysely<Database>, eventId: string) => tx.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute(),
+    setDeliveryStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus, now: number) =>
+      tx.updateTable('webhook_deliveries').set({ status, updated_at: now }).where('id', '=', id).execute(),
+
+    insertAttempt: (tx: Kysely<Database>, row: WebhookAttemptsTable) => tx.insertInto('webhook_attempts').values(row).execute(),
+    attemptsPage: (endpointId: string, page: PageRequest) => attemptsPage(page, endpointId),
+
+    /** Retention: events older than the cutoff go, with their deliveries and attempts (cascade). */
+    async sweep(before: number) {
+      const old = await db.selectFrom('events').select('id').where('created_at', '<', before).limit(1000).execute();
+      if (old.length === 0) return 0;
+      const ids = old.map((r) => r.id);
+      await db.deleteFrom('webhook_attempts').where('event_id', 'in', ids).execute();
+      await db.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
+      await db.deleteFrom('events').where('id', 'in', ids).execute();
+      return ids.length;
+    },
+  };
+}
+
+export type WebhookRepo = ReturnType<typeof createWebhookRepo>;

@@ -1,0 +1,225 @@
+import type { Kysely } from 'kysely';
+import type { BackgroundJobsTable, Database, WebhookEndpointsTable } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Tenant } from '../../platform/context.js';
+import type { Encryption } from '../../platform/encryption.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId, randomToken } from '../../platform/ids.js';
+import { OutboundError, type OutboundSender } from '../../platform/outbound/index.js';
+import type { WebhookRepo } from './repo.js';
+import { signatureHeader } from './signing.js';
+
+/** Attempts per delivery, and the waits between them (the contract's schedule). */
+export const DELIVERY_ATTEMPTS = 5;
+export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600];
+/** After rotate-secret the old secret keeps signing this long. */
+export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
+
+const newSecret = () => `whsec_${randomToken(32)}`;
+const newEventId = () => `whevt_${randomToken(24)}`;
+
+export interface DeliverPayload {
+  delivery_id: string;
+}
+
+export function createWebhookService(deps: {
+  db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender;
+}) {
+  const { db, clock, repo, queue, encryption, sender } = deps;
+
+  async function mustGetEndpoint(tx: Kysely<Database>, tenant: Tenant, id: string) {
+    const row = await repo.getEndpoint(tx, tenant, id);
+    if (!row) throw notFound('webhook endpoint', id);
+    return row;
+  }
+
+  /** The URL must be https and resolve only to public addresses (checked again at every delivery). */
+  async function assertDeliverable(url: string) {
+    try {
+      await sender.check(url);
+    } catch (error) {
+      if (error instanceof OutboundError) {
+        throw new ApiError('parameter_invalid', { param: 'url', message: `The url cannot receive webhooks: ${error.message}` });
+      }
+      throw error;
+    }
+  }
+
+  /** The secrets that sign now: the current one, and the previous one during its 24 hours. */
+  function signingSecrets(endpoint: WebhookEndpointsTable): string[] {
+    const secrets = [encryption.decrypt(endpoint.secret)];
+    if (endpoint.previous_secret && (endpoint.previous_secret_expires_at ?? 0) > clock.now()) secrets.push(encryption.decrypt(endpoint.previous_secret));
+    return secrets;
+  }
+
+  async function queueDelivery(tx: Kysely<Database>, eventId: string, endpointId: string, maxAttempts = DELIVERY_ATTEMPTS) {
+    const id = newId();
+    const now = clock.now();
+    await repo.insertDelivery(tx, { id, event_id: eventId, endpoint_id: endpointId, status: 'pending', created_at: now, updated_at: now });
+    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: id } satisfies DeliverPayload, { maxAttempts });
+  }
+
+  /** An event's status follows its deliveries: failed if any failed, delivered when all were, else pending. */
+  async function settleEvent(tx: Kysely<Database>, eventId: string) {
+    const statuses = (await repo.deliveriesOf(tx, eventId)).map((d) => d.status);
+    const status = statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending';
+    await repo.setEventStatus(tx, eventId, status);
+  }
+
+  function envelope(id: string, type: string, createdAt: number, object: unknown): string {
+    return JSON.stringify({ id, type, created_at: Math.floor(createdAt / 1000), data: { object } });
+  }
+
+  return {
+    signingSecrets,
+
+    async createEndpoint(tenant: Tenant, input: { url: string; description?: string; enabled_events?: string[] }) {
+      await assertDeliverable(input.url);
+      const now = clock.now();
+      const secret = newSecret();
+      const row: WebhookEndpointsTable = {
+        id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, url: input.url,
+        description: input.description ?? null, enabled_events: JSON.stringify([...new Set(input.enabled_events ?? [])]), disabled: 0,
+        secret: encryption.encrypt(secret), previous_secret: null, previous_secret_expires_at: null, created_at: now, updated_at: now, deleted_at: null,
+      };
+      await repo.insertEndpoint(db, row);
+      return { row, secret };
+    },
+
+    listEndpoints: repo.endpointsPage,
+    getEndpoint: (tenant: Tenant, id: string) => mustGetEndpoint(db, tenant, id),
+
+    /** `enabled_events` replaces the whole filter (empty: every event); `disabled` parks or resumes. */
+    async updateEndpoint(tenant: Tenant, id: string, changes: { enabled_events?: string[]; disabled?: boolean; description?: string | null }) {
+      const row = await mustGetEndpoint(db, tenant, id);
+      const next: Partial<WebhookEndpointsTable> = { updated_at: clock.now() };
+      if (changes.enabled_events !== undefined) next.enabled_events = JSON.stringify([...new Set(changes.enabled_events)]);
+      if (changes.disabled !== undefined) next.disabled = changes.disabled ? 1 : 0;
+      if (changes.description !== undefined) next.description = changes.description;
+      await repo.updateEndpoint(db, id, next);
+      return { ...row, ...next } as WebhookEndpointsTable;
+    },
+
+    async deleteEndpoint(tenant: Tenant, id: string) {
+      await mustGetEndpoint(db, tenant, id);
+      await repo.updateEndpoint(db, id, { deleted_at: clock.now(), disabled: 1 });
+    },
+
+    async rotateSecret(tenant: Tenant, id: string) {
+      const row = await mustGetEndpoint(db, tenant, id);
+      const secret = newSecret();
+      const changes = { secret: encryption.encrypt(secret), previous_secret: row.secret, previous_secret_expires_at: clock.now() + SECRET_ROTATION_GRACE_MS, updated_at: clock.now() };
+      await repo.updateEndpoint(db, id, changes);
+      return { row: { ...row, ...changes }, secret };
+    },
+
+    /**
+     * The one way a module announces a state change: call it inside the transaction that makes the change,
+     * so the event exists exactly when the change does. Each endpoint that wants the type gets a delivery job.
+     */
+    async emitEvent(tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown): Promise<string> {
+      const id = newEventId();
+      const now = clock.now();
+      await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, type, payload: envelope(id, type, now, object), status: 'pending', created_at: now });
+      let deliveries = 0;
+      for (const endpoint of await repo.liveEndpoints(tx, tenant)) {
+        const wanted = JSON.parse(endpoint.enabled_events) as string[];
+        if (wanted.length > 0 && !wanted.includes(type)) continue;
+        await queueDelivery(tx, id, endpoint.id);
+        deliveries++;
+      }
+      if (deliveries === 0) await repo.setEventStatus(tx, id, 'delivered'); // nobody to tell: nothing pending
+      return id;
+    },
+
+    /** `webhook.test` to one endpoint: ignores its filter, signed like any event, attempted once. */
+    async sendTest(tenant: Tenant, endpointId: string) {
+      return db.transaction().execute(async (tx) => {
+        const endpoint = await mustGetEndpoint(tx, tenant, endpointId);
+        const id = newEventId();
+        const now = clock.now();
+        const object = { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url };
+        await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, type: 'webhook.test', payload: envelope(id, 'webhook.test', now, object), status: 'pending', created_at: now });
+        await queueDelivery(tx, id, endpoint.id, 1);
+        return (await repo.eventById(tx, id))!;
+      });
+    },
+
+    listEvents: repo.eventsPage,
+    async getEvent(tenant: Tenant, id: string) {
+      const row = await repo.getEvent(db, tenant, id);
+      if (!row) throw notFound('event', id);
+      return row;
+    },
+
+    /** A failed event goes out again to the endpoints that failed, with a fresh attempt budget and the same id. */
+    async redeliver(tenant: Tenant, id: string) {
+      return db.transaction().execute(async (tx) => {
+        const event = await repo.getEvent(tx, tenant, id);
+        if (!event) throw notFound('event', id);
+        if (event.status !== 'failed') throw new ApiError('event_not_replayable', { message: `Event ${id} is ${event.status}; only a failed event can be redelivered.` });
+        for (const delivery of await repo.deliveriesOf(tx, id)) {
+          if (delivery.status !== 'failed') continue;
+          await repo.setDeliveryStatus(tx, delivery.id, 'pending', clock.now());
+          await queue.enqueue(tx, 'webhook.deliver', { delivery_id: delivery.id } satisfies DeliverPayload, { maxAttempts: event.type === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS });
+        }
+        await repo.setEventStatus(tx, id, 'pending');
+        return { ...event, status: 'pending' as const };
+      });
+    },
+
+    deliveries: (endpointId: string, page: Parameters<WebhookRepo['attemptsPage']>[1]) => repo.attemptsPage(endpointId, page),
+
+    /**
+     * One delivery attempt (the `webhook.deliver` job). The network call happens outside any transaction;
+     * a failure throws so the queue retries on the schedule, and the last failure marks the delivery failed.
+     */
+    async deliver(payload: DeliverPayload, job: Pick<BackgroundJobsTable, 'attempts' | 'max_attempts'>) {
+      const delivery = await repo.getDelivery(db, payload.delivery_id);
+      if (!delivery || delivery.status !== 'pending') return;
+      const [event, endpoint] = await Promise.all([repo.eventById(db, delivery.event_id), repo.endpointById(db, delivery.endpoint_id)]);
+      if (!event || !endpoint || endpoint.deleted_at !== null) {
+        await repo.setDeliveryStatus(db, delivery.id, 'failed', clock.now());
+        return;
+      }
+      const timestamp = Math.floor(clock.now() / 1000);
+      let outcome: { status: number | null; body: string | null; ms: number | null; error: string | null };
+      if (endpoint.disabled === 1) {
+        outcome = { status: null, body: null, ms: null, error: 'endpoint disabled' };
+      } else {
+        try {
+          const res = await sender.send({
+            url: endpoint.url,
+            headers: {
+              'content-type': 'application/json', 'user-agent': 'Prep-Webhooks/1.0',
+              'svc-event-id': event.id, 'svc-signature': signatureHeader(event.id, timestamp, event.payload, signingSecrets(endpoint)),
+            },
+            body: event.payload,
+          });
+          outcome = { status: res.status, body: res.body, ms: Math.round(res.durationMs), error: null };
+        } catch (error) {
+          outcome = { status: null, body: null, ms: null, error: error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error) };
+        }
+      }
+      const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+      const last = job.attempts >= job.max_attempts;
+      await db.transaction().execute(async (tx) => {
+        await repo.insertAttempt(tx, {
+          id: newId(), delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: event.id, status_code: outcome.status,
+          response_body: outcome.body, response_ms: outcome.ms, error: outcome.error, succeeded: succeeded ? 1 : 0, created_at: clock.now(),
+        });
+        if (succeeded || last) {
+          await repo.setDeliveryStatus(tx, delivery.id, succeeded ? 'delivered' : 'failed', clock.now());
+          await settleEvent(tx, event.id);
+        }
+      });
+      if (!succeeded && !last) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
+    },
+
+    sweep: () => repo.sweep(clock.now() - EVENT_RETENTION_MS),
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
