@@ -1,16 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkAddresses, classifyAddress, createOutboundSender, OutboundError,
   type OutboundSender, type OutboundSenderOptions,
 } from '../../src/platform/outbound/index.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
 
 // Everything here stays on this machine: fake resolvers only ever answer with local addresses
 // (127.x, ::1, 0.0.0.0), and non-local targets are only checked (check()/checkAddresses), never sent to.
@@ -81,7 +78,7 @@ describe('checkAddresses', () => {
 
 // ---- real receivers on 127.0.0.1 -------------------------------------------------------------------
 
-let certDir: string;
+let certificate: ReturnType<typeof selfSignedCertificate>;
 let ca: Buffer;
 let tlsServer: https.Server;
 let plainServer: http.Server;
@@ -137,14 +134,9 @@ const listen = (server: net.Server): Promise<number> =>
 
 beforeAll(async () => {
   // A throwaway self-signed certificate for localhost and receiver.test, made now and deleted after.
-  certDir = mkdtempSync(join(tmpdir(), 'prep-outbound-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,DNS:receiver.test',
-    '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'),
-  ], { stdio: 'ignore' });
-  ca = readFileSync(join(certDir, 'cert.pem'));
-  tlsServer = https.createServer({ key: readFileSync(join(certDir, 'key.pem')), cert: ca }, route);
+  certificate = selfSignedCertificate();
+  ca = certificate.cert;
+  tlsServer = https.createServer({ key: certificate.key, cert: ca }, route);
   tlsServer.on('connection', () => connections.tls++);
   plainServer = http.createServer(route);
   plainServer.on('connection', () => connections.plain++);
@@ -157,7 +149,7 @@ afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
-  rmSync(certDir, { recursive: true, force: true });
+  certificate.remove();
 });
 
 const senders: OutboundSender[] = [];
