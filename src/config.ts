@@ -23,6 +23,8 @@ export interface Config {
   /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
   sandboxMonthlyQuota: number;
   logLevel: string;
+  /** How long a worker holds a claimed job before another may take it (a worker that died). */
+  jobLeaseMs: number;
   webhooks: {
     /** Time allowed for one delivery attempt (connect, response, capped body). */
     timeoutMs: number;
@@ -81,6 +83,12 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey = /^[0-9a-fA-F]{64}$/.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
     if (encryptionKey.length !== 32) throw new ConfigError('PREP_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
   }
+  const jobLeaseMs = integer(env, 'PREP_JOB_LEASE_MS', 120_000, 500, 3_600_000);
+  const webhookTimeoutMs = integer(env, 'PREP_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  if (jobLeaseMs <= webhookTimeoutMs) {
+    // A lease shorter than a delivery would let a second worker send while the first is still waiting.
+    throw new ConfigError(`PREP_JOB_LEASE_MS (${jobLeaseMs}) must be longer than PREP_WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
+  }
   return {
     databaseUrl,
     databaseSchema,
@@ -98,8 +106,9 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
     logLevel,
     encryptionKey,
+    jobLeaseMs,
     webhooks: {
-      timeoutMs: integer(env, 'PREP_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      timeoutMs: webhookTimeoutMs,
       allowLoopbackHosts: (env.PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
       caFile: env.PREP_WEBHOOK_CA_FILE?.trim() || null,
     },

@@ -45,7 +45,7 @@ export async function startServer(config: Config, options: { workers: boolean; p
   }
 
   const worker = options.workers
-    ? createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log: app.log })
+    ? createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log: app.log, leaseMs: config.jobLeaseMs })
     : null;
   await worker?.start();
 

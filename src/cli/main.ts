@@ -77,7 +77,7 @@ program.command('worker').description('Run background jobs only (timeouts, reten
     const services = createServices(db, cfg);
     const modules = createModuleServices(services);
     const log = { error: (obj: object, msg: string) => process.stderr.write(JSON.stringify({ level: 'error', msg, ...obj, err: String((obj as { err?: unknown }).err ?? '') }) + '\n') };
-    const worker = createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log, concurrency: opts.concurrency });
+    const worker = createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log, concurrency: opts.concurrency, leaseMs: cfg.jobLeaseMs });
     await worker.start();
     print(`Prep worker ${worker.id} is running (database: ${db.dialect})`);
     const stop = async () => {

@@ -25,12 +25,13 @@ export interface ReceivedWebhook {
 
 /**
  * A real HTTPS webhook receiver on 127.0.0.1 (reached as https://localhost:<port>/hook). It records every
- * request; `answer` decides each response status (default 200); `hang` makes it never answer.
+ * request; `answer` decides each response status (default 200), and optionally its body and headers
+ * (a long body, a redirect's Location); `hang` makes it never answer.
  */
 export async function startWebhookReceiver() {
   const tls = selfSignedCertificate();
   const received: ReceivedWebhook[] = [];
-  const state = { status: 200, hang: false };
+  const state = { status: 200, hang: false, body: null as string | null, headers: {} as Record<string, string> };
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -38,7 +39,7 @@ export async function startWebhookReceiver() {
     req.on('end', () => {
       received.push({ headers: req.headers, body });
       if (state.hang) return;
-      res.writeHead(state.status, { 'content-type': 'text/plain' }).end(`answered ${state.status}`);
+      res.writeHead(state.status, { 'content-type': 'text/plain', ...state.headers }).end(state.body ?? `answered ${state.status}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -47,9 +48,11 @@ export async function startWebhookReceiver() {
     url: `https://localhost:${port}/hook`,
     caFile: tls.certFile,
     received,
-    answer(status: number) {
+    answer(status: number, options: { body?: string; headers?: Record<string, string> } = {}) {
       state.status = status;
       state.hang = false;
+      state.body = options.body ?? null;
+      state.headers = options.headers ?? {};
     },
     hang() {
       state.hang = true;

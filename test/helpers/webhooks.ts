@@ -1,0 +1,90 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { jobHandlers } from '../../src/jobs/handlers.js';
+import { createWorker } from '../../src/jobs/worker.js';
+import type { Tenant } from '../../src/platform/context.js';
+import { bearer, type Harness } from './harness.js';
+import { startWebhookReceiver } from './tls.js';
+
+export type Receiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+/**
+ * `count` HTTPS receivers, each with its own self-signed certificate, and one CA file that trusts them all
+ * (for PREP_WEBHOOK_CA_FILE).
+ */
+export async function startReceivers(count: number) {
+  const receivers = await Promise.all(Array.from({ length: count }, () => startWebhookReceiver()));
+  const dir = mkdtempSync(join(tmpdir(), 'prep-ca-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, receivers.map((r) => readFileSync(r.caFile, 'utf8')).join('\n'));
+  return {
+    receivers,
+    caFile,
+    async close() {
+      await Promise.all(receivers.map((r) => r.close()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The requests a receiver got for one event. */
+export const receivedFor = (receiver: Receiver, eventId: string) => receiver.received.filter((r) => r.headers['svc-event-id'] === eventId);
+
+/** `t` and every `v1` of a Svc-Signature header (asserting its shape). */
+export function parseSignature(header: unknown): { t: number; v1: string[] } {
+  expect(header).toMatch(/^t=\d+(,v1=[0-9a-f]{64})+$/);
+  const parts = String(header).split(',');
+  return { t: Number(parts[0].slice(2)), v1: parts.slice(1).map((p) => p.slice(3)) };
+}
+
+/** An implementation of the signature independent of src/: HMAC-SHA256 of `{id}.{t}.{body}`, hex. */
+export const hmac = (secret: string, eventId: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${eventId}.${t}.${body}`).digest('hex');
+
+/** Calls and shortcuts the webhook tests share. */
+export function webhookKit(h: Harness) {
+  const kit = {
+    call: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, key: string, payload?: object) =>
+      h.app.inject({ method, url, headers: bearer(key), ...(payload === undefined ? {} : { payload }) }),
+
+    /** POST /v1/webhook-endpoints, expecting 201. */
+    async createEndpoint(key: string, body: { url: string; description?: string; enabled_events?: string[] }) {
+      const res = await kit.call('POST', '/v1/webhook-endpoints', key, body);
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: string; secret: string; [k: string]: unknown };
+    },
+
+    emit: (tenant: Tenant, type: string, object: object) =>
+      h.db.kysely.transaction().execute((tx) => h.modules.webhooks.emitEvent(tx, tenant, type, object)),
+
+    worker: (concurrency?: number) => createWorker({
+      queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} },
+      ...(concurrency ? { concurrency } : {}),
+    }),
+
+    /** Runs worker passes until nothing is due; returns how many jobs ran. */
+    async drain() {
+      const w = kit.worker();
+      let total = 0;
+      for (let ran = await w.runOnce(); ran > 0; ran = await w.runOnce()) total += ran;
+      return total;
+    },
+
+    /** Every attempt recorded for an endpoint, oldest first, straight from the database. */
+    attemptsOf: (endpointId: string) =>
+      h.db.kysely.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId).orderBy('id').execute(),
+
+    deliveriesOfEvent: (eventId: string) =>
+      h.db.kysely.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute(),
+
+    /** Forgets queued work left by a test, so the next one's worker passes only see its own jobs. */
+    clearJobs: () => h.db.kysely.deleteFrom('background_jobs').execute(),
+  };
+  return kit;
+}
+
+export const sandboxOf = (orgId: string): Tenant => ({ organizationId: orgId, livemode: false });
+export const liveOf = (orgId: string): Tenant => ({ organizationId: orgId, livemode: true });

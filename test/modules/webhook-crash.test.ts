@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { CLI, ROOT } from '../helpers/processes.js';
+import { startWebhookReceiver } from '../helpers/tls.js';
+
+let h: Harness;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  h = await startHarness({
+    env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receiver.caFile, PREP_WEBHOOK_TIMEOUT_MS: '1000', PREP_JOB_LEASE_MS: '1500' },
+  });
+});
+afterAll(async () => {
+  children.forEach((c) => c.kill('SIGKILL'));
+  await h.close();
+  await receiver.close();
+});
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'worker'], { cwd: ROOT, env: { ...process.env, ...h.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('is running')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
+  });
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a worker killed in the middle of a delivery', () => {
+  it('loses nothing: after its lease runs out another worker delivers the same event id again', async () => {
+    const endpoint = await h.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { authorization: `Bearer ${h.org.keys.secret_test}` }, payload: { url: receiver.url } });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    receiver.hang(); // the first attempt is in flight when its worker dies
+    // Real time: the worker processes run on the system clock.
+    h.clock.set(Date.now());
+    const eventId = await h.db.kysely.transaction().execute((tx) =>
+      h.modules.webhooks.emitEvent(tx, { organizationId: h.org.id, livemode: false }, 'webhook.test', { crash: true }));
+
+    const first = await startWorker();
+    await until(() => receiver.received.length === 1);
+    first.kill('SIGKILL');
+    receiver.answer(200);
+
+    await startWorker();
+    await until(async () => (await h.db.kysely.selectFrom('events').select('status').where('id', '=', eventId).executeTakeFirst())?.status === 'delivered');
+    expect(receiver.received.map((r) => r.headers['svc-event-id'])).toEqual([eventId, eventId]);
+    const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'succeeded', attempts: 2 });
+  });
+});
