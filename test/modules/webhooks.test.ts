@@ -538,4 +538,17 @@ describe('environments and retention', () => {
     expect((await kit.call('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`, key)).json().data.map((d: any) => d.event_id)).toEqual([recent]);
     expect((await kit.call('GET', '/v1/events', key)).json().data.map((e: any) => e.id)).toEqual([recent]);
   });
+
+  it('one sweep removes every expired event, however many there are', async () => {
+    const org = await h.createOrg();
+    const created_at = h.clock.now() - 31 * DAY;
+    const rows = Array.from({ length: 2_500 }, (_, i) => ({
+      id: `whevt_bulk${org.id.slice(-12).replace(/-/g, '')}${i}`, organization_id: org.id, livemode: 0 as const, type: 'coding.completed',
+      payload: '{}', status: 'delivered' as const, created_at,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await h.db.kysely.insertInto('events').values(rows.slice(i, i + 500)).execute();
+    expect(await h.modules.webhooks.sweep()).toBeGreaterThanOrEqual(2_500);
+    const left = await h.db.kysely.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', org.id).executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
 });

@@ -31,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('events_page_idx').on('events').columns(['organization_id', 'livemode', 'created_at']).execute();
+  await db.schema.createIndex('events_retention_idx').on('events').column('created_at').execute();
 
   await db.schema.createTable('webhook_deliveries')
     .addColumn('id', t.id, (c) => c.primaryKey())

@@ -49,6 +49,13 @@ export function createWebhookRepo(database: Db) {
       return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null };
     },
     setEventStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus) => tx.updateTable('events').set({ status }).where('id', '=', id).execute(),
+    /**
+     * Locks the event row until the transaction ends, so deliveries of one event settling at once (several
+     * endpoints, one worker pass) see each other's outcome; SQLite transactions are serialised already.
+     */
+    async lockEvent(tx: Kysely<Database>, id: string) {
+      if (database.dialect === 'postgres') await tx.selectFrom('events').select('id').where('id', '=', id).forUpdate().execute();
+    },
 
     insertDelivery: (tx: Kysely<Database>, row: WebhookDeliveriesTable) => tx.insertInto('webhook_deliveries').values(row).execute(),
     getDelivery: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -63,6 +63,7 @@ export function createWebhookService(deps: {
 
   /** An event's status follows its deliveries: failed if any failed, delivered when all were, else pending. */
   async function settleEvent(tx: Kysely<Database>, eventId: string) {
+    await repo.lockEvent(tx, eventId);
     const statuses = (await repo.deliveriesOf(tx, eventId)).map((d) => d.status);
     const status = statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending';
     await repo.setEventStatus(tx, eventId, status);
@@ -181,7 +182,10 @@ export function createWebhookService(deps: {
       if (!delivery || delivery.status !== 'pending') return;
       const [event, endpoint] = await Promise.all([repo.eventById(db, delivery.event_id), repo.endpointById(db, delivery.endpoint_id)]);
       if (!event || !endpoint || endpoint.deleted_at !== null) {
-        await repo.setDeliveryStatus(db, delivery.id, 'failed', clock.now());
+        await db.transaction().execute(async (tx) => {
+          await repo.setDeliveryStatus(tx, delivery.id, 'failed', clock.now());
+          if (event) await settleEvent(tx, event.id); // else the event would stay pending for ever
+        });
         return;
       }
       const timestamp = Math.floor(clock.now() / 1000);
@@ -218,7 +222,13 @@ export function createWebhookService(deps: {
       if (!succeeded && !last) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
     },
 
-    sweep: () => repo.sweep(clock.now() - EVENT_RETENTION_MS),
+    /** Retention, in batches until none is left: the hourly run must keep up with any event rate. */
+    async sweep() {
+      const before = clock.now() - EVENT_RETENTION_MS;
+      let total = 0;
+      for (let swept = await repo.sweep(before); swept > 0; swept = await repo.sweep(before)) total += swept;
+      return total;
+    },
   };
 }
 

@@ -1,0 +1,256 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { hmac, parseSignature, receivedFor, sandboxOf, startReceivers, webhookKit, type Receiver } from '../helpers/webhooks.js';
+
+// Delivery through the job queue: the retry schedule, time-outs, redelivery, crashed workers and hung receivers.
+// The send time-out is 300 ms here, so a hung receiver costs a fraction of a second.
+
+let h: Harness;
+let receivers: Awaited<ReturnType<typeof startReceivers>>;
+let receiver: Receiver;
+let hung: Receiver;
+let kit: ReturnType<typeof webhookKit>;
+
+beforeAll(async () => {
+  receivers = await startReceivers(2);
+  [receiver, hung] = receivers.receivers;
+  h = await startHarness({
+    env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile, PREP_WEBHOOK_TIMEOUT_MS: '300' },
+  });
+  kit = webhookKit(h);
+});
+afterEach(async () => {
+  receiver.answer(200);
+  hung.answer(200);
+  await kit.clearJobs();
+});
+afterAll(async () => {
+  await h?.close();
+  await receivers?.close();
+});
+
+/** The waits before each attempt after a failure: the first attempt is immediate, five in all. */
+const SCHEDULE_SECONDS = [30, 120, 600, 3600];
+const TIMEOUT_MS = 300;
+
+async function setup() {
+  const org = await h.createOrg();
+  const endpoint = await kit.createEndpoint(org.keys.secret_test, { url: receiver.url });
+  return { org, key: org.keys.secret_test, endpoint, tenant: sandboxOf(org.id) };
+}
+
+const eventOf = async (key: string, id: string) => (await kit.call('GET', `/v1/events/${id}`, key)).json();
+
+/**
+ * Runs one full attempt budget against a failing receiver: one attempt now, then one at each wait of the
+ * schedule, checking that nothing runs a second early. Returns the times of the attempts (Unix seconds).
+ */
+async function failThroughSchedule(eventId: string) {
+  const w = kit.worker();
+  const times = [Math.floor(h.clock.now() / 1000)];
+  const start = receivedFor(receiver, eventId).length;
+  expect(await w.runOnce()).toBe(1);
+  for (const wait of SCHEDULE_SECONDS) {
+    h.clock.advance(wait * 1000 - 1000);
+    expect(await w.runOnce(), `${wait} s minus one`).toBe(0);
+    h.clock.advance(1000);
+    times.push(Math.floor(h.clock.now() / 1000));
+    expect(await w.runOnce(), `${wait} s`).toBe(1);
+  }
+  h.clock.advance(6 * 3_600_000 + 86_400_000);
+  expect(await w.runOnce()).toBe(0); // no sixth attempt
+  expect(receivedFor(receiver, eventId).length - start).toBe(5);
+  return times;
+}
+
+describe('webhook delivery retries', () => {
+  it('tries a receiver that answers 500 exactly five times, at 0, +30 s, +2 min, +10 min and +1 h, then fails the event', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    const times = await failThroughSchedule(eventId);
+    const t0 = times[0];
+    expect(times).toEqual([t0, t0 + 30, t0 + 150, t0 + 750, t0 + 4350]);
+
+    // Same id and same bytes on every attempt, each signed afresh.
+    const got = receivedFor(receiver, eventId);
+    expect(new Set(got.map((g) => g.body)).size).toBe(1);
+    expect(got.map((g) => parseSignature(g.headers['svc-signature']).t)).toEqual(times);
+    for (const g of got) {
+      const { t, v1 } = parseSignature(g.headers['svc-signature']);
+      expect(v1).toEqual([hmac(endpoint.secret, eventId, t, g.body)]);
+    }
+
+    const deliveries = (await kit.call('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`, key)).json().data;
+    expect(deliveries.map((d: any) => [d.status_code, d.succeeded, d.created_at])).toEqual([...times].reverse().map((t) => [500, false, t]));
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed', payload: got[0].body });
+    expect((await kit.call('GET', '/v1/events?status=failed', key)).json().data.map((e: any) => e.id)).toEqual([eventId]);
+    expect((await kit.call('GET', '/v1/events?status=pending', key)).json().data).toEqual([]);
+    const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+    expect(job.attempts).toBe(5);
+    expect(['succeeded', 'failed']).toContain(job.status); // settled: the delivery records the failure, the job is done
+  });
+
+  it('counts a time-out as a failure and retries it', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.hang();
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    const started = Date.now();
+    expect(await kit.worker().runOnce()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
+
+    expect(receivedFor(receiver, eventId)).toHaveLength(1); // sent, never answered
+    const [attempt] = await kit.attemptsOf(endpoint.id);
+    expect(attempt).toMatchObject({ status_code: null, response_body: null, succeeded: 0 });
+    expect(attempt.error).toMatch(/^timeout:/);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'pending' });
+    const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'queued', attempts: 1, run_at: h.clock.now() + 30_000 });
+
+    receiver.answer(200);
+    h.clock.advance(30_000);
+    expect(await kit.worker().runOnce()).toBe(1);
+    expect(receivedFor(receiver, eventId)).toHaveLength(2);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+  });
+
+  it('redelivers only a failed event, with the same id and a fresh budget of five attempts', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    const pending = await kit.call('POST', `/v1/events/${eventId}/redeliver`, key);
+    expect(pending.statusCode).toBe(400);
+    expect(pending.json().error.code).toBe('event_not_replayable');
+
+    await failThroughSchedule(eventId);
+    const res = await kit.call('POST', `/v1/events/${eventId}/redeliver`, key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ object: 'event', id: eventId, status: 'pending' });
+    await failThroughSchedule(eventId); // five more, not one
+    expect(receivedFor(receiver, eventId)).toHaveLength(10);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
+
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+    receiver.answer(200);
+    expect(await kit.worker().runOnce()).toBe(1);
+    const got = receivedFor(receiver, eventId);
+    expect(got).toHaveLength(11);
+    expect(new Set(got.map((g) => g.body)).size).toBe(1);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+    expect(await kit.attemptsOf(endpoint.id)).toHaveLength(11);
+
+    const delivered = await kit.call('POST', `/v1/events/${eventId}/redeliver`, key);
+    expect(delivered.statusCode).toBe(400);
+    expect(delivered.json().error.code).toBe('event_not_replayable');
+    const unknown = await kit.call('POST', '/v1/events/whevt_doesnotexist0000/redeliver', key);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('resource_not_found');
+    const stranger = (await h.createOrg()).keys.secret_test;
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, stranger)).statusCode).toBe(404);
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, (await setup()).org.keys.secret_live)).statusCode).toBe(404);
+  });
+});
+
+describe('events delivered to several endpoints', () => {
+  it('settles an event as delivered when its deliveries succeed in the same worker pass', async () => {
+    const org = await h.createOrg();
+    for (let i = 0; i < 4; i++) await kit.createEndpoint(org.keys.secret_test, { url: receiver.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await kit.emit(sandboxOf(org.id), 'coding.completed', { i }));
+      expect(await kit.worker(4).runOnce()).toBe(4); // four deliveries settling at once
+      h.clock.advance(1_000);
+    }
+    const events = (await kit.call('GET', '/v1/events', org.keys.secret_test)).json().data;
+    expect(events.map((e: any) => [e.id, e.status])).toEqual([...ids].reverse().map((id) => [id, 'delivered']));
+  });
+});
+
+describe('endpoints that go away', () => {
+  it('fails a pending delivery whose endpoint was deleted, so its event is failed (and redeliverable), not pending for ever', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    expect(await kit.worker().runOnce()).toBe(1);
+    expect((await kit.call('DELETE', `/v1/webhook-endpoints/${endpoint.id}`, key)).statusCode).toBe(200);
+    receiver.answer(200);
+    h.clock.advance(30_000);
+    expect(await kit.worker().runOnce()).toBe(1);
+    expect(receivedFor(receiver, eventId)).toHaveLength(1); // nothing sent to a deleted endpoint
+    expect(await kit.deliveriesOfEvent(eventId)).toEqual([expect.objectContaining({ status: 'failed' })]);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
+    expect((await kit.call('GET', '/v1/events?status=pending', key)).json().data).toEqual([]);
+  });
+});
+
+describe('webhook delivery when workers or receivers misbehave', () => {
+  const claimAsDeadWorker = async () => {
+    const [job, ...more] = await h.services.queue.claim('dead-worker', ['webhook.deliver'], 1, 60_000);
+    expect(job).toBeDefined();
+    expect(more).toEqual([]);
+    return job;
+  };
+
+  it('loses nothing when a worker dies after claiming a delivery: another takes it once the lease runs out', async () => {
+    const { key, tenant } = await setup();
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    await claimAsDeadWorker();
+    const w = kit.worker();
+    expect(await w.runOnce()).toBe(0); // leased to the dead worker
+    h.clock.advance(59_000);
+    expect(await w.runOnce()).toBe(0);
+    h.clock.advance(1_000);
+    expect(await w.runOnce()).toBe(1);
+    expect(receivedFor(receiver, eventId)).toHaveLength(1);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+  });
+
+  it('sends again, with the same event id, when a worker died after sending but before recording the outcome', async () => {
+    const { key, tenant } = await setup();
+    receiver.hang();
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+    const job = await claimAsDeadWorker();
+    // The dead worker's send reaches the receiver; it never hears back and never reports to the queue.
+    await expect(h.modules.webhooks.deliver(JSON.parse(job.payload), job)).rejects.toThrow();
+    expect(receivedFor(receiver, eventId)).toHaveLength(1);
+
+    receiver.answer(200);
+    h.clock.advance(60_000);
+    expect(await kit.worker().runOnce()).toBe(1);
+    const got = receivedFor(receiver, eventId);
+    expect(got).toHaveLength(2); // at least once
+    expect(got[1].body).toBe(got[0].body);
+    expect(JSON.parse(got[1].body).id).toBe(eventId);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+    const settled = await h.db.kysely.selectFrom('background_jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect(settled).toMatchObject({ status: 'succeeded', attempts: 2 });
+  });
+
+  it('does not let a hung receiver stall the other deliveries of the same pass', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const stuck = await kit.createEndpoint(key, { url: hung.url, enabled_events: ['coding.completed'] });
+    const healthy = await kit.createEndpoint(key, { url: receiver.url, enabled_events: ['resume.scored'] });
+    hung.hang();
+    const stuckEvent = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'c' });
+    h.clock.advance(1); // the hung delivery is first in claim order
+    const healthyEvent = await kit.emit(sandboxOf(org.id), 'resume.scored', { id: 'r' });
+
+    const pass = kit.worker(2).runOnce();
+    const deadline = Date.now() + 10_000;
+    while (receivedFor(receiver, healthyEvent).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    const healthyArrived = receivedFor(receiver, healthyEvent).length;
+    const stuckSettledBefore = (await kit.attemptsOf(stuck.id)).length;
+    expect(await pass).toBe(2);
+    expect(healthyArrived).toBe(1);
+    expect(stuckSettledBefore).toBe(0); // the healthy delivery did not wait for the hung one
+
+    expect(await kit.attemptsOf(healthy.id)).toEqual([expect.objectContaining({ event_id: healthyEvent, status_code: 200, succeeded: 1 })]);
+    const [timedOut] = await kit.attemptsOf(stuck.id);
+    expect(timedOut).toMatchObject({ event_id: stuckEvent, status_code: null, succeeded: 0 });
+    expect(timedOut.error).toMatch(/^timeout:/);
+    expect(receivedFor(hung, stuckEvent)).toHaveLength(1);
+    expect(await eventOf(key, healthyEvent)).toMatchObject({ status: 'delivered' });
+    expect(await eventOf(key, stuckEvent)).toMatchObject({ status: 'pending' });
+  });
+});
