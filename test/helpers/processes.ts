@@ -74,3 +74,17 @@ export async function startServe(env: Record<string, string>, extraArgs: string[
 
   return { url, child, output: () => out, stop };
 }
+
+/** Starts `prep worker` with `env`, resolving once it says it is running. Kill it with `child.kill()`. */
+export function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, 'worker'], { cwd: ROOT, env: { ...process.env, PREP_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('is running')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`prep worker exited ${code}: ${out}`)));
+  });
+}

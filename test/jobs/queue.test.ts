@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker, type JobHandler } from '../../src/jobs/worker.js';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
-import { CLI, ROOT } from '../helpers/processes.js';
+import { startWorkerProcess } from '../helpers/processes.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -124,18 +124,11 @@ describe('several worker processes on one queue', () => {
   const children: ChildProcess[] = [];
   afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
 
-  function startWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [CLI, 'worker'], { cwd: ROOT, env: { ...process.env, ...h.env, PREP_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const startWorker = async () => {
+    const child = await startWorkerProcess(h.env);
     children.push(child);
-    return new Promise((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        if (out.includes('is running')) resolve(child);
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-    });
-  }
+    return child;
+  };
 
   it('never runs one job twice at once: every job succeeds on its first attempt', async () => {
     await Promise.all([startWorker(), startWorker()]);

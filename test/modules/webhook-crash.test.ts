@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { CLI, ROOT } from '../helpers/processes.js';
+import { startWorkerProcess } from '../helpers/processes.js';
 import { startWebhookReceiver } from '../helpers/tls.js';
 
 let h: Harness;
@@ -20,17 +20,10 @@ afterAll(async () => {
   await receiver.close();
 });
 
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker'], { cwd: ROOT, env: { ...process.env, ...h.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startWorker(): Promise<ChildProcess> {
+  const child = await startWorkerProcess(h.env);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('is running')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
+  return child;
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
