@@ -11,15 +11,16 @@ import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 
 export const options = parseArgs({
+  strict: false,
   options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' } },
 }).values;
 
 /** The app listening on 127.0.0.1 with limits out of the way; `extend` adds bench-only routes. */
-export async function startBenchApp(extend) {
+export async function startBenchApp(extend, env = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'prep-bench-'));
   const config = loadConfig({
     PREP_DATA_DIR: dir, PREP_LOG_LEVEL: 'silent', PREP_RATE_LIMIT: '10000000', PREP_RATE_LIMIT_WINDOW_MS: '1000',
-    PREP_PUBLIC_URL: 'http://localhost:8080',
+    PREP_PUBLIC_URL: 'http://localhost:8080', ...env,
   });
   const db = openDatabase(config);
   await migrateToLatest(db);

@@ -69,7 +69,7 @@ program.command('serve').description('Serve the API (and run background work unl
   });
 
 program.command('worker').description('Run background jobs only (timeouts, retention; webhooks and judging as they land)')
-  .option('--concurrency <n>', 'jobs run at once', wholeNumber, 4)
+  .option('--concurrency <n>', 'jobs run at once', wholeNumber, 16)
   .action(async (opts: { concurrency: number }) => {
     const cfg = config();
     const db = openDatabase(cfg);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database, BackgroundJobsTable } from '../db/schema.js';
 import type { Clock } from '../platform/clock.js';
@@ -25,6 +26,12 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
   const { clock } = deps;
   const db = deps.db.kysely;
   const postgres = deps.db.dialect === 'postgres';
+  /** A cheap read (no transaction, no write lock) that tells an idle worker whether claiming is worth it. */
+  const anyDue = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id')
+    .where((eb) => eb.or([
+      eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
+      eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]),
+    ])).limit(1));
 
   return {
     async enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
@@ -45,6 +52,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     /** Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs. */
     async claim(workerId: string, kinds: string[], limit: number, leaseMs: number): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0 || limit <= 0) return [];
+      if ((await anyDue(clock.now())).length === 0) return [];
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
         let due = tx.selectFrom('background_jobs').select('id')

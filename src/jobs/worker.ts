@@ -30,7 +30,7 @@ export function createWorker(deps: {
   const { queue, clock, log } = deps;
   const handlers = new Map(deps.handlers.map((h) => [h.kind, h]));
   const kinds = [...handlers.keys()];
-  const concurrency = deps.concurrency ?? 4;
+  const concurrency = deps.concurrency ?? 16;
   const leaseMs = deps.leaseMs ?? 120_000;
   const id = `${hostname()}:${process.pid}:${randomToken(6)}`;
   const inFlight = new Set<Promise<void>>();
@@ -52,26 +52,52 @@ export function createWorker(deps: {
     }
   }
 
-  /** One claim-and-run pass; resolves when the claimed jobs are done. Returns how many ran. */
-  async function runOnce(): Promise<number> {
-    const jobs = await queue.claim(id, kinds, concurrency - inFlight.size, leaseMs);
-    await Promise.all(jobs.map((job) => {
-      const running = execute(job).finally(() => inFlight.delete(running));
+  /** Claims as many due jobs as there are free slots and starts them. */
+  async function claimAndStart(): Promise<Array<Promise<void>>> {
+    const free = concurrency - inFlight.size;
+    if (free <= 0) return [];
+    const jobs = await queue.claim(id, kinds, free, leaseMs);
+    return jobs.map((job) => {
+      const running = execute(job).finally(() => {
+        inFlight.delete(running);
+        wake(); // a slot is free: look for more work now rather than at the next poll
+      });
       inFlight.add(running);
       return running;
-    }));
-    return jobs.length;
+    });
   }
 
+  /** One claim-and-run pass; resolves when the claimed jobs are done. Returns how many ran. */
+  async function runOnce(): Promise<number> {
+    const started = await claimAndStart();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  let looping = false;
+
+  /** Keeps every slot busy: a slow job (a receiver that hangs) holds one slot, never the others. */
   async function loop(): Promise<void> {
-    if (stopped) return;
-    let ran = 0;
+    if (stopped || looping) return;
+    looping = true;
+    timer = null;
+    let claimed = 0;
     try {
-      ran = await runOnce();
+      claimed = (await claimAndStart()).length;
     } catch (error) {
       log.error({ err: error }, 'job worker pass failed');
+    } finally {
+      looping = false;
     }
-    if (!stopped) timer = setTimeout(() => void loop(), ran > 0 ? 0 : deps.pollMs ?? 500);
+    // Idle polls are one indexed read, so polling often keeps event-to-first-attempt latency low.
+    const more = claimed > 0 && inFlight.size < concurrency;
+    if (!stopped && timer === null) timer = setTimeout(() => void loop(), more ? 0 : deps.pollMs ?? 50);
+  }
+
+  function wake(): void {
+    if (stopped || looping) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void loop(), 0);
   }
 
   return {
