@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type {
   Database, DeliveryStatus, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable,
@@ -51,11 +51,9 @@ export function createWebhookRepo(database: Db) {
     setEventStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus) => tx.updateTable('events').set({ status }).where('id', '=', id).execute(),
     /**
      * Locks the event row until the transaction ends, so deliveries of one event settling at once (several
-     * endpoints, one worker pass) see each other's outcome; SQLite transactions are serialised already.
+     * endpoints, one worker pass) see each other's outcome. A no-op update: the same SQL on both engines.
      */
-    async lockEvent(tx: Kysely<Database>, id: string) {
-      if (database.dialect === 'postgres') await tx.selectFrom('events').select('id').where('id', '=', id).forUpdate().execute();
-    },
+    lockEvent: (tx: Kysely<Database>, id: string) => tx.updateTable('events').set({ status: sql`status` }).where('id', '=', id).execute(),
 
     insertDelivery: (tx: Kysely<Database>, row: WebhookDeliveriesTable) => tx.insertInto('webhook_deliveries').values(row).execute(),
     getDelivery: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -66,7 +64,7 @@ export function createWebhookRepo(database: Db) {
     insertAttempt: (tx: Kysely<Database>, row: WebhookAttemptsTable) => tx.insertInto('webhook_attempts').values(row).execute(),
     attemptsPage: (endpointId: string, page: PageRequest) => attemptsPage(page, endpointId),
 
-    /** Retention: events older than the cutoff go, with their deliveries and attempts (cascade). */
+    /** Retention: up to 1,000 events older than the cutoff go, with their deliveries and attempts. */
     async sweep(before: number) {
       const old = await db.selectFrom('events').select('id').where('created_at', '<', before).limit(1000).execute();
       if (old.length === 0) return 0;

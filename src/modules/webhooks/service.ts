@@ -54,11 +54,17 @@ export function createWebhookService(deps: {
     return secrets;
   }
 
-  async function queueDelivery(tx: Kysely<Database>, eventId: string, endpointId: string, maxAttempts = DELIVERY_ATTEMPTS) {
+  /** Queues the attempts of one delivery: `webhook.test` is attempted once, every other event five times. */
+  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string) {
+    const maxAttempts = eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS;
+    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, { maxAttempts });
+  }
+
+  async function queueDelivery(tx: Kysely<Database>, eventId: string, eventType: string, endpointId: string) {
     const id = newId();
     const now = clock.now();
     await repo.insertDelivery(tx, { id, event_id: eventId, endpoint_id: endpointId, status: 'pending', created_at: now, updated_at: now });
-    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: id } satisfies DeliverPayload, { maxAttempts });
+    await queueAttempts(tx, id, eventType);
   }
 
   /** An event's status follows its deliveries: failed if any failed, delivered when all were, else pending. */
@@ -128,7 +134,7 @@ export function createWebhookService(deps: {
       for (const endpoint of await repo.liveEndpoints(tx, tenant)) {
         const wanted = JSON.parse(endpoint.enabled_events) as string[];
         if (wanted.length > 0 && !wanted.includes(type)) continue;
-        await queueDelivery(tx, id, endpoint.id);
+        await queueDelivery(tx, id, type, endpoint.id);
         deliveries++;
       }
       if (deliveries === 0) await repo.setEventStatus(tx, id, 'delivered'); // nobody to tell: nothing pending
@@ -143,7 +149,7 @@ export function createWebhookService(deps: {
         const now = clock.now();
         const object = { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url };
         await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, type: 'webhook.test', payload: envelope(id, 'webhook.test', now, object), status: 'pending', created_at: now });
-        await queueDelivery(tx, id, endpoint.id, 1);
+        await queueDelivery(tx, id, 'webhook.test', endpoint.id);
         return (await repo.eventById(tx, id))!;
       });
     },
@@ -164,7 +170,7 @@ export function createWebhookService(deps: {
         for (const delivery of await repo.deliveriesOf(tx, id)) {
           if (delivery.status !== 'failed') continue;
           await repo.setDeliveryStatus(tx, delivery.id, 'pending', clock.now());
-          await queue.enqueue(tx, 'webhook.deliver', { delivery_id: delivery.id } satisfies DeliverPayload, { maxAttempts: event.type === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS });
+          await queueAttempts(tx, delivery.id, event.type);
         }
         await repo.setEventStatus(tx, id, 'pending');
         return { ...event, status: 'pending' as const };
