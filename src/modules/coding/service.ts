@@ -73,7 +73,11 @@ export function createCodingService(deps: {
    * because the time is up does not roll the timeout back.
    */
   async function settled(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
-    const row = await mustGet(db, tenant, id);
+    return applyDueTimeout(await mustGet(db, tenant, id));
+  }
+
+  /** A row read outside a transaction, with its timeout committed if it is due (no write lock otherwise). */
+  async function applyDueTimeout(row: CodingSessionsTable): Promise<CodingSessionsTable> {
     return isDue(row) ? db.transaction().execute((tx) => expireIfDue(tx, row)) : row;
   }
 
@@ -234,9 +238,9 @@ export function createCodingService(deps: {
 
     /** Server-owned clock. Reads the row outside a transaction (hot path) and only writes when time is up. */
     async timer(tenant: Tenant, id: string) {
-      let row = await repo.read(tenant, id);
-      if (!row) throw notFound('coding session', id);
-      if (isDue(row)) row = await db.transaction().execute((tx) => expireIfDue(tx, row!));
+      const read = await repo.read(tenant, id);
+      if (!read) throw notFound('coding session', id);
+      const row = await applyDueTimeout(read);
       const now = clock.now();
       const timed = row.duration_seconds !== null;
       let remaining = 0;
@@ -285,16 +289,15 @@ export function createCodingService(deps: {
     /** The timeout job of one session: a no-op unless its time is up (or when the session is gone). */
     async expireSession(tenant: Tenant, id: string): Promise<void> {
       const row = await repo.get(db, tenant, id);
-      if (row && isDue(row)) await db.transaction().execute((tx) => expireIfDue(tx, row));
+      if (row) await applyDueTimeout(row);
     },
 
     /** The scheduled sweep: every started session whose time is up becomes timed_out. */
     async expireDue(limit = 500): Promise<number> {
-      return db.transaction().execute(async (tx) => {
-        let n = 0;
-        for (const row of await repo.due(tx, clock.now(), limit)) if ((await expireIfDue(tx, row)).status === 'timed_out') n++;
-        return n;
-      });
+      // Found with a plain read, so the sweep takes no write lock when nothing is due (it runs every 10 s).
+      let n = 0;
+      for (const row of await repo.due(db, clock.now(), limit)) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
+      return n;
     },
 
     eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
