@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Everything the service reads from the environment, validated once at start. */
@@ -32,6 +33,16 @@ export interface Config {
     allowLoopbackHosts: string[];
     /** Tests only: a CA (PEM file) trusted for receivers, instead of the system roots. */
     caFile: string | null;
+  };
+  sandbox: {
+    /** Code executions at once in this process (each slot runs as its own uid). */
+    slots: number;
+    /** First uid (and gid) of the slots; slot n of process p runs as base + (p mod 65536) * 64 + n. */
+    uidBase: number;
+    /** Where the launcher binary is built (outside any sandbox). */
+    dir: string;
+    /** Longest a `run` request waits for a free slot before answering 503 capacity_unavailable. */
+    queueWaitMs: number;
   };
   /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
   encryptionKey: Buffer | null;
@@ -89,10 +100,11 @@ export function loadConfig(env: Env = process.env): Config {
     // A lease shorter than a delivery would let a second worker send while the first is still waiting.
     throw new ConfigError(`PREP_JOB_LEASE_MS (${jobLeaseMs}) must be longer than PREP_WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
   }
+  const dataDir = path.resolve(env.PREP_DATA_DIR?.trim() || './data');
   return {
     databaseUrl,
     databaseSchema,
-    dataDir: path.resolve(env.PREP_DATA_DIR?.trim() || './data'),
+    dataDir,
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     publicUrl: origin('PREP_PUBLIC_URL', env.PREP_PUBLIC_URL?.trim() || `http://localhost:${port}`),
@@ -107,6 +119,12 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     jobLeaseMs,
+    sandbox: {
+      slots: integer(env, 'PREP_SANDBOX_SLOTS', Math.max(1, os.availableParallelism()), 1, 64),
+      uidBase: integer(env, 'PREP_SANDBOX_UID_BASE', 200_000, 1000, 4_000_000_000),
+      dir: path.resolve(env.PREP_SANDBOX_DIR?.trim() || path.join(dataDir, 'sandbox')),
+      queueWaitMs: integer(env, 'PREP_SANDBOX_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+    },
     webhooks: {
       timeoutMs: webhookTimeoutMs,
       allowLoopbackHosts: (env.PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),

@@ -12,6 +12,7 @@ import { createCredits } from './platform/credits.js';
 import { createEncryption, loadEncryptionKey } from './platform/encryption.js';
 import { createSigningKeyRepo } from './modules/signing-keys/repo.js';
 import { createSigningKeys } from './modules/signing-keys/service.js';
+import { processSandbox } from './sandbox/sandbox.js';
 
 /** What every module may depend on. Modules take the narrow part they need. */
 export interface Core {
@@ -35,7 +36,8 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
     allowLoopbackHosts: config.webhooks.allowLoopbackHosts,
     ...(config.webhooks.caFile ? { ca: readFileSync(config.webhooks.caFile) } : {}),
   });
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender };
+  const sandbox = processSandbox(config.sandbox);
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender, sandbox };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_catalogues.js';
 import * as m0003 from './migrations/0003_sessions_and_coding.js';
 import * as m0004 from './migrations/0004_background_jobs.js';
 import * as m0005 from './migrations/0005_webhooks.js';
+import * as m0006 from './migrations/0006_judging.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_sessions_and_coding': m0003,
   '0004_background_jobs': m0004,
   '0005_webhooks': m0005,
+  '0006_judging': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

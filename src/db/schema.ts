@@ -203,7 +203,10 @@ export interface CodingProblemsTable {
   output_format: string;
   constraints: string;
   examples: string;
+  /** JSON [{ name, input, output, large }]: never leaves the service. */
   hidden_cases: string;
+  /** JSON { language: source } of reference solutions, or null (an organisation's problem without one). */
+  reference_solutions: string | null;
   expected_complexity: string;
   comparator: string;
   time_limit_ms: number;
@@ -220,6 +223,8 @@ export interface CodingTestsTable {
   difficulty: 'easy' | 'medium' | 'hard';
   skills: string;
   duration_minutes: number | null;
+  /** Submissions allowed per problem. */
+  attempts_per_problem: number;
   created_at: number;
 }
 
@@ -252,6 +257,8 @@ export interface CodingSessionsTable {
   started_at: number | null;
   deadline_at: number | null;
   ended_at: number | null;
+  /** Set by finalize: no more runs or submissions; the report follows. */
+  finalize_requested_at?: number | null;
 }
 
 export interface CodingSessionProblemsTable {
@@ -340,6 +347,53 @@ export interface WebhookAttemptsTable {
   created_at: number;
 }
 
+export type SubmissionStatus = 'queued' | 'running' | 'judged' | 'error';
+
+export interface CodingSubmissionsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  session_id: string;
+  problem_id: string;
+  language: string;
+  source: string;
+  status: SubmissionStatus;
+  /** PENDING until judged. */
+  verdict: string;
+  /** JSON: compile outcome and per-case results (hidden cases: name, verdict, time and memory only). */
+  results: string | null;
+  cases_passed: number;
+  cases_total: number;
+  hidden_passed: number;
+  hidden_total: number;
+  /** CPU ms summed over the large cases (null until judged, or when the problem has none). */
+  large_time_ms: number | null;
+  max_time_ms: number | null;
+  max_memory_kb: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  judged_at: number | null;
+}
+
+export interface CodingReportsTable {
+  session_id: string;
+  organization_id: string;
+  livemode: Flag;
+  /** completed | timed_out | abandoned */
+  outcome: string;
+  report: string;
+  created_at: number;
+}
+
+export interface CodingReferenceTimingsTable {
+  problem_id: string;
+  language: string;
+  /** CPU ms of the reference solution summed over the problem's large cases. */
+  large_time_ms: number;
+  measured_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -365,6 +419,9 @@ export interface Database {
   coding_slot_problems: CodingSlotProblemsTable;
   coding_sessions: CodingSessionsTable;
   coding_session_problems: CodingSessionProblemsTable;
+  coding_submissions: CodingSubmissionsTable;
+  coding_reports: CodingReportsTable;
+  coding_reference_timings: CodingReferenceTimingsTable;
   proctoring_events: ProctoringEventsTable;
   background_jobs: BackgroundJobsTable;
   webhook_endpoints: WebhookEndpointsTable;

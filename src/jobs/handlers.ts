@@ -3,6 +3,8 @@ import { sweepIdempotencyKeys } from '../platform/idempotency.js';
 import type { Services } from '../services.js';
 import type { JobHandler } from './worker.js';
 import { RETRY_DELAYS_SECONDS, type DeliverPayload } from '../modules/webhooks/service.js';
+import { JUDGE_JOB } from '../modules/coding/judging.js';
+import { COMPLETE_JOB } from '../modules/coding/service.js';
 
 /** Every kind of background work, with what runs it. */
 export function jobHandlers(services: Services, modules: ModuleServices): JobHandler[] {
@@ -26,6 +28,17 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
       kind: 'coding.timeout-sweep',
       everyMs: 10_000,
       run: async () => void (await modules.coding.expireDue()),
+    },
+    {
+      kind: JUDGE_JOB,
+      retryDelaysSeconds: [2, 10, 30, 60],
+      run: (payload, job) => modules.judging.judge((payload as { submission_id: string }).submission_id, job.attempts >= job.max_attempts),
+    },
+    {
+      // Queued by finalize and by a timeout; waits for judging by retrying.
+      kind: COMPLETE_JOB,
+      retryDelaysSeconds: [1, 2, 5, 10, 30],
+      run: (payload) => modules.judging.complete((payload as { session_id: string }).session_id),
     },
     {
       kind: 'retention.sweep',

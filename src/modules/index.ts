@@ -10,6 +10,9 @@ import { createCodingCatalogRepo } from './coding/catalog-repo.js';
 import { codingRoutes } from './coding/routes.js';
 import { createCodingService } from './coding/service.js';
 import { createCodingSessionRepo } from './coding/sessions-repo.js';
+import { createJudgingService } from './coding/judging.js';
+import { createJudgingRepo } from './coding/judging-repo.js';
+import { judgingRoutes } from './coding/judging-routes.js';
 import { createDomainRepo } from './domains/repo.js';
 import { domainRoutes } from './domains/routes.js';
 import { createDomainService } from './domains/service.js';
@@ -36,16 +39,19 @@ export function createModuleServices(services: Services) {
   const sessions = createSessionService({
     db: db.kysely, clock, repo: createSessionRepo(db), tokens, domains, subjects, publicOrigin: config.publicUrl,
   });
-  const coding = createCodingService({
-    db: db.kysely, clock, credits: services.credits, catalog: createCodingCatalogRepo(db), repo: createCodingSessionRepo(db), sessions,
-    queue: services.queue,
-  });
+  const catalog = createCodingCatalogRepo(db);
+  const codingRepo = createCodingSessionRepo(db);
+  const coding = createCodingService({ db: db.kysely, clock, credits: services.credits, catalog, repo: codingRepo, sessions, queue: services.queue });
   subjects.set('coding', coding.provider);
   const branding = createBrandingService(db.kysely, clock);
   const webhooks = createWebhookService({
     db: db.kysely, clock, repo: createWebhookRepo(db), queue: services.queue, encryption: services.encryption, sender: services.sender,
   });
-  return { domainRepo, domains, sessions, coding, branding, webhooks };
+  const judging = createJudgingService({
+    db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,
+    emit: webhooks.emitEvent,
+  });
+  return { domainRepo, domains, sessions, coding, judging, branding, webhooks };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -68,5 +74,6 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
     branding: modules.branding.get,
   });
   codingRoutes(app, modules.coding);
+  judgingRoutes(app, modules.judging);
   webhookRoutes(app, modules.webhooks);
 }

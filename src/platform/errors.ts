@@ -69,6 +69,8 @@ export const ERROR_CODES = {
   email_is_platform_account: code('invalid_request_error', 400, 'This email address belongs to a platform account and cannot be a candidate.'),
   candidate_email_taken: code('invalid_request_error', 400, 'A candidate with this email address already exists.'),
   api_key_self_revocation: code('invalid_request_error', 400, 'A key cannot revoke itself without a grace window.'),
+  session_not_started: code('invalid_request_error', 400, 'The session has not started yet; start it first.'),
+  attempts_exhausted: code('invalid_request_error', 400, 'Every attempt at this problem has been used.'),
   api_key_inactive: code('invalid_request_error', 400, 'This key is revoked or already rotated.'),
   rate_limited: code('rate_limit_error', 429, 'Too many requests; back off and retry after the Retry-After interval.'),
   internal_error: code('api_error', 500, 'Something went wrong on our side; retry, and contact support with the request_id if it persists.'),

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const slotId = newId();
   await db.insertInto('coding_tests').values({
     id: ownTestId, organization_id: orgA.id, slug: 'acme-house-screen', name: 'Acme house screen', description: 'Our own screen.',
-    difficulty: 'medium', skills: JSON.stringify(['sorting', 'acme-internal']), duration_minutes: 45, created_at: h.clock.now(),
+    difficulty: 'medium', skills: JSON.stringify(['sorting', 'acme-internal']), duration_minutes: 45, attempts_per_problem: 10, created_at: h.clock.now(),
   }).execute();
   await db.insertInto('coding_test_slots').values({ id: slotId, test_id: ownTestId, position: 0, title: 'House problem' }).execute();
   await db.insertInto('coding_slot_problems').values({ slot_id: slotId, problem_id: sharedProblemId, position: 0 }).execute();

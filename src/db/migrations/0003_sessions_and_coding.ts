@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { seedCodingCatalogue } from '../../modules/coding/catalog-seed.js';
 import { columnTypes } from './types.js';
 
 /** Candidate access (signing keys, domains, session tokens, launch links) and the coding catalogue and sessions. */
@@ -148,7 +147,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('proctoring_events_subject_idx').on('proctoring_events').columns(['subject_kind', 'subject_id']).execute();
 
-  await seedCodingCatalogue(db);
+  // The catalogue is loaded by 0006, once its tables have every column the loader writes.
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -18,8 +18,8 @@ export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
 /** Proctoring signals kept per session; beyond it `recorded` is 0. */
 export const PROCTORING_EVENTS_CAP = 500;
 export const PROCTORING_META_MAX_BYTES = 2048;
-/** Submissions allowed per problem (the judge issue consumes them). */
-export const ATTEMPTS_PER_PROBLEM = 10;
+/** The background job that scores a session and emits coding.completed. */
+export const COMPLETE_JOB = 'coding.complete';
 
 const FINISHED = new Set(['completed', 'timed_out']);
 
@@ -62,7 +62,10 @@ export function createCodingService(deps: {
   async function expireIfDue(tx: Kysely<Database>, row: CodingSessionsTable): Promise<CodingSessionsTable> {
     if (isDue(row)) {
       const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
-      if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) return { ...row, ...changes };
+      if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
+        await queueCompletion(tx, row.id); // a timed-out session is scored like a finished one
+        return { ...row, ...changes };
+      }
       return (await repo.get(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, row.id))!;
     }
     return row;
@@ -81,18 +84,24 @@ export function createCodingService(deps: {
     return isDue(row) ? db.transaction().execute((tx) => expireIfDue(tx, row)) : row;
   }
 
+  /** Scores the session and sends coding.completed, once, in the background (see judging.ts). */
+  async function queueCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
+    await queue.enqueue(tx, COMPLETE_JOB, { session_id: sessionId }, { uniqueKey: `${COMPLETE_JOB}:${sessionId}`, maxAttempts: 60 });
+  }
+
   function isDue(row: CodingSessionsTable): boolean {
     return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now();
   }
 
   async function detail(tx: Kysely<Database>, row: CodingSessionsTable) {
     const problems = await repo.problems(tx, row.id);
+    const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
     const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
     return {
       row,
       problems: problems.map((p) => ({
         position: p.position, slot_title: p.slot_title, problem: publicProblem(content.get(p.problem_id)!),
-        attempts_used: p.attempts_used, attempts_remaining: Math.max(0, ATTEMPTS_PER_PROBLEM - p.attempts_used), scored: p.scored === 1,
+        attempts_used: p.attempts_used, attempts_remaining: Math.max(0, allowed - p.attempts_used), scored: p.scored === 1,
       })),
     };
   }
@@ -297,8 +306,15 @@ export function createCodingService(deps: {
       // Found with a plain read, so the sweep takes no write lock when nothing is due (it runs every 10 s).
       let n = 0;
       for (const row of await repo.due(db, clock.now(), limit)) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
+      // Assignments whose window lapsed unopened are abandoned: scored (as nothing) and announced once.
+      const lapsed = await repo.lapsedWithoutReport(db, clock.now() - ASSIGNMENT_WINDOW_MS, limit);
+      if (lapsed.length > 0) await db.transaction().execute(async (tx) => { for (const id of lapsed) await queueCompletion(tx, id); });
       return n;
     },
+
+    settled,
+    mustGet,
+    queueCompletion,
 
     eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
   };

@@ -49,6 +49,23 @@ export function createCodingSessionRepo(database: Db) {
     due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('coding_sessions').selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute(),
 
+    /** Assignments created before `createdBefore` never started and not yet reported (abandoned). */
+    lapsedWithoutReport: async (tx: Kysely<Database>, createdBefore: number, limit: number) => (await tx.selectFrom('coding_sessions')
+      .leftJoin('coding_reports', 'coding_reports.session_id', 'coding_sessions.id')
+      .select('coding_sessions.id').where('coding_sessions.status', '=', 'assigned').where('coding_sessions.created_at', '<=', createdBefore)
+      .where('coding_reports.session_id', 'is', null).limit(limit).execute()).map((r) => r.id),
+    /** Marks one of the session's problems as having a judged submission and counts an attempt. */
+    async useAttempt(tx: Kysely<Database>, sessionId: string, problemId: string, allowed: number): Promise<number | null> {
+      const r = await tx.updateTable('coding_session_problems').set({ attempts_used: sql`attempts_used + 1` })
+        .where('session_id', '=', sessionId).where('problem_id', '=', problemId).where('attempts_used', '<', allowed).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return null;
+      const row = await tx.selectFrom('coding_session_problems').select('attempts_used').where('session_id', '=', sessionId)
+        .where('problem_id', '=', problemId).executeTakeFirstOrThrow();
+      return allowed - row.attempts_used;
+    },
+    markScored: (tx: Kysely<Database>, sessionId: string, problemId: string) => tx.updateTable('coding_session_problems').set({ scored: 1 })
+      .where('session_id', '=', sessionId).where('problem_id', '=', problemId).execute(),
+
     /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own candidates). */
     candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name'])
       .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),

@@ -1,0 +1,34 @@
+"""Deterministic generator for the cases added after 01-08 and large-1/large-2.
+
+Writes cases/09 and 10 and computes the outputs with solutions/reference.py.
+The older cases are not touched.
+"""
+import os
+import random
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(name, cap, weights):
+    text = f"{len(weights)} {cap}\n{' '.join(map(str, weights))}\n"
+    with open(os.path.join(HERE, "cases", name + ".in"), "w") as f:
+        f.write(text)
+    out = subprocess.run([sys.executable, os.path.join(HERE, "solutions", "reference.py")],
+                         input=text.encode(), capture_output=True, check=True).stdout
+    with open(os.path.join(HERE, "cases", name + ".out"), "wb") as f:
+        f.write(out)
+
+
+def main():
+    rng = random.Random(9182)
+    # 09: every paddler weighs exactly the limit: nobody can share.
+    write("09", 1000, [1000] * 6)
+    # 10: weights just around C/2 (an odd C), so only the lighter half pairs.
+    weights = [rng.choice([499, 500, 501, 502]) for _ in range(60)]
+    write("10", 1001, weights)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { CodingReportsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+
+const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+/** Submissions, reports and reference timings: the SQL of judging and scoring. */
+export function createJudgingRepo(database: Db) {
+  const db = database.kysely;
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, sessionId: string, problemId: string) =>
+    db.selectFrom('coding_submissions').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+      .where('session_id', '=', sessionId).where('problem_id', '=', problemId));
+  const scoped = (tenant: Tenant, sessionId: string) => db.selectFrom('coding_submissions')
+    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).where('session_id', '=', sessionId);
+
+  return {
+    insert: (tx: Kysely<Database>, row: CodingSubmissionsTable) => tx.insertInto('coding_submissions').values(row).execute(),
+    byId: (id: string) => db.selectFrom('coding_submissions').selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Oldest first (ids are time-ordered): pass an ascending page request. */
+    listForProblem: (tenant: Tenant, sessionId: string, problemId: string, page: PageRequest) =>
+      pageOf(page, tenant.organizationId, lm(tenant), sessionId, problemId),
+    async countForProblem(tenant: Tenant, sessionId: string, problemId: string): Promise<number> {
+      const row = await scoped(tenant, sessionId).select((eb) => eb.fn.countAll<number>().as('n')).where('problem_id', '=', problemId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Every submission of a session (the report's input). */
+    forSession: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('coding_submissions').selectAll()
+      .where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute(),
+    async unjudged(tx: Kysely<Database>, sessionId: string): Promise<number> {
+      const row = await tx.selectFrom('coding_submissions').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('session_id', '=', sessionId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    update: (id: string, changes: Partial<CodingSubmissionsTable>) => db.updateTable('coding_submissions').set(changes).where('id', '=', id).execute(),
+
+    /** The whole problem, hidden cases and reference solutions included: for the judge only. */
+    problem: (id: string) => db.selectFrom('coding_problems').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    report: (tenant: Tenant, sessionId: string) => db.selectFrom('coding_reports').selectAll()
+      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+    /** False when the session already has its report (it is written once). */
+    async insertReport(tx: Kysely<Database>, row: CodingReportsTable): Promise<boolean> {
+      const r = await tx.insertInto('coding_reports').values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    referenceTiming: (problemId: string, language: string) => db.selectFrom('coding_reference_timings').selectAll()
+      .where('problem_id', '=', problemId).where('language', '=', language).executeTakeFirst(),
+    saveReferenceTiming: (problemId: string, language: string, largeTimeMs: number, now: number) => db.insertInto('coding_reference_timings')
+      .values({ problem_id: problemId, language, large_time_ms: largeTimeMs, measured_at: now })
+      .onConflict((oc) => oc.columns(['problem_id', 'language']).doUpdateSet({ large_time_ms: largeTimeMs, measured_at: now })).execute(),
+
+    proctoringSummary: async (tx: Kysely<Database>, sessionId: string) => (await tx.selectFrom('proctoring_events')
+      .select(['type', (eb) => eb.fn.countAll<number>().as('n')]).where('subject_kind', '=', 'coding').where('subject_id', '=', sessionId)
+      .groupBy('type').execute()).map((r) => ({ type: r.type, count: Number(r.n) })),
+  };
+}
+
+export type JudgingRepo = ReturnType<typeof createJudgingRepo>;

@@ -1,0 +1,311 @@
+import type { Kysely } from 'kysely';
+import type { CodingProblemsTable, CodingSessionsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Tenant } from '../../platform/context.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { PageRequest } from '../../platform/pagination.js';
+import { SandboxBusyError, SandboxUnavailableError, type CaseOutcome, type Sandbox } from '../../sandbox/sandbox.js';
+import type { HiddenCase } from './catalog-seed.js';
+import type { CodingCatalogRepo } from './catalog-repo.js';
+import type { JudgingRepo } from './judging-repo.js';
+import { buildReport, referenceLanguageFor, type SubmissionResults } from './report.js';
+import { assignmentEndsAt, type CodingService } from './service.js';
+import type { CodingSessionRepo } from './sessions-repo.js';
+
+export const JUDGE_JOB = 'coding.judge';
+const STDOUT_SHOWN = 64 * 1024;
+const STDERR_SHOWN = 16 * 1024;
+/** A run's output is cut at 1 MiB (the response shows the first 64 KiB); judging allows 32 MiB. */
+const RUN_STDOUT_BYTES = 1_048_576;
+
+export interface RunInput { problem_id: string; language: string; source: string; stdin?: string }
+export interface SubmitInput { problem_id: string; language: string; source: string }
+
+/** Public examples of a problem as judge cases. */
+function exampleCases(problem: Pick<CodingProblemsTable, 'examples'>) {
+  return (JSON.parse(problem.examples) as Array<{ input: string; output: string }>)
+    .map((e, i) => ({ name: `example-${i + 1}`, input: e.input, expected: e.output }));
+}
+
+function shown(buffer: Buffer, max: number): { text: string; truncated: boolean } {
+  return buffer.length > max ? { text: buffer.subarray(0, max).toString('utf8'), truncated: true } : { text: buffer.toString('utf8'), truncated: false };
+}
+
+function sandboxError(error: unknown): never {
+  if (error instanceof SandboxBusyError) {
+    throw new ApiError('capacity_unavailable', { message: 'Every code-execution slot is busy; retry shortly.', headers: { 'Retry-After': '2' } });
+  }
+  if (error instanceof SandboxUnavailableError) {
+    throw new ApiError('capacity_unavailable', { message: `Code execution is unavailable on this server: ${error.message}.`, headers: { 'Retry-After': '30' } });
+  }
+  throw error;
+}
+
+/**
+ * Runs, submissions, judging and scoring of coding sessions. Candidate code never runs inside a database
+ * transaction: a run holds a sandbox slot only, and judging happens in background jobs.
+ */
+export function createJudgingService(deps: {
+  db: Kysely<Database>; clock: Clock; sandbox: Sandbox; queue: JobQueue; repo: JudgingRepo; sessions: CodingSessionRepo;
+  catalog: CodingCatalogRepo; coding: CodingService; emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+}) {
+  const { db, clock, sandbox, queue, repo, sessions, catalog, coding, emit } = deps;
+
+  /** A started, unfinished session that still takes work (runs, submissions). */
+  async function working(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
+    const row = await coding.settled(tenant, id);
+    if (row.status === 'assigned' && assignmentEndsAt(row) > clock.now()) throw new ApiError('session_not_started');
+    if (row.status === 'cancelled') throw new ApiError('session_cancelled');
+    if (row.status === 'assigned') throw new ApiError('assignment_expired');
+    if (row.status !== 'started' && row.status !== 'in_progress') throw new ApiError('session_already_finalized');
+    if (row.finalize_requested_at) throw new ApiError('session_already_finalized');
+    return row;
+  }
+
+  /** The session's problem, or a 404 naming problem_id. */
+  async function sessionProblem(tx: Kysely<Database>, sessionId: string, problemId: string) {
+    const entry = (await sessions.problems(tx, sessionId)).find((p) => p.problem_id === problemId);
+    if (!entry) throw new ApiError('resource_not_found', { param: 'problem_id', message: `No such problem in this session: '${problemId}'.` });
+    return entry;
+  }
+
+  async function checkLanguage(language: string): Promise<void> {
+    const status = await sandbox.status();
+    if (!status.available) sandboxError(new SandboxUnavailableError(status.reason ?? 'no sandbox'));
+    if (!status.languages.some((l) => l.id === language)) {
+      throw new ApiError('parameter_invalid', {
+        param: 'language', message: `Unknown language '${language}'; available: ${status.languages.map((l) => l.id).join(', ')} (GET /v1/coding-languages).`,
+      });
+    }
+  }
+
+  /** The first run or submission moves a started session to in_progress. */
+  async function markInProgress(row: CodingSessionsTable): Promise<void> {
+    if (row.status === 'started') await sessions.transition(db, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });
+  }
+
+  function presentCase(c: CaseOutcome, example?: { input: string; expected: string }) {
+    const stdout = shown(c.stdout, STDOUT_SHOWN);
+    const stderr = shown(c.stderr, STDERR_SHOWN);
+    return {
+      name: c.name, verdict: c.verdict,
+      ...(example ? { input: example.input, expected_output: example.expected } : {}),
+      stdout: stdout.text, stdout_truncated: stdout.truncated, stderr: stderr.text, stderr_truncated: stderr.truncated,
+      exit_code: c.exitCode, signal: c.signal === 0 ? null : c.signal, time_ms: c.timeMs, wall_time_ms: c.wallMs, memory_kb: c.memoryKb,
+    };
+  }
+
+  /** Measures the reference solution on the large cases once per problem and reference language. */
+  async function ensureReferenceTiming(problem: CodingProblemsTable, language: string): Promise<void> {
+    const refLanguage = referenceLanguageFor(language);
+    if (await repo.referenceTiming(problem.id, refLanguage)) return;
+    const solutions = problem.reference_solutions ? (JSON.parse(problem.reference_solutions) as Record<string, string>) : {};
+    const source = solutions[refLanguage];
+    const large = (JSON.parse(problem.hidden_cases) as HiddenCase[]).filter((c) => c.large);
+    if (!source || large.length === 0 || !(await sandbox.languages()).some((l) => l.id === refLanguage)) return;
+    const execution = await sandbox.execute({
+      language: refLanguage, source, comparator: problem.comparator, priority: 'batch',
+      limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
+      cases: large.map((c) => ({ name: c.name, input: c.input, expected: c.output })),
+    });
+    if (execution.cases.length !== large.length || execution.cases.some((c) => c.verdict !== 'ACCEPTED')) return; // not a fair yardstick
+    await repo.saveReferenceTiming(problem.id, refLanguage, execution.cases.reduce((sum, c) => sum + c.timeMs, 0), clock.now());
+  }
+
+  return {
+    async languages() {
+      return (await sandbox.languages()).map((l) => ({ id: l.id, name: l.name, version: l.version, file_name: l.fileName }));
+    },
+
+    /** Runs code on the problem's examples or on the given stdin: nothing is scored and no attempt is used. */
+    async run(tenant: Tenant, sessionId: string, input: RunInput) {
+      const row = await working(tenant, sessionId);
+      const entry = await sessionProblem(db, sessionId, input.problem_id);
+      await checkLanguage(input.language);
+      const problem = (await repo.problem(entry.problem_id))!;
+      await markInProgress(row);
+      const examples = exampleCases(problem);
+      const cases = input.stdin !== undefined ? [{ name: 'stdin', input: input.stdin }] : examples;
+      const execution = await sandbox.execute({
+        language: input.language, source: input.source, comparator: problem.comparator, priority: 'interactive', stdoutBytes: RUN_STDOUT_BYTES,
+        limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb }, cases,
+      }).catch(sandboxError);
+      const results = execution.cases.map((c) => presentCase(c, input.stdin === undefined ? examples.find((e) => e.name === c.name) : undefined));
+      const failed = execution.compile && !execution.compile.ok ? 'COMPILE_ERROR' : execution.cases.find((c) => c.verdict !== 'ACCEPTED' && c.verdict !== 'COMPLETED')?.verdict;
+      return {
+        object: 'coding_run' as const, problem_id: problem.id, language: input.language,
+        verdict: failed ?? (input.stdin !== undefined ? 'COMPLETED' : 'ACCEPTED'),
+        compile: execution.compile ? { ok: execution.compile.ok, output: execution.compile.output, time_ms: execution.compile.timeMs } : null,
+        results,
+      };
+    },
+
+    /** One attempt: recorded, counted and queued for judging in one transaction. */
+    async submit(tenant: Tenant, sessionId: string, input: SubmitInput) {
+      await working(tenant, sessionId);
+      await checkLanguage(input.language);
+      return db.transaction().execute(async (tx) => {
+        await sessions.lock(tx, sessionId);
+        const row = await coding.mustGet(tx, tenant, sessionId);
+        if ((row.status !== 'started' && row.status !== 'in_progress') || row.finalize_requested_at) throw new ApiError('session_already_finalized');
+        const entry = await sessionProblem(tx, sessionId, input.problem_id);
+        const allowed = (await catalog.getTest(tx, tenant.organizationId, row.test_id))!.attempts_per_problem;
+        const remaining = await sessions.useAttempt(tx, sessionId, entry.problem_id, allowed);
+        if (remaining === null) throw new ApiError('attempts_exhausted', { param: 'problem_id', message: `All ${allowed} attempts at this problem are used.` });
+        const now = clock.now();
+        if (row.status === 'started') await sessions.transition(tx, sessionId, ['started'], { status: 'in_progress', updated_at: now });
+        const submission: CodingSubmissionsTable = {
+          id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, session_id: sessionId,
+          problem_id: entry.problem_id, language: input.language, source: input.source, status: 'queued', verdict: 'PENDING', results: null,
+          cases_passed: 0, cases_total: 0, hidden_passed: 0, hidden_total: 0, large_time_ms: null, max_time_ms: null, max_memory_kb: null,
+          error: null, created_at: now, updated_at: now, judged_at: null,
+        };
+        await repo.insert(tx, submission);
+        await queue.enqueue(tx, JUDGE_JOB, { submission_id: submission.id }, { uniqueKey: `${JUDGE_JOB}:${submission.id}`, maxAttempts: 5 });
+        return { submission, remaining };
+      });
+    },
+
+    async listSubmissions(tenant: Tenant, sessionId: string, problemId: string, page: PageRequest) {
+      await coding.mustGet(db, tenant, sessionId);
+      await sessionProblem(db, sessionId, problemId);
+      const [result, total] = await Promise.all([repo.listForProblem(tenant, sessionId, problemId, page), repo.countForProblem(tenant, sessionId, problemId)]);
+      return { page: result, total };
+    },
+
+    async getSubmission(tenant: Tenant, sessionId: string, id: string) {
+      await coding.mustGet(db, tenant, sessionId);
+      const row = await repo.get(tenant, sessionId, id);
+      if (!row) throw notFound('submission', id);
+      return row;
+    },
+
+    /** The judge job: every example and hidden case, then the reference timing the report compares with. */
+    async judge(submissionId: string, finalAttempt: boolean): Promise<void> {
+      const submission = await repo.byId(submissionId);
+      if (!submission || submission.status === 'judged' || submission.status === 'error') return;
+      await repo.update(submission.id, { status: 'running', updated_at: clock.now() });
+      const problem = (await repo.problem(submission.problem_id))!;
+      const hidden = JSON.parse(problem.hidden_cases) as HiddenCase[];
+      const examples = exampleCases(problem);
+      let execution;
+      try {
+        execution = await sandbox.execute({
+          language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch',
+          limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
+          cases: [...examples, ...hidden.map((c) => ({ name: c.name, input: c.input, expected: c.output }))],
+        });
+      } catch (error) {
+        if (error instanceof SandboxUnavailableError || finalAttempt) {
+          await repo.update(submission.id, { status: 'error', error: (error as Error).message.slice(0, 500), updated_at: clock.now() });
+          return;
+        }
+        await repo.update(submission.id, { status: 'queued', updated_at: clock.now() });
+        throw error;
+      }
+      const largeNames = new Set(hidden.filter((c) => c.large).map((c) => c.name));
+      const cases: SubmissionResults['cases'] = execution.cases.map((c) => ({
+        name: c.name, kind: c.name.startsWith('example-') ? 'example' : 'hidden', large: largeNames.has(c.name),
+        verdict: c.verdict, passed: c.verdict === 'ACCEPTED', time_ms: c.timeMs,
+      }));
+      const compileFailed = execution.compile !== null && !execution.compile.ok;
+      const hiddenResults = cases.filter((c) => c.kind === 'hidden');
+      const firstFailure = cases.find((c) => !c.passed);
+      const large = cases.filter((c) => c.large && c.passed);
+      const now = clock.now();
+      await repo.update(submission.id, {
+        status: 'judged',
+        verdict: compileFailed ? 'COMPILE_ERROR' : firstFailure?.verdict ?? 'ACCEPTED',
+        results: JSON.stringify({ compile: execution.compile ? { ok: execution.compile.ok, output: execution.compile.output } : null, cases } satisfies SubmissionResults),
+        cases_passed: cases.filter((c) => c.passed).length, cases_total: examples.length + hidden.length,
+        hidden_passed: hiddenResults.filter((c) => c.passed).length, hidden_total: hidden.length,
+        large_time_ms: large.length > 0 && large.length === largeNames.size ? large.reduce((sum, c) => sum + (c.time_ms ?? 0), 0) : null,
+        max_time_ms: execution.cases.length ? Math.max(...execution.cases.map((c) => c.timeMs)) : null,
+        max_memory_kb: execution.cases.length ? Math.max(...execution.cases.map((c) => c.memoryKb)) : null,
+        judged_at: now, updated_at: now,
+      });
+      await sessions.markScored(db, submission.session_id, submission.problem_id);
+      await ensureReferenceTiming(problem, submission.language);
+    },
+
+    /** The candidate is done: no more work is taken, and the session is scored in the background. */
+    async finalize(tenant: Tenant, sessionId: string) {
+      const row = await coding.settled(tenant, sessionId);
+      if (row.status === 'completed' || row.status === 'timed_out') return row;
+      if (row.status === 'cancelled') throw new ApiError('session_cancelled');
+      if (row.status === 'assigned') throw new ApiError(assignmentEndsAt(row) > clock.now() ? 'session_not_started' : 'assignment_expired');
+      return db.transaction().execute(async (tx) => {
+        await sessions.lock(tx, sessionId);
+        const current = await coding.mustGet(tx, tenant, sessionId);
+        if (current.finalize_requested_at || (current.status !== 'started' && current.status !== 'in_progress')) return current;
+        const now = clock.now();
+        const changes = { status: 'in_progress' as const, finalize_requested_at: now, updated_at: now };
+        await sessions.transition(tx, sessionId, ['started', 'in_progress'], changes);
+        await coding.queueCompletion(tx, sessionId);
+        return { ...current, ...changes };
+      });
+    },
+
+    /**
+     * The completion job: waits (by retrying) until every submission is judged, then writes the report,
+     * completes the session and emits coding.completed in one transaction, once.
+     */
+    async complete(sessionId: string): Promise<void> {
+      const pending = await repo.unjudged(db, sessionId);
+      if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
+      // Reference timings are read before the transaction (SQLite has one writer connection).
+      const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
+      for (const p of await sessions.problems(db, sessionId)) {
+        for (const language of ['python', 'cpp']) {
+          const t = await repo.referenceTiming(p.problem_id, language);
+          timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
+        }
+      }
+      await db.transaction().execute(async (tx) => {
+        await sessions.lock(tx, sessionId);
+        const row = await tx.selectFrom('coding_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+        if (!row || row.status === 'cancelled') return;
+        const tenant: Tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+        const now = clock.now();
+        const outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
+        if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
+        const problems = await sessions.problems(tx, sessionId);
+        const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
+        const submissions = await repo.forSession(tx, sessionId);
+        const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
+        const endedAt = row.ended_at ?? now;
+        const report = buildReport({
+          outcome, startedAt: row.started_at, endedAt,
+          proctoring: await repo.proctoringSummary(tx, sessionId),
+          problems: problems.map((p) => ({
+            position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',
+            attemptsUsed: p.attempts_used, attemptsAllowed: allowed,
+            submissions: submissions.filter((s) => s.problem_id === p.problem_id),
+            reference: (language) => timings.get(`${p.problem_id}:${referenceLanguageFor(language)}`) ?? null,
+          })),
+        });
+        if (!(await repo.insertReport(tx, { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(report), created_at: now }))) return;
+        let status = row.status;
+        if (row.status === 'started' || row.status === 'in_progress') {
+          status = 'completed';
+          await sessions.transition(tx, sessionId, ['started', 'in_progress'], { status, ended_at: endedAt, updated_at: now });
+        }
+        await emit(tx, tenant, 'coding.completed', {
+          object: 'coding_session', id: sessionId, status, outcome, candidate_id: row.candidate_id, coding_test_id: row.test_id,
+          overall_score: report.overall_score, problems_solved: report.problems_solved, problems_total: report.problems_total, summary: report.summary,
+        });
+      });
+    },
+
+    async report(tenant: Tenant, sessionId: string) {
+      const row = await coding.settled(tenant, sessionId);
+      const stored = await repo.report(tenant, sessionId);
+      if (!stored) throw new ApiError('report_not_ready');
+      return { row, report: JSON.parse(stored.report) as ReturnType<typeof buildReport>, createdAt: stored.created_at };
+    },
+  };
+}
+
+export type JudgingService = ReturnType<typeof createJudgingService>;

@@ -1,0 +1,208 @@
+import type { Config } from '../config.js';
+import { outputsMatch } from './compare.js';
+import { detectLanguages, type Language } from './languages.js';
+import { launcherBinary } from './launcher.js';
+import { runStep, type Launcher, type SlotIdentity, type StepLimits, type StepResult } from './runner.js';
+import { SlotPool, type Priority } from './slots.js';
+import { executionVerdict, type RunVerdict } from './verdicts.js';
+
+/** Code execution is not possible on this machine (no bubblewrap, not started as root…). */
+export class SandboxUnavailableError extends Error {}
+/** Every slot is busy and the caller would wait too long. */
+export class SandboxBusyError extends Error {}
+
+export interface ExecutionLimits {
+  timeLimitMs: number;
+  memoryLimitMb: number;
+}
+
+export interface CaseInput {
+  name: string;
+  input: string;
+  /** Compared with the comparator when present. */
+  expected?: string;
+}
+
+export interface CaseOutcome {
+  name: string;
+  verdict: RunVerdict;
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number | null;
+  signal: number;
+  /** CPU time (user + system) of every process of the run. */
+  timeMs: number;
+  wallMs: number;
+  memoryKb: number;
+}
+
+export interface CompileOutcome {
+  ok: boolean;
+  output: string;
+  timeMs: number;
+}
+
+export interface Execution {
+  language: string;
+  compile: CompileOutcome | null;
+  cases: CaseOutcome[];
+}
+
+export interface ExecuteRequest {
+  language: string;
+  source: string;
+  cases: CaseInput[];
+  comparator: string;
+  limits: ExecutionLimits;
+  priority: Priority;
+  /** Judging runs every case; a stop-early caller (none yet) could pass false. */
+  stdoutBytes?: number;
+}
+
+const COMPILE_LIMITS = { cpuMs: 10_000, wallMs: 20_000, fileSizeMb: 64, openFiles: 256, stdoutBytes: 256 * 1024, stderrBytes: 256 * 1024 };
+const COMPILE_OUTPUT_SHOWN = 16 * 1024;
+const ARTIFACT_MAX_BYTES = 64 * 1_048_576;
+const RUN_STDOUT_BYTES = 32 * 1_048_576;
+const RUN_STDERR_BYTES = 1_048_576;
+
+export interface SandboxStatus {
+  available: boolean;
+  reason: string | null;
+  languages: Language[];
+}
+
+/**
+ * The process's code-execution service: the launcher, the detected languages and the slots. One per
+ * process; the API's runs and a worker's judging share its slots (runs first).
+ */
+export function createSandbox(config: Config['sandbox']) {
+  const root = process.getuid?.() === 0;
+  const offset = (process.pid % 65_536) * 64;
+  const pool = new SlotPool(Array.from({ length: config.slots }, (_, i) => ({ uid: config.uidBase + offset + i, gid: config.uidBase + offset + i })));
+  let statusPromise: Promise<SandboxStatus> | null = null;
+
+  async function probe(): Promise<SandboxStatus> {
+    if (!root) {
+      return { available: false, reason: 'code execution needs the service to start as root: each slot drops to its own unprivileged uid', languages: [] };
+    }
+    let launcher: Launcher;
+    try {
+      launcher = await launcherBinary(config.dir);
+    } catch (error) {
+      return { available: false, reason: `the sandbox launcher could not be built (is a C compiler installed?): ${(error as Error).message}`, languages: [] };
+    }
+    const check = await runStep(launcher, pool.identities[0]!, {
+      argv: ['/usr/bin/true'], files: [], limits: { ...COMPILE_LIMITS, cpuMs: 2000, wallMs: 5000, addressSpaceMb: 256, processes: 16 },
+    });
+    if (check.launchError || check.exitCode !== 0) {
+      const why = check.launchError ?? check.stderr.toString('utf8').trim();
+      return { available: false, reason: `bubblewrap could not start a sandbox (install the bubblewrap package): ${why}`, languages: [] };
+    }
+    return { available: true, reason: null, languages: await detectLanguages() };
+  }
+
+  function status(): Promise<SandboxStatus> {
+    statusPromise ??= probe();
+    return statusPromise;
+  }
+
+  async function ready(languageId: string): Promise<{ launcher: Launcher; language: Language }> {
+    const s = await status();
+    if (!s.available) throw new SandboxUnavailableError(s.reason ?? 'code execution is unavailable');
+    const language = s.languages.find((l) => l.id === languageId);
+    if (!language) throw new SandboxUnavailableError(`language ${languageId} is not available`);
+    return { launcher: await launcherBinary(config.dir), language };
+  }
+
+  async function compile(launcher: Launcher, slot: SlotIdentity, language: Language, source: string) {
+    const plan = language.compile!;
+    const result = await runStep(launcher, slot, {
+      argv: ['/bin/sh', '-c', plan.script],
+      files: [{ name: language.fileName, content: source }, ...plan.files],
+      limits: { ...COMPILE_LIMITS, addressSpaceMb: plan.addressSpaceMb, processes: plan.processes },
+      binds: language.binds,
+      artifactBytes: ARTIFACT_MAX_BYTES,
+    });
+    if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
+    const output = Buffer.concat([result.stdout, result.stderr]).toString('utf8');
+    let message = output.length > COMPILE_OUTPUT_SHOWN ? `${output.slice(0, COMPILE_OUTPUT_SHOWN)}\n… (compiler output truncated)` : output;
+    const ok = result.exitCode === 0 && !result.cpuExceeded && !result.timedOut && !result.outputExceeded && (result.artifact?.length ?? 0) > 0;
+    if (!ok && (result.cpuExceeded || result.timedOut)) message += `\nCompilation exceeded its time limit (${COMPILE_LIMITS.cpuMs / 1000} s).`;
+    if (!ok && result.outputExceeded) message += '\nCompilation produced too much output.';
+    return { outcome: { ok, output: message.trim(), timeMs: result.cpuMs } satisfies CompileOutcome, artifact: ok ? result.artifact! : null };
+  }
+
+  return {
+    status,
+
+    async languages(): Promise<Language[]> {
+      return (await status()).languages;
+    },
+
+    /**
+     * Compiles once (when the language compiles) and runs every case in a fresh sandbox of its own, holding
+     * one slot throughout. Throws SandboxBusyError when an interactive caller would wait too long.
+     */
+    async execute(request: ExecuteRequest): Promise<Execution> {
+      const { launcher, language } = await ready(request.language);
+      const held = await pool.with(request.priority, request.priority === 'interactive' ? config.queueWaitMs : Infinity, async (slot) => {
+        let files = [{ name: language.fileName, content: request.source as string | Buffer, executable: false }];
+        let compiled: CompileOutcome | null = null;
+        if (language.compile) {
+          const c = await compile(launcher, slot, language, request.source);
+          compiled = c.outcome;
+          if (!c.artifact) return { language: language.id, compile: compiled, cases: [] };
+          files = [{ name: language.compile.artifact, content: c.artifact, executable: language.compile.executable }];
+        }
+        const { timeLimitMs, memoryLimitMb } = request.limits;
+        const limits: StepLimits = {
+          cpuMs: timeLimitMs, wallMs: timeLimitMs * 5 + 2000, addressSpaceMb: language.addressSpaceMb(memoryLimitMb),
+          processes: language.processes, fileSizeMb: 16, openFiles: 128,
+          stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
+        };
+        const cases: CaseOutcome[] = [];
+        for (const c of request.cases) {
+          const result = await runStep(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits, binds: language.binds });
+          if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
+          cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
+        }
+        return { language: language.id, compile: compiled, cases };
+      });
+      if (!held) throw new SandboxBusyError('every execution slot is busy');
+      return held.value;
+    },
+  };
+}
+
+function outcomeOf(c: CaseInput, result: StepResult, comparator: string, memoryLimitMb: number): CaseOutcome {
+  const failed = executionVerdict(result, memoryLimitMb);
+  let verdict: RunVerdict;
+  if (failed) verdict = failed;
+  else if (c.expected === undefined) verdict = 'COMPLETED';
+  else verdict = outputsMatch(comparator, c.expected, result.stdout.toString('utf8')) ? 'ACCEPTED' : 'WRONG_ANSWER';
+  return {
+    name: c.name, verdict, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, signal: result.signal,
+    timeMs: result.cpuMs, wallMs: result.wallMs, memoryKb: result.memoryKb,
+  };
+}
+
+export type Sandbox = ReturnType<typeof createSandbox>;
+
+const perProcess = new Map<number, { config: Config['sandbox']; sandbox: Sandbox }>();
+
+/**
+ * The process's sandbox: slots are per process (their uids derive from the pid), so every app built in
+ * one process (tests build many) shares one set of slots per uid base.
+ */
+export function processSandbox(config: Config['sandbox']): Sandbox {
+  const existing = perProcess.get(config.uidBase);
+  if (existing) {
+    if (existing.config.slots !== config.slots || existing.config.queueWaitMs !== config.queueWaitMs) {
+      throw new Error('two sandbox configurations in one process must use different PREP_SANDBOX_UID_BASE values');
+    }
+    return existing.sandbox;
+  }
+  const sandbox = createSandbox(config);
+  perProcess.set(config.uidBase, { config, sandbox });
+  return sandbox;
+}

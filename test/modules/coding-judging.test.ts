@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { judgingKit } from '../helpers/judging.js';
+
+let h: Harness;
+let kit: ReturnType<typeof judgingKit>;
+let key: string;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  kit = judgingKit(h);
+  key = h.org.keys.secret_test;
+});
+afterAll(() => h.close());
+
+const WRONG_PY = 'import sys\nprint(0)\n';
+const url = (id: string, tail: string) => `/v1/coding-sessions/${id}/${tail}`;
+
+describe('languages', () => {
+  it('lists the sandbox languages to a secret key, and nothing without one', async () => {
+    const res = await kit.call('GET', '/v1/coding-languages', { key });
+    expect(res.status).toBe(200);
+    const ids = res.body.data.map((l: any) => l.id);
+    for (const id of ['python', 'javascript', 'typescript', 'c', 'cpp', 'java']) expect(ids).toContain(id);
+    expect(res.body.data[0]).toMatchObject({ object: 'coding_language', id: expect.any(String), name: expect.any(String), version: expect.any(String), file_name: expect.any(String) });
+    expect((await kit.call('GET', '/v1/coding-languages')).status).toBe(401);
+  });
+});
+
+describe('run', () => {
+  it('refuses before start, then runs the examples without scoring or using an attempt, and moves the session to in_progress', async () => {
+    const s = await kit.session(key, 'foundations-practice-set', { start: false });
+    const problem = s.problems[0]!;
+    const source = await kit.reference(problem.id);
+    const early = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
+    expect(early.status).toBe(400);
+    expect(early.body.error.code).toBe('session_not_started');
+    await kit.call('POST', url(s.id, 'start'), { token: s.token });
+
+    const res = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
+    expect(res.status, res.raw).toBe(200);
+    expect(res.body.verdict).toBe('ACCEPTED');
+    expect(res.body.results).toHaveLength(problem.examples.length);
+    for (const [i, r] of res.body.results.entries()) {
+      expect(r).toMatchObject({ name: `example-${i + 1}`, verdict: 'ACCEPTED', input: problem.examples[i]!.input, exit_code: 0 });
+      expect(r.stdout.trim()).toBe(problem.examples[i]!.output.trim());
+      expect(r.memory_kb).toBeGreaterThan(0);
+    }
+    const detail = await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key });
+    expect(detail.body.status).toBe('in_progress');
+    expect(detail.body.problems[0].attempts_used).toBe(0);
+
+    const wrong = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: WRONG_PY } });
+    expect(wrong.body.verdict).toBe('WRONG_ANSWER');
+  });
+
+  it('runs on custom stdin, reports compile errors, and rejects bad input in the error envelope', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    const custom = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'javascript', source: 'process.stdin.on("data", d => process.stdout.write(String(d).toUpperCase()))', stdin: 'shout\n' } });
+    expect(custom.status, custom.raw).toBe(200);
+    expect(custom.body).toMatchObject({ verdict: 'COMPLETED', results: [{ name: 'stdin', stdout: 'SHOUT\n', verdict: 'COMPLETED' }] });
+    expect(custom.body.results[0].input).toBeUndefined();
+
+    const broken = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'cpp', source: 'int main() { return missing; }' } });
+    expect(broken.body).toMatchObject({ verdict: 'COMPILE_ERROR', compile: { ok: false }, results: [] });
+    expect(broken.body.compile.output).toContain('missing');
+
+    const language = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'cobol', source: 'x' } });
+    expect(language.status).toBe(400);
+    expect(language.body.error).toMatchObject({ code: 'parameter_invalid', param: 'language' });
+    const other = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: '018f0000-0000-7000-8000-000000000000', language: 'python', source: 'x' } });
+    expect(other.status).toBe(404);
+    expect(other.body.error.param).toBe('problem_id');
+    const empty = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: '' } });
+    expect(empty.status).toBe(400);
+    const huge = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: 'x'.repeat(70_000) } });
+    expect(huge.status).toBe(400);
+    const secretKey = await kit.call('POST', url(s.id, 'run'), { key, body: { problem_id: problem.id, language: 'python', source: 'print(1)' } });
+    expect(secretKey.status).toBe(401);
+  });
+});
+
+describe('submissions and judging', () => {
+  it('judges every case asynchronously, hides hidden cases, counts attempts, lists oldest first', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    const wrong = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: WRONG_PY } });
+    expect(wrong.status, wrong.raw).toBe(202);
+    expect(wrong.body).toMatchObject({ object: 'coding_submission', status: 'queued', verdict: 'PENDING', remaining: 9 });
+    const pending = await kit.call('GET', url(s.id, `submissions/${wrong.body.id}`), { token: s.token });
+    expect(pending.body).toMatchObject({ status: 'queued', verdict: 'PENDING', cases: [] });
+
+    const right = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'cpp', source: await kit.reference(problem.id, 'cpp') } });
+    expect(right.body.remaining).toBe(8);
+    await kit.settle();
+
+    const judgedWrong = await kit.call('GET', url(s.id, `submissions/${wrong.body.id}`), { token: s.token });
+    expect(judgedWrong.body).toMatchObject({ status: 'judged', verdict: 'WRONG_ANSWER' });
+    const judged = await kit.call('GET', url(s.id, `submissions/${right.body.id}`), { token: s.token });
+    expect(judged.body).toMatchObject({ status: 'judged', verdict: 'ACCEPTED', compile: { ok: true } });
+    expect(judged.body.cases_passed).toBe(judged.body.cases_total);
+    const hidden = judged.body.cases.filter((c: any) => c.kind === 'hidden');
+    expect(hidden.length).toBeGreaterThanOrEqual(10);
+    for (const c of hidden) expect(Object.keys(c).sort()).toEqual(['kind', 'name', 'passed', 'verdict']);
+    // nothing of a hidden case's input or expected output leaks
+    const stored = await h.db.kysely.selectFrom('coding_problems').select('hidden_cases').where('id', '=', problem.id).executeTakeFirstOrThrow();
+    for (const c of JSON.parse(stored.hidden_cases) as Array<{ input: string; output: string }>) {
+      const needle = JSON.stringify(c.input.trim()).slice(1, -1);
+      if (needle.length > 6) expect(judged.raw).not.toContain(needle);
+    }
+
+    const list = await kit.call('GET', url(s.id, `submissions?problem_id=${problem.id}`), { token: s.token });
+    expect(list.body.total_count).toBe(2);
+    expect(list.body.data.map((x: any) => x.id)).toEqual([wrong.body.id, right.body.id]);
+    const page = await kit.call('GET', url(s.id, `submissions?problem_id=${problem.id}&limit=1`), { token: s.token });
+    expect(page.body).toMatchObject({ has_more: true, next_cursor: wrong.body.id, total_count: 2 });
+    const next = await kit.call('GET', url(s.id, `submissions?problem_id=${problem.id}&limit=1&starting_after=${page.body.next_cursor}`), { token: s.token });
+    expect(next.body.data.map((x: any) => x.id)).toEqual([right.body.id]);
+    expect((await kit.call('GET', url(s.id, 'submissions'), { token: s.token })).status).toBe(400);
+
+    const detail = await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key });
+    expect(detail.body.problems[0]).toMatchObject({ attempts_used: 2, attempts_remaining: 8, scored: true });
+  }, 120_000);
+
+  it('stops at the attempt budget of the test', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const test = await h.db.kysely.selectFrom('coding_sessions').select('test_id').where('id', '=', s.id).executeTakeFirstOrThrow();
+    await h.db.kysely.updateTable('coding_tests').set({ attempts_per_problem: 2 }).where('id', '=', test.test_id).execute();
+    try {
+      const body = { problem_id: s.problems[0]!.id, language: 'python', source: WRONG_PY };
+      expect((await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body })).body.remaining).toBe(1);
+      expect((await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body })).body.remaining).toBe(0);
+      const third = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body });
+      expect(third.status).toBe(400);
+      expect(third.body.error).toMatchObject({ code: 'attempts_exhausted', param: 'problem_id' });
+    } finally {
+      await h.db.kysely.updateTable('coding_tests').set({ attempts_per_problem: 10 }).where('id', '=', test.test_id).execute();
+    }
+  });
+});
+
+describe('finalize and report', () => {
+  async function events(sessionId: string) {
+    const rows = await h.db.kysely.selectFrom('events').select(['type', 'payload']).where('type', '=', 'coding.completed').execute();
+    return rows.filter((r) => JSON.parse(r.payload).data.object.id === sessionId);
+  }
+
+  it('finalize scores asynchronously; the report follows and coding.completed is sent once', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const [first, second] = s.problems;
+    await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: first!.id, language: 'python', source: await kit.reference(first!.id) } });
+    await kit.call('POST', url(s.id, 'events'), { token: s.token, body: { events: [{ type: 'tab_hidden' }, { type: 'tab_hidden' }, { type: 'paste' }] } });
+
+    const notReady = await kit.call('GET', url(s.id, 'report'), { key });
+    expect(notReady.status).toBe(409);
+    expect(notReady.body.error.code).toBe('report_not_ready');
+
+    const fin = await kit.call('POST', url(s.id, 'finalize'), { token: s.token });
+    expect(fin.status).toBe(202);
+    expect(fin.body).toMatchObject({ object: 'coding_session', id: s.id, status: 'in_progress', report_status: 'pending' });
+    const late = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: first!.id, language: 'python', source: WRONG_PY } });
+    expect(late.body.error.code).toBe('session_already_finalized');
+
+    await kit.settle();
+    const report = await kit.call('GET', url(s.id, 'report'), { key });
+    expect(report.status, report.raw).toBe(200);
+    expect(report.body).toMatchObject({ object: 'coding_report', session_id: s.id, status: 'completed', outcome: 'completed', problems_total: s.problems.length, problems_solved: 1 });
+    const p1 = report.body.problems.find((p: any) => p.problem_id === first!.id);
+    expect(p1).toMatchObject({ solved: true, verdict: 'ACCEPTED', language: 'python', attempts: { used: 1, judged: 1 } });
+    expect(p1.correctness.hidden_cases_passed).toBe(p1.correctness.hidden_cases_total);
+    expect(['efficient', 'acceptable']).toContain(p1.efficiency.rating);
+    expect(p1.efficiency.reference_language).toBe('python');
+    const p2 = report.body.problems.find((p: any) => p.problem_id === second!.id);
+    expect(p2).toMatchObject({ solved: false, verdict: null, score: 0 });
+    expect(report.body.proctoring).toMatchObject({ total: 3 });
+    expect(report.body.proctoring.by_type).toEqual(expect.arrayContaining([{ type: 'tab_hidden', count: 2 }, { type: 'paste', count: 1 }]));
+    expect(report.raw).not.toContain('import sys'); // never the submitted source
+
+    const sent = await events(s.id);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.payload).data.object).toMatchObject({ id: s.id, status: 'completed', outcome: 'completed', overall_score: report.body.overall_score });
+
+    const again = await kit.call('POST', url(s.id, 'finalize'), { token: s.token });
+    expect(again.body).toMatchObject({ status: 'completed', report_status: 'ready' });
+    await kit.settle();
+    expect(await events(s.id)).toHaveLength(1);
+  }, 120_000);
+
+  it('a timed-out session is scored the same way, without a finalize call', async () => {
+    const s = await kit.session(key, 'core-data-structures-screen');
+    const problem = s.problems[0]!;
+    await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: WRONG_PY } });
+    const row = await h.db.kysely.selectFrom('coding_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+    h.clock.set(row.deadline_at! + 1000);
+    await kit.settle();
+    const report = await kit.call('GET', url(s.id, 'report'), { key });
+    expect(report.status, report.raw).toBe(200);
+    expect(report.body).toMatchObject({ status: 'timed_out', outcome: 'timed_out', problems_solved: 0 });
+    expect(report.body.problems[0].attempts.judged).toBe(1);
+    expect(await events(s.id)).toHaveLength(1);
+    // the candidate's token has expired by now too; either way nothing more runs
+    const late = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: 'print(1)' } });
+    expect(['session_already_finalized', 'invalid_session_token']).toContain(late.body.error.code);
+  }, 120_000);
+
+  it('another organisation sees none of it', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const other = await h.createOrg('Other');
+    expect((await kit.call('GET', url(s.id, 'report'), { key: other.keys.secret_test })).status).toBe(404);
+    const theirs = await kit.session(other.keys.secret_test, 'foundations-practice-set');
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: s.problems[0]!.id, language: 'python', source: WRONG_PY } });
+    const cross = await kit.call('GET', url(theirs.id, `submissions/${sub.body.id}`), { token: theirs.token });
+    expect(cross.status).toBe(404);
+    const wrongToken = await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: theirs.token });
+    expect([403, 404]).toContain(wrongToken.status);
+  });
+});

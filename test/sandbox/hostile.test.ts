@@ -1,0 +1,215 @@
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, chmodSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOnce, testSandbox, type TestSandbox } from './helpers.js';
+
+/**
+ * Hostile code: each case must be contained, end with the right verdict, and leave the host untouched.
+ * The "host" here is this test process, which plays the service: its pid, environment, files and port.
+ */
+let sandbox: TestSandbox;
+let server: Server;
+let port: number;
+let hits = 0;
+let dir: string;
+let canary: string;
+let database: string;
+const MARKER = `prep-secret-${process.pid}-${Date.now()}`;
+
+beforeAll(async () => {
+  process.env.PREP_HOSTILE_TEST_SECRET = MARKER;
+  sandbox = testSandbox({ PREP_SANDBOX_UID_BASE: '300000' });
+  server = createServer((_req, res) => {
+    hits++;
+    res.end('reached');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  port = (server.address() as AddressInfo).port;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'prep-hostile-'));
+  chmodSync(dir, 0o755);
+  canary = path.join(dir, 'canary.txt');
+  writeFileSync(canary, 'untouched\n');
+  chmodSync(canary, 0o666); // even a world-writable host file must be out of reach
+  database = path.join(dir, 'prep.db');
+  writeFileSync(database, `database ${MARKER}\n`);
+  chmodSync(database, 0o644);
+});
+
+afterAll(async () => {
+  delete process.env.PREP_HOSTILE_TEST_SECRET;
+  await new Promise((r) => server.close(r));
+});
+
+/** Processes on the host owned by the sandbox's uid range (none may survive a run). */
+function leftovers(): number[] {
+  const uids = new Set<number>();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const uid = statSync(`/proc/${pid}`).uid;
+      if (uid >= 300000 && uid < 300000 + 64 * 65536) uids.add(Number(pid));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return [...uids];
+}
+
+const py = (source: string, options: Parameters<typeof runOnce>[3] = {}) => runOnce(sandbox, 'python', source, options);
+
+describe('hostile code', () => {
+  it('a fork bomb hits the process limit and is killed with all its children', async () => {
+    const r = await py('import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n', { limits: { timeLimitMs: 1000, memoryLimitMb: 128 } });
+    expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'MEMORY_LIMIT_EXCEEDED']).toContain(r.case!.verdict);
+    expect(leftovers()).toEqual([]);
+    const bash = await runOnce(sandbox, 'bash', 'bomb() { bomb | bomb & }; bomb\nsleep 5\n', { limits: { timeLimitMs: 1000, memoryLimitMb: 128 } });
+    // bash itself may finish its script; whatever the bomb forked dies with it
+    expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'COMPLETED']).toContain(bash.case!.verdict);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('a memory bomb is stopped at the memory limit', async () => {
+    const r = await py('chunks = []\nwhile True:\n    chunks.append(bytearray(16 * 1024 * 1024))\n', { limits: { timeLimitMs: 2000, memoryLimitMb: 128 } });
+    expect(r.case!.verdict).toBe('MEMORY_LIMIT_EXCEEDED');
+    const c = await runOnce(sandbox, 'c', '#include <stdlib.h>\n#include <string.h>\nint main(void){ for(;;){ char *p = malloc(1<<20); if(!p) return 3; memset(p, 1, 1<<20); } }\n', { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    expect(c.case!.verdict).toBe('MEMORY_LIMIT_EXCEEDED');
+  });
+
+  it('an infinite loop uses up its CPU time; sleeping forever runs out of wall-clock time', async () => {
+    const loop = await py('while True:\n    pass\n', { limits: { timeLimitMs: 500, memoryLimitMb: 64 } });
+    expect(loop.case!.verdict).toBe('TIME_LIMIT_EXCEEDED');
+    const sleep = await py('import time\ntime.sleep(3600)\n', { limits: { timeLimitMs: 500, memoryLimitMb: 64 } });
+    expect(sleep.case!.verdict).toBe('TIME_LIMIT_EXCEEDED');
+    expect(sleep.case!.wallMs).toBeLessThan(10_000);
+  });
+
+  it('1 GB of output is cut off at the cap', async () => {
+    const r = await py('import sys\nblock = "x" * 65536\nfor _ in range(16384):\n    sys.stdout.write(block)\n', { stdoutBytes: 1_048_576 });
+    expect(r.case!.verdict).toBe('OUTPUT_LIMIT_EXCEEDED');
+    expect(r.case!.stdout.length).toBeLessThanOrEqual(1_048_576);
+    const err = await py('import sys\nblock = "x" * 65536\nfor _ in range(16384):\n    sys.stderr.write(block)\n');
+    expect(err.case!.verdict).toBe('OUTPUT_LIMIT_EXCEEDED');
+  });
+
+  it('cannot write outside its workdir, nor read shadow, the database, or the service\'s environment', async () => {
+    const r = await py(`
+import os
+def attempt(label, fn):
+    try:
+        out = fn()
+        print(label, 'OK', repr(out)[:200])
+    except Exception as e:
+        print(label, 'DENIED', type(e).__name__)
+attempt('write-usr', lambda: open('/usr/bin/prep-evil', 'w').write('x'))
+attempt('write-etc', lambda: open('/etc/prep-evil', 'w').write('x'))
+attempt('write-canary', lambda: open(${JSON.stringify(canary)}, 'w').write('owned'))
+attempt('read-shadow', lambda: open('/etc/shadow').read())
+attempt('read-database', lambda: open(${JSON.stringify(database)}).read())
+attempt('read-environ', lambda: open('/proc/${process.pid}/environ', 'rb').read())
+attempt('read-host-pid1-environ', lambda: open('/proc/1/environ', 'rb').read())
+attempt('list-work-root', lambda: os.listdir('/work/..'))
+attempt('write-home', lambda: open('prep-ok.txt', 'w').write('fine'))
+`);
+    expect(r.case!.verdict).toBe('COMPLETED');
+    const lines = Object.fromEntries(r.stdout.trim().split('\n').map((l) => [l.split(' ')[0], l]));
+    for (const label of ['write-usr', 'write-etc', 'write-canary', 'read-shadow', 'read-database', 'read-environ']) {
+      expect(lines[label], label).toContain('DENIED');
+    }
+    // pid 1 of the sandbox is the program itself: its own (empty) environment, never the host's
+    expect(lines['read-host-pid1-environ']).not.toContain(MARKER);
+    expect(lines['write-home']).toContain('OK');
+    expect(r.stdout).not.toContain(MARKER);
+    expect(readFileSync(canary, 'utf8')).toBe('untouched\n');
+  });
+
+  it('printenv shows none of the service\'s environment', async () => {
+    const r = await runOnce(sandbox, 'bash', 'printenv\n');
+    expect(r.stdout).not.toContain(MARKER);
+    const names = r.stdout.trim().split('\n').map((l) => l.split('=')[0]).sort();
+    for (const name of names) expect(['HOME', 'LANG', 'OLDPWD', 'PATH', 'PWD', 'SHLVL', 'TMPDIR', '_']).toContain(name);
+  });
+
+  it('has no network: the service\'s port is unreachable and only an isolated loopback exists', async () => {
+    const before = hits;
+    const r = await py(`
+import socket
+print('interfaces', sorted(name for _, name in socket.if_nameindex()))
+try:
+    s = socket.create_connection(('127.0.0.1', ${port}), timeout=2)
+    s.sendall(b'GET / HTTP/1.0\\r\\n\\r\\n')
+    print('connected', s.recv(100))
+except Exception as e:
+    print('refused', type(e).__name__)
+try:
+    socket.create_connection(('192.0.2.1', 80), timeout=1)
+    print('outside reachable')
+except Exception as e:
+    print('outside', type(e).__name__)
+`);
+    expect(r.stdout).toContain("interfaces ['lo']");
+    expect(r.stdout).toContain('refused');
+    expect(r.stdout).not.toContain('reached');
+    expect(r.stdout).not.toContain('outside reachable');
+    expect(hits).toBe(before);
+  });
+
+  it('cannot signal the service or its parent, and leaves no process behind', async () => {
+    const r = await py(`
+import os, signal, time
+for pid in (${process.pid}, os.getppid(), 1, -1):
+    try:
+        os.kill(pid, signal.SIGKILL) if pid not in (1, -1) else os.kill(pid, 0)
+        print('signalled', pid)
+    except Exception as e:
+        print('refused', pid, type(e).__name__)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(3600)
+    os._exit(0)
+print('parent done')
+`);
+    expect(r.stdout).toContain(`refused ${process.pid}`);
+    expect(r.stdout).toContain('parent done');
+    expect(r.case!.wallMs).toBeLessThan(5000);
+    expect(leftovers()).toEqual([]);
+    // killing everything it can see ends only itself
+    const all = await runOnce(sandbox, 'bash', 'kill -9 -1; kill -9 $PPID; echo survived\n');
+    expect(all.case).toBeDefined();
+    expect(process.pid).toBeGreaterThan(0);
+  });
+
+  it('a symlink planted in the workdir is never followed by the host', async () => {
+    const plant = `
+import os
+for name in ('main.py', 'main', 'main.jar', 'main.js', 'compile.cjs', 'input.txt', 'output.txt'):
+    try:
+        if os.path.lexists(name): os.remove(name)
+        os.symlink(${JSON.stringify(canary)}, name)
+    except Exception as e:
+        print('could not plant', name, e)
+print('planted')
+`;
+    const r = await py(plant);
+    expect(r.stdout).toContain('planted');
+    // A later run and a compile in the same slot start from a fresh workdir and touch nothing on the host.
+    const again = await runOnce(sandbox, 'c', '#include <stdio.h>\nint main(void){ FILE *f = fopen("main", "r"); puts(f ? "own binary" : "none"); return 0; }\n');
+    expect(again.stdout).toBe('own binary\n');
+    expect(readFileSync(canary, 'utf8')).toBe('untouched\n');
+  });
+
+  it('compile-time bombs end as compile errors within the compile limits', async () => {
+    const urandom = await runOnce(sandbox, 'c', '#include "/dev/urandom"\nint main(void){return 0;}\n');
+    expect(urandom.compile?.ok).toBe(false);
+    const levels = Array.from({ length: 9 }, (_, i) => `#define L${i + 1}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x) L${i}(x)`);
+    const macros = `#define L0(x) x\n${levels.join('\n')}\nint main(void){ int a = 0; L9(a++;) return a; }\n`;
+    const bomb = await runOnce(sandbox, 'c', macros);
+    expect(bomb.compile?.ok).toBe(false);
+    expect(bomb.compile?.output).toMatch(/time limit|too much output|memory|Killed|error/i);
+    const templates = await runOnce(sandbox, 'cpp', 'template<int N> struct F { static constexpr long v = F<N-1>::v + F<N-2>::v; };\ntemplate<> struct F<1> { static constexpr long v = 1; };\ntemplate<> struct F<0> { static constexpr long v = 0; };\nint main() { return F<100000>::v; }\n');
+    expect(templates.compile?.ok).toBe(false);
+    expect(leftovers()).toEqual([]);
+  }, 90_000);
+});
