@@ -126,7 +126,12 @@ static int outer(int argc, char **argv) {
     sigtimedwait(&chld, NULL, &wait);
   }
   long long wall = now_ms() - started;
-  reap_uid(uid, gid);
+  /*
+   * bubblewrap that exited by itself has seen its namespace's init exit, and the kernel empties a pid
+   * namespace before its init is reaped: nothing is left. Killed (timeout, a signal), it may not have.
+   */
+  if (timed_out || !WIFEXITED(status)) reap_uid(uid, gid);
+  else while (waitpid(-1, NULL, WNOHANG) > 0) {}
   dprintf(stats_fd, "{\"outer\":1,\"wall_ms\":%lld,\"timed_out\":%d}\n", wall, timed_out);
   return 0;
 }

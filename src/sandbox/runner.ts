@@ -127,7 +127,7 @@ export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: 
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(launcher.path, launchArgs, {
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', ...files.map(() => 'pipe' as const)],
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.artifactBytes ? 'pipe' : 'ignore', ...files.map(() => 'pipe' as const)],
       env: { PATH: '/usr/bin:/bin' },
     });
     const stdout = new Capped(limits.stdoutBytes);
@@ -149,7 +149,7 @@ export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: 
     child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk) || overflow());
     child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk) || overflow());
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (stats += chunk.toString()));
-    (child.stdio[4] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => artifact.push(chunk) || overflow());
+    (child.stdio[4] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => artifact.push(chunk) || overflow());
     child.on('error', (error) => (spawnError = error.message));
 
     for (const [i, file] of files.entries()) {

@@ -302,7 +302,8 @@ export function createJudgingService(deps: {
     async report(tenant: Tenant, sessionId: string) {
       const row = await coding.settled(tenant, sessionId);
       const stored = await repo.report(tenant, sessionId);
-      if (!stored) throw new ApiError('report_not_ready');
+      // An abandoned assignment is scored for its event, but it never completed: the contract says not ready.
+      if (!stored || row.status === 'assigned') throw new ApiError('report_not_ready');
       return { row, report: JSON.parse(stored.report) as ReturnType<typeof buildReport>, createdAt: stored.created_at };
     },
   };
