@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
@@ -150,6 +151,9 @@ describe('finalize and report', () => {
     const s = await kit.session(key, 'foundations-practice-set');
     const [first, second] = s.problems;
     await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: first!.id, language: 'python', source: await kit.reference(first!.id) } });
+    // a correct but quadratic answer: right on the small cases, out of time on the large ones
+    const quadratic = readFileSync(new URL(`../../catalog/coding/problems/${second!.slug}/solutions/quadratic.py`, import.meta.url), 'utf8');
+    await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: second!.id, language: 'python', source: quadratic } });
     await kit.call('POST', url(s.id, 'events'), { token: s.token, body: { events: [{ type: 'tab_hidden' }, { type: 'tab_hidden' }, { type: 'paste' }] } });
 
     const notReady = await kit.call('GET', url(s.id, 'report'), { key });
@@ -172,7 +176,11 @@ describe('finalize and report', () => {
     expect(['efficient', 'acceptable']).toContain(p1.efficiency.rating);
     expect(p1.efficiency.reference_language).toBe('python');
     const p2 = report.body.problems.find((p: any) => p.problem_id === second!.id);
-    expect(p2).toMatchObject({ solved: false, verdict: null, score: 0 });
+    expect(p2).toMatchObject({ solved: false, verdict: 'TIME_LIMIT_EXCEEDED', efficiency: { rating: 'too_slow' } });
+    expect(p2.efficiency.large_cases_timed_out).toBeGreaterThanOrEqual(2);
+    expect(p2.correctness.hidden_cases_passed).toBeGreaterThan(0);
+    expect(p2.score).toBeLessThan(p1.score);
+    expect(report.body.summary).toContain('likely of a worse complexity');
     expect(report.body.proctoring).toMatchObject({ total: 3 });
     expect(report.body.proctoring.by_type).toEqual(expect.arrayContaining([{ type: 'tab_hidden', count: 2 }, { type: 'paste', count: 1 }]));
     expect(report.raw).not.toContain('import sys'); // never the submitted source
