@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
+import { startWorkerProcess } from '../helpers/processes.js';
 
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
@@ -223,4 +224,31 @@ describe('finalize and report', () => {
     const wrongToken = await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: theirs.token });
     expect([403, 404]).toContain(wrongToken.status);
   });
+});
+
+describe('executors in other processes', () => {
+  it('a prep worker process judges from the shared queue; one killed mid-judge loses nothing', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    // slow enough to be caught mid-judge: each case sleeps a little before answering correctly
+    const source = `import time\ntime.sleep(0.4)\n${await kit.reference(problem.id)}`;
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
+    expect(sub.status).toBe(202);
+    const env = { ...h.env, PREP_WEBHOOK_TIMEOUT_MS: '500', PREP_JOB_LEASE_MS: '2000', PREP_SANDBOX_DIR: h.config.sandbox.dir };
+    const status = async () => (await h.db.kysely.selectFrom('coding_submissions').select(['status', 'verdict']).where('id', '=', sub.body.id).executeTakeFirstOrThrow());
+    const first = await startWorkerProcess(env);
+    try {
+      for (let i = 0; i < 200 && (await status()).status !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await status()).status).toBe('running');
+    } finally {
+      first.kill('SIGKILL');
+    }
+    const second = await startWorkerProcess(env);
+    try {
+      for (let i = 0; i < 600 && (await status()).status !== 'judged'; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await status()).toEqual({ status: 'judged', verdict: 'ACCEPTED' });
+    } finally {
+      second.kill('SIGKILL');
+    }
+  }, 120_000);
 });
