@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -127,6 +130,34 @@ describe('prep CLI', () => {
     expect(candidate.statusCode).toBe(400);
     expect(candidate.json().error.code).toBe('email_is_platform_account');
     expect((await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'nope', '--name', 'X')).code).not.toBe(0);
+  });
+
+  it('org coding-test add loads the organisation\'s own problems and test, seen only by that organisation', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-own-problem-'));
+    const problemDir = path.join(dir, 'acme-sum');
+    cpSync('catalog/coding/problems/kayak-pairing', problemDir, { recursive: true });
+    const problem = JSON.parse(readFileSync(path.join(problemDir, 'problem.json'), 'utf8'));
+    writeFileSync(path.join(problemDir, 'problem.json'), JSON.stringify({ ...problem, slug: 'acme-kayaks', title: 'Acme Kayaks' }));
+    const testFile = path.join(dir, 'test.json');
+    writeFileSync(testFile, JSON.stringify({
+      slug: 'acme-screen', name: 'Acme screen', description: 'Ours.', difficulty: 'medium', skills: ['sorting'], duration_minutes: 30,
+      attempts_per_problem: 3, slots: [{ title: 'House', problems: ['acme-kayaks'] }, { title: 'Shared', problems: ['lantern-colour-tally'] }],
+    }));
+    const res = await prep('org', 'coding-test', 'add', '--org', org.organization.id, '--file', testFile, '--problem', problemDir);
+    expect(res.code, res.stderr).toBe(0);
+    const a = await api();
+    const list = (await a.inject({ method: 'GET', url: '/v1/coding-tests?limit=100', headers: bearer(org.keys.secret_test) })).json();
+    const own = list.data.find((t: any) => t.slug === 'acme-screen');
+    expect(own).toMatchObject({ custom: true, slot_count: 2, duration_minutes: 30 });
+    const detail = (await a.inject({ method: 'GET', url: `/v1/coding-tests/${own.id}`, headers: bearer(org.keys.secret_test) })).json();
+    expect(detail.slots.map((s: any) => s.example_problem.slug)).toEqual(['acme-kayaks', 'lantern-colour-tally']);
+    const other = JSON.parse((await prep('org', 'create', '--name', 'Other', '--json')).stdout);
+    expect((await a.inject({ method: 'GET', url: `/v1/coding-tests/${own.id}`, headers: bearer(other.keys.secret_test) })).statusCode).toBe(404);
+
+    writeFileSync(testFile, JSON.stringify({ slug: 'broken', name: 'Broken', difficulty: 'easy', slots: [{ title: 'X', problems: ['no-such-problem'] }] }));
+    const broken = await prep('org', 'coding-test', 'add', '--org', org.organization.id, '--file', testFile);
+    expect(broken.code).not.toBe(0);
+    expect(broken.stderr).toContain("no problem 'no-such-problem'");
   });
 
   it('keys create and keys limit mint a live key and raise its limit', async () => {

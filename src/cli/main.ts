@@ -5,7 +5,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createCatalogueRepo } from '../modules/catalogues/repo.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
-import { seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
+import { addOrganizationCodingTest, CatalogueFileError, seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
 import { jobHandlers } from '../jobs/handlers.js';
 import { createWorker } from '../jobs/worker.js';
 import { createModuleServices } from '../modules/index.js';
@@ -138,6 +138,21 @@ org.command('api').description('Turn the public API on or off for an organisatio
     if (Boolean(opts.enable) === Boolean(opts.disable)) throw new InvalidArgumentError('Give exactly one of --enable or --disable.');
     await s.organizations.setApiEnabled(opts.org, Boolean(opts.enable));
     print(`Public API ${opts.enable ? 'enabled' : 'disabled'}.`);
+  }));
+
+org.command('coding-test').description("The organisation's own coding tests").command('add')
+  .description('Add a coding test from a JSON file (as in catalog/coding/tests), with the organisation\'s own problem folders')
+  .requiredOption('--org <id>').requiredOption('--file <path>', 'the test JSON; slots name problems by slug')
+  .option('--problem <dir...>', 'problem folders in the catalogue format (catalog/coding/AUTHORING.md)', [])
+  .action((opts: { org: string; file: string; problem: string[] }) => withServices(async (s) => {
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    try {
+      const added = await addOrganizationCodingTest(s.core.db.kysely, opts.org, opts.file, opts.problem);
+      print(`Added coding test ${added.id} with ${added.problems} problem(s) of the organisation's own.`);
+    } catch (error) {
+      if (error instanceof CatalogueFileError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
   }));
 
 org.command('member').description('Organisation staff').command('add').description('Add a staff member (platform account)')

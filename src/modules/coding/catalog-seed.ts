@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
+import { isComparator } from '../../sandbox/compare.js';
 import { newId } from '../../platform/ids.js';
 
 const ROOT = new URL('../../../catalog/coding/', import.meta.url);
@@ -153,4 +155,82 @@ export async function insertSlots(db: Kysely<any>, testId: string, slots: Array<
       await db.insertInto('coding_slot_problems').values({ slot_id: slotId, problem_id: problemId, position: i }).execute();
     }
   }
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,79}$/;
+
+/** Why a problem folder or test file cannot be loaded, in words for the person running the CLI. */
+export class CatalogueFileError extends Error {}
+
+function checkProblem(folder: ProblemFolder): void {
+  const p = folder.problem;
+  const where = folder.dir.pathname;
+  if (typeof p.slug !== 'string' || !SLUG.test(p.slug)) throw new CatalogueFileError(`${where}: slug must be kebab-case`);
+  if (!['easy', 'medium', 'hard'].includes(p.difficulty)) throw new CatalogueFileError(`${where}: difficulty must be easy, medium or hard`);
+  for (const field of ['title', 'statement', 'input_format', 'output_format', 'constraints', 'expected_complexity', 'comparator'] as const) {
+    if (typeof p[field] !== 'string' || p[field].length === 0) throw new CatalogueFileError(`${where}: ${field} is required`);
+  }
+  if (!isComparator(p.comparator)) throw new CatalogueFileError(`${where}: comparator must be exact, whitespace, unordered_lines or float:<tolerance>`);
+  if (!Number.isInteger(p.time_limit_ms) || p.time_limit_ms < 100 || p.time_limit_ms > 20_000) throw new CatalogueFileError(`${where}: time_limit_ms must be 100 to 20000`);
+  if (!Number.isInteger(p.memory_limit_mb) || p.memory_limit_mb < 16 || p.memory_limit_mb > 2048) throw new CatalogueFileError(`${where}: memory_limit_mb must be 16 to 2048`);
+  if (!Array.isArray(p.examples) || p.examples.length === 0) throw new CatalogueFileError(`${where}: at least one example is required`);
+  if (folder.cases.length === 0) throw new CatalogueFileError(`${where}: at least one hidden case (cases/NN.in and NN.out) is required`);
+}
+
+/**
+ * An organisation's own coding content: problem folders (the catalogue's format) and one test whose slots
+ * name problems by slug, the organisation's own first, then the shared catalogue's. All or nothing.
+ */
+export async function addOrganizationCodingTest(db: Kysely<any>, organizationId: string, testFile: string, problemDirs: string[], now = Date.now()) {
+  const folders = problemDirs.map((dir) => {
+    const url = pathToFileURL(dir.endsWith('/') ? dir : `${dir}/`);
+    if (!existsSync(new URL('problem.json', url))) throw new CatalogueFileError(`${dir}: no problem.json`);
+    const folder = readProblemFolder(url);
+    checkProblem(folder);
+    return folder;
+  });
+  const test = JSON.parse(readFileSync(testFile, 'utf8')) as TestFile;
+  if (typeof test.slug !== 'string' || !SLUG.test(test.slug)) throw new CatalogueFileError(`${testFile}: slug must be kebab-case`);
+  if (!Array.isArray(test.slots) || test.slots.length === 0) throw new CatalogueFileError(`${testFile}: at least one slot is required`);
+  const attempts = test.attempts_per_problem ?? 10;
+  if (!Number.isInteger(attempts) || attempts < 1 || attempts > 100) throw new CatalogueFileError(`${testFile}: attempts_per_problem must be 1 to 100`);
+
+  return db.transaction().execute(async (tx) => {
+    const own = new Map<string, string>();
+    for (const folder of folders) {
+      const existing = await tx.selectFrom('coding_problems').select('id').where('organization_id', '=', organizationId).where('slug', '=', folder.problem.slug).executeTakeFirst();
+      if (existing) {
+        await tx.updateTable('coding_problems').set(problemColumns(folder)).where('id', '=', existing.id).execute();
+        own.set(folder.problem.slug, existing.id);
+      } else {
+        const id = newId();
+        await tx.insertInto('coding_problems').values({ id, organization_id: organizationId, slug: folder.problem.slug, created_at: now, ...problemColumns(folder) }).execute();
+        own.set(folder.problem.slug, id);
+      }
+    }
+    const resolve = async (slug: string): Promise<string> => {
+      if (own.has(slug)) return own.get(slug)!;
+      const row = await tx.selectFrom('coding_problems').select('id').where('slug', '=', slug)
+        .where((eb: any) => eb.or([eb('organization_id', '=', organizationId), eb('organization_id', 'is', null)]))
+        .orderBy('organization_id').executeTakeFirst();
+      if (!row) throw new CatalogueFileError(`${testFile}: no problem '${slug}' in the organisation's problems or the shared catalogue`);
+      return row.id;
+    };
+    const slots = [];
+    for (const slot of test.slots) {
+      if (!Array.isArray(slot.problems) || slot.problems.length === 0) throw new CatalogueFileError(`${testFile}: slot '${slot.title}' has no problems`);
+      slots.push({ title: String(slot.title), problemIds: await Promise.all(slot.problems.map(resolve)) });
+    }
+    if (await tx.selectFrom('coding_tests').select('id').where('organization_id', '=', organizationId).where('slug', '=', test.slug).executeTakeFirst()) {
+      throw new CatalogueFileError(`the organisation already has a test '${test.slug}'`);
+    }
+    const id = newId();
+    await tx.insertInto('coding_tests').values({
+      id, organization_id: organizationId, slug: test.slug, name: String(test.name), description: String(test.description ?? ''),
+      difficulty: test.difficulty, skills: JSON.stringify(test.skills ?? []), duration_minutes: test.duration_minutes ?? null,
+      attempts_per_problem: attempts, created_at: now,
+    }).execute();
+    await insertSlots(tx, id, slots);
+    return { id, problems: own.size };
+  });
 }
