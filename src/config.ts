@@ -44,6 +44,8 @@ export interface Config {
     /** Longest a `run` request waits for a free slot before answering 503 capacity_unavailable. */
     queueWaitMs: number;
   };
+  /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
+  model: { baseUrl: string; name: string; apiKey: string | null; timeoutMs: number } | null;
   /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
   encryptionKey: Buffer | null;
 }
@@ -101,6 +103,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`PREP_JOB_LEASE_MS (${jobLeaseMs}) must be longer than PREP_WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs})`);
   }
   const dataDir = path.resolve(env.PREP_DATA_DIR?.trim() || './data');
+  const modelUrl = env.PREP_MODEL_BASE_URL?.trim() || null;
+  const modelName = env.PREP_MODEL_NAME?.trim() || null;
+  if (modelUrl && !/^https?:\/\//.test(modelUrl)) throw new ConfigError('PREP_MODEL_BASE_URL must be an http(s) URL such as http://localhost:11434/v1');
+  if (Boolean(modelUrl) !== Boolean(modelName)) throw new ConfigError('PREP_MODEL_BASE_URL and PREP_MODEL_NAME are set together (or neither)');
   return {
     databaseUrl,
     databaseSchema,
@@ -119,6 +125,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     jobLeaseMs,
+    model: modelUrl && modelName
+      ? { baseUrl: modelUrl, name: modelName, apiKey: env.PREP_MODEL_API_KEY?.trim() || null, timeoutMs: integer(env, 'PREP_MODEL_TIMEOUT_MS', 60_000, 1000, 600_000) }
+      : null,
     sandbox: {
       slots: integer(env, 'PREP_SANDBOX_SLOTS', Math.max(1, os.availableParallelism()), 1, 64),
       uidBase: integer(env, 'PREP_SANDBOX_UID_BASE', 200_000, 1000, 4_000_000_000),

@@ -13,6 +13,7 @@ import { createEncryption, loadEncryptionKey } from './platform/encryption.js';
 import { createSigningKeyRepo } from './modules/signing-keys/repo.js';
 import { createSigningKeys } from './modules/signing-keys/service.js';
 import { processSandbox } from './sandbox/sandbox.js';
+import { createModel } from './ai/model.js';
 
 /** What every module may depend on. Modules take the narrow part they need. */
 export interface Core {
@@ -37,7 +38,8 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
     ...(config.webhooks.caFile ? { ca: readFileSync(config.webhooks.caFile) } : {}),
   });
   const sandbox = processSandbox(config.sandbox);
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender, sandbox };
+  const model = createModel(config.model);
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender, sandbox, model };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -49,7 +49,7 @@ export function createModuleServices(services: Services) {
   });
   const judging = createJudgingService({
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,
-    emit: webhooks.emitEvent,
+    model: services.model, emit: webhooks.emitEvent,
   });
   return { domainRepo, domains, sessions, coding, judging, branding, webhooks };
 }

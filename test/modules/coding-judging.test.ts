@@ -228,6 +228,7 @@ describe('finalize and report', () => {
 
 describe('executors in other processes', () => {
   it('a prep worker process judges from the shared queue; one killed mid-judge loses nothing', async () => {
+    h.clock.set(Date.now()); // the worker process runs on the real clock: queue the job by it
     const s = await kit.session(key, 'foundations-practice-set');
     const problem = s.problems[0]!;
     // slow enough to be caught mid-judge: each case sleeps a little before answering correctly

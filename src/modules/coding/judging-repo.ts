@@ -41,6 +41,7 @@ export function createJudgingRepo(database: Db) {
 
     report: (tenant: Tenant, sessionId: string) => db.selectFrom('coding_reports').selectAll()
       .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+    hasReport: async (sessionId: string) => (await db.selectFrom('coding_reports').select('session_id').where('session_id', '=', sessionId).executeTakeFirst()) !== undefined,
     /** False when the session already has its report (it is written once). */
     async insertReport(tx: Kysely<Database>, row: CodingReportsTable): Promise<boolean> {
       const r = await tx.insertInto('coding_reports').values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();

@@ -82,6 +82,13 @@ const Report = Type.Object({
     time_to_best_seconds: Nullable(Type.Integer()), best_submission_id: Nullable(Uuid),
   })),
   proctoring: Type.Object({ total: Type.Integer(), by_type: Type.Array(Type.Object({ type: Type.String(), count: Type.Integer() })) }),
+  code_review: Nullable(Type.Object({
+    model: Type.String(),
+    problems: Type.Array(Type.Object({
+      problem_id: Uuid, submission_id: Uuid,
+      review: Nullable(Type.String({ description: 'Advisory; null when the model did not answer' })),
+    })),
+  }, { description: 'Present when a model is configured (PREP_MODEL_BASE_URL); null otherwise' })),
 });
 
 function presentSubmission(s: CodingSubmissionsTable) {

@@ -10,7 +10,9 @@ import { SandboxBusyError, SandboxUnavailableError, type CaseOutcome, type Sandb
 import type { HiddenCase } from './catalog-seed.js';
 import type { CodingCatalogRepo } from './catalog-repo.js';
 import type { JudgingRepo } from './judging-repo.js';
-import { buildReport, referenceLanguageFor, type SubmissionResults } from './report.js';
+import { bestSubmission, buildReport, referenceLanguageFor, type SubmissionResults } from './report.js';
+import { reviewCode } from '../../ai/code-review.js';
+import type { TextModel } from '../../ai/model.js';
 import { assignmentEndsAt, type CodingService } from './service.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
@@ -49,9 +51,27 @@ function sandboxError(error: unknown): never {
  */
 export function createJudgingService(deps: {
   db: Kysely<Database>; clock: Clock; sandbox: Sandbox; queue: JobQueue; repo: JudgingRepo; sessions: CodingSessionRepo;
-  catalog: CodingCatalogRepo; coding: CodingService; emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+  catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null; emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
 }) {
-  const { db, clock, sandbox, queue, repo, sessions, catalog, coding, emit } = deps;
+  const { db, clock, sandbox, queue, repo, sessions, catalog, coding, model, emit } = deps;
+
+  /** The model's review of each problem's best submission; a review the model failed to give is null. */
+  async function reviews(sessionId: string) {
+    if (!model) return null;
+    const problems = await sessions.problems(db, sessionId);
+    const content = await catalog.problems(db, problems.map((p) => p.problem_id));
+    const submissions = await repo.forSession(db, sessionId);
+    const out = [];
+    for (const p of problems) {
+      const best = bestSubmission(submissions.filter((s) => s.problem_id === p.problem_id));
+      if (!best) continue;
+      const problem = content.get(p.problem_id);
+      const review = await reviewCode(model, { title: problem?.title ?? '', statement: problem?.statement ?? '', language: best.language, source: best.source })
+        .catch(() => null);
+      out.push({ problem_id: p.problem_id, submission_id: best.id, review });
+    }
+    return { model: model.id, problems: out };
+  }
 
   /** A started, unfinished session that still takes work (runs, submissions). */
   async function working(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
@@ -255,6 +275,9 @@ export function createJudgingService(deps: {
     async complete(sessionId: string): Promise<void> {
       const pending = await repo.unjudged(db, sessionId);
       if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
+      if (await repo.hasReport(sessionId)) return;
+      // The model is asked before the transaction: no network call holds a database lock.
+      const codeReview = await reviews(sessionId);
       // Reference timings are read before the transaction (SQLite has one writer connection).
       const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
       for (const p of await sessions.problems(db, sessionId)) {
@@ -277,7 +300,7 @@ export function createJudgingService(deps: {
         const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
         const endedAt = row.ended_at ?? now;
         const report = buildReport({
-          outcome, startedAt: row.started_at, endedAt,
+          outcome, startedAt: row.started_at, endedAt, codeReview,
           proctoring: await repo.proctoringSummary(tx, sessionId),
           problems: problems.map((p) => ({
             position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',

@@ -31,7 +31,7 @@ export function referenceLanguageFor(language: string): string {
 }
 
 /** Best attempt: most hidden cases passed, then least time on the large cases, then the earliest. */
-function best(submissions: CodingSubmissionsTable[]): CodingSubmissionsTable | null {
+export function bestSubmission(submissions: CodingSubmissionsTable[]): CodingSubmissionsTable | null {
   const judged = submissions.filter((s) => s.status === 'judged');
   if (judged.length === 0) return null;
   return [...judged].sort((a, b) => b.hidden_passed - a.hidden_passed
@@ -67,9 +67,11 @@ export function buildReport(input: {
   endedAt: number;
   problems: ProblemInput[];
   proctoring: Array<{ type: string; count: number }>;
+  /** The model's code-quality reviews, when a model is configured. */
+  codeReview: { model: string; problems: Array<{ problem_id: string; submission_id: string; review: string | null }> } | null;
 }) {
   const problems = input.problems.map((p) => {
-    const s = best(p.submissions);
+    const s = bestSubmission(p.submissions);
     const correctness = s && s.hidden_total > 0 ? s.hidden_passed / s.hidden_total : 0;
     const eff = efficiency(p, s);
     const effScore = eff.rating === 'not_measured' ? correctness : EFFICIENCY_SCORE[eff.rating];
@@ -109,7 +111,8 @@ export function buildReport(input: {
     summary,
     problems,
     proctoring: { total: proctoringTotal, by_type: input.proctoring },
-    evaluator: 'built-in',
+    code_review: input.codeReview,
+    evaluator: input.codeReview ? `built-in + ${input.codeReview.model}` : 'built-in',
   };
 }
 
