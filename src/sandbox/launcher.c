@@ -1,14 +1,17 @@
 /*
  * prep-launch: the two ends of one sandboxed step.
  *
- *   prep-launch outer STATS_FD UID GID WALL_MS -- bwrap-argv...
- *     On the host. Starts bubblewrap as the slot's unprivileged uid, kills it when the wall-clock limit
- *     passes (or when the service dies), then kills and waits out anything still running under the uid.
- *     Writes {"outer":1,"wall_ms":N,"timed_out":0|1} to STATS_FD.
+ *   prep-launch outer STATS_FD UID GID -- bwrap-argv...
+ *     On the host. Starts bubblewrap as the slot's unprivileged uid and waits. SIGUSR1 from the service means
+ *     the step's wall-clock time is up: it kills the sandbox. It dies with the service (PDEATHSIG). Killed
+ *     sandboxes are followed by killing, and waiting out, anything still running under the uid.
+ *     Writes {"outer":1,"timed_out":0|1} to STATS_FD.
  *
- *   prep-launch inner STATS_FD CPU_MS AS_BYTES NPROC FSIZE_BYTES NOFILE -- program-argv...
- *     Pid 1 inside the sandbox (bwrap --as-pid-1). Runs the program as pid 2 under the rlimits (a pid 1
- *     ignores the kernel's CPU-limit signals, so the program must not be pid 1), waits for it and writes
+ *   prep-launch inner STATS_FD
+ *     Pid 1 inside the sandbox (bwrap --as-pid-1). The sandbox is made ahead of time ("warm"); the step arrives
+ *     on stdin as a job (see read_job): limits, files to write into the workdir, argv. It writes the files,
+ *     runs the program as pid 2 under the rlimits (a pid 1 would ignore the kernel's CPU-limit signal) with
+ *     the rest of stdin as the program's stdin, waits for it, and writes
  *     {"status":N,"signal":N,"cpu_ms":N,"rss_kb":N} to STATS_FD. It is not dumpable and keeps STATS_FD
  *     close-on-exec, so the program, which has no capabilities, can neither trace it nor forge its figures.
  *     When it exits, the kernel kills whatever else is left in the namespace.
@@ -27,7 +30,6 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static long long arg(const char *s) { return strtoll(s, NULL, 10); }
@@ -35,12 +37,6 @@ static long long arg(const char *s) { return strtoll(s, NULL, 10); }
 static void limit(int resource, rlim_t soft, rlim_t hard) {
   struct rlimit r = { soft, hard };
   if (setrlimit(resource, &r) != 0) { perror("prep-launch: setrlimit"); _exit(126); }
-}
-
-static long long now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static int become(long long uid, long long gid) {
@@ -83,18 +79,18 @@ static void reap_uid(long long uid, long long gid) {
 }
 
 static int outer(int argc, char **argv) {
-  if (argc < 8 || strcmp(argv[6], "--") != 0) return 125;
+  if (argc < 7 || strcmp(argv[5], "--") != 0) return 125;
   int stats_fd = (int)arg(argv[2]);
-  long long uid = arg(argv[3]), gid = arg(argv[4]), wall_ms = arg(argv[5]);
+  long long uid = arg(argv[3]), gid = arg(argv[4]);
 
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  sigset_t chld, old;
-  sigemptyset(&chld);
-  sigaddset(&chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &chld, &old);
+  sigset_t waitset, old;
+  sigemptyset(&waitset);
+  sigaddset(&waitset, SIGCHLD);
+  sigaddset(&waitset, SIGUSR1);
+  sigprocmask(SIG_BLOCK, &waitset, &old);
 
-  long long started = now_ms();
   pid_t pid = fork();
   if (pid < 0) { perror("prep-launch: fork"); return 125; }
   if (pid == 0) {
@@ -105,7 +101,7 @@ static int outer(int argc, char **argv) {
     if (become(uid, gid) != 0) { perror("prep-launch: setuid"); _exit(126); }
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a credential change cleared it */
     if (getppid() == 1) _exit(125);
-    execv(argv[7], argv + 7);
+    execv(argv[6], argv + 6);
     perror("prep-launch: exec");
     _exit(127);
   }
@@ -115,45 +111,124 @@ static int outer(int argc, char **argv) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) { perror("prep-launch: waitpid"); return 125; }
-    long long left = started + wall_ms - now_ms();
-    if (left <= 0) {
+    siginfo_t info;
+    if (sigwaitinfo(&waitset, &info) == SIGUSR1) {
       timed_out = 1;
       kill(pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
       break;
     }
-    struct timespec wait = { left / 1000, (left % 1000) * 1000000 };
-    sigtimedwait(&chld, NULL, &wait);
   }
-  long long wall = now_ms() - started;
-  /*
-   * bubblewrap that exited by itself has seen its namespace's init exit, and the kernel empties a pid
-   * namespace before its init is reaped: nothing is left. Killed (timeout, a signal), it may not have.
-   */
-  if (timed_out || !WIFEXITED(status)) reap_uid(uid, gid);
-  else while (waitpid(-1, NULL, WNOHANG) > 0) {}
-  dprintf(stats_fd, "{\"outer\":1,\"wall_ms\":%lld,\"timed_out\":%d}\n", wall, timed_out);
+  /* Killed (timeout, a signal), the sandbox may leave processes dying; a daemon may be caught mid-exit. */
+  reap_uid(uid, gid);
+  dprintf(stats_fd, "{\"outer\":1,\"timed_out\":%d}\n", timed_out);
+  return 0;
+}
+
+/* Reads exactly n bytes from fd (0 on success). */
+static int read_exact(int fd, char *buf, size_t n) {
+  while (n > 0) {
+    ssize_t r = read(fd, buf, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    buf += r;
+    n -= (size_t)r;
+  }
+  return 0;
+}
+
+/* One NUL-terminated field of the job, byte by byte (never reading past it: the rest is the program's stdin). */
+static char *read_field(void) {
+  size_t cap = 64, len = 0;
+  char *s = malloc(cap);
+  for (;;) {
+    char c;
+    if (!s || read_exact(0, &c, 1) != 0) { free(s); return NULL; }
+    if (len + 1 >= cap) { cap *= 2; if (len > 65536 || !(s = realloc(s, cap))) return NULL; }
+    s[len++] = c;
+    if (c == '\0') return s;
+  }
+}
+
+static long long read_number(void) {
+  char *s = read_field();
+  long long v = s ? strtoll(s, NULL, 10) : -1;
+  free(s);
+  return v;
+}
+
+static int safe_name(const char *name) {
+  if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return 0;
+  for (const char *p = name; *p; p++) {
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-')) return 0;
+  }
+  return 1;
+}
+
+/*
+ * The job, NUL-separated: "PREP1", cpu_ms, as_bytes, nproc, fsize_bytes, nofile, file count, then per file
+ * name, mode (octal), size and the bytes, then argc and argv.
+ */
+struct job { long long cpu_ms, as_bytes, nproc, fsize, nofile; char **argv; };
+
+static int read_job(struct job *job) {
+  char *magic = read_field();
+  if (!magic || strcmp(magic, "PREP1") != 0) return -1;
+  free(magic);
+  job->cpu_ms = read_number(); job->as_bytes = read_number(); job->nproc = read_number();
+  job->fsize = read_number(); job->nofile = read_number();
+  long long files = read_number();
+  if (files < 0 || files > 16) return -1;
+  for (long long i = 0; i < files; i++) {
+    char *name = read_field();
+    long long mode = 0, size = 0;
+    char *m = read_field();
+    if (m) mode = strtoll(m, NULL, 8);
+    free(m);
+    size = read_number();
+    if (!name || !safe_name(name) || size < 0 || size > (256LL << 20)) return -1;
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)(mode & 0755));
+    if (fd < 0) { perror("prep-launch: create"); return -1; }
+    char buf[65536];
+    while (size > 0) {
+      size_t n = size > (long long)sizeof buf ? sizeof buf : (size_t)size;
+      if (read_exact(0, buf, n) != 0) return -1;
+      for (size_t off = 0; off < n;) {
+        ssize_t w = write(fd, buf + off, n - off);
+        if (w < 0) { if (errno == EINTR) continue; perror("prep-launch: write"); return -1; }
+        off += (size_t)w;
+      }
+      size -= (long long)n;
+    }
+    close(fd);
+    free(name);
+  }
+  long long argc = read_number();
+  if (argc < 1 || argc > 64) return -1;
+  job->argv = calloc((size_t)argc + 1, sizeof(char *));
+  for (long long i = 0; i < argc; i++) if (!(job->argv[i] = read_field())) return -1;
   return 0;
 }
 
 static int inner(int argc, char **argv) {
-  if (argc < 10 || strcmp(argv[8], "--") != 0) return 125;
+  if (argc < 3) return 125;
   int stats_fd = (int)arg(argv[2]);
-  long long cpu_ms = arg(argv[3]), as_bytes = arg(argv[4]), nproc = arg(argv[5]), fsize = arg(argv[6]), nofile = arg(argv[7]);
   prctl(PR_SET_DUMPABLE, 0);
   fcntl(stats_fd, F_SETFD, FD_CLOEXEC);
+  struct job job;
+  if (read_job(&job) != 0) { fprintf(stderr, "prep-launch: bad job\n"); return 125; }
 
   pid_t pid = fork();
   if (pid < 0) { perror("prep-launch: fork"); return 125; }
   if (pid == 0) {
-    rlim_t cpu_s = (rlim_t)((cpu_ms + 999) / 1000);
+    rlim_t cpu_s = (rlim_t)((job.cpu_ms + 999) / 1000);
     limit(RLIMIT_CPU, cpu_s, cpu_s + 1);
-    limit(RLIMIT_AS, (rlim_t)as_bytes, (rlim_t)as_bytes);
-    limit(RLIMIT_FSIZE, (rlim_t)fsize, (rlim_t)fsize);
-    limit(RLIMIT_NOFILE, (rlim_t)nofile, (rlim_t)nofile);
-    limit(RLIMIT_NPROC, (rlim_t)nproc, (rlim_t)nproc);
+    limit(RLIMIT_AS, (rlim_t)job.as_bytes, (rlim_t)job.as_bytes);
+    limit(RLIMIT_FSIZE, (rlim_t)job.fsize, (rlim_t)job.fsize);
+    limit(RLIMIT_NOFILE, (rlim_t)job.nofile, (rlim_t)job.nofile);
+    limit(RLIMIT_NPROC, (rlim_t)job.nproc, (rlim_t)job.nproc);
     limit(RLIMIT_CORE, 0, 0);
-    execv(argv[9], argv + 9);
+    execv(job.argv[0], job.argv);
     perror("prep-launch: exec");
     _exit(127);
   }
@@ -177,6 +252,6 @@ static int inner(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "outer") == 0) return outer(argc, argv);
   if (argc > 1 && strcmp(argv[1], "inner") == 0) return inner(argc, argv);
-  fprintf(stderr, "usage: prep-launch outer STATS_FD UID GID WALL_MS -- argv... | inner STATS_FD CPU_MS AS_BYTES NPROC FSIZE_BYTES NOFILE -- argv...\n");
+  fprintf(stderr, "usage: prep-launch outer STATS_FD UID GID -- bwrap-argv... | inner STATS_FD (job on stdin)\n");
   return 125;
 }

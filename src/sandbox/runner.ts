@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 
 /** Limits of one step (a compile or one run). */
@@ -64,6 +64,10 @@ export interface Launcher {
 }
 
 const INIT = '/opt/prep-init';
+/** The workdir's size (each file is also capped by the step's file-size limit). */
+const WORKDIR_BYTES = 256 * 1_048_576;
+/** Output a sandbox may make before its job arrives (bubblewrap's own errors). */
+const BEFORE_JOB_BYTES = 64 * 1024;
 const SIGXCPU = 24;
 const SIGKILL = 9;
 const WORKDIR = '/work';
@@ -90,126 +94,186 @@ function systemMounts(): string[] {
 
 let mounts: string[] | null = null;
 
+/** What every sandbox of a process shares: the toolchain binds (the same for every language, all read-only). */
+export interface SandboxShape {
+  binds: Array<[string, string]>;
+}
+
 /**
- * Runs one step in a fresh bubblewrap sandbox: new user, pid, network, ipc, uts and cgroup namespaces (the
- * network has only its own loopback), read-only system directories, a fresh tmpfs as the workdir, files
- * passed in through pipes (the host never opens a path inside the sandbox), an empty environment, and the
- * launcher's rlimits and unprivileged uid. The program is pid 1 of its namespace, so when it exits
- * anything it left behind is killed with it.
+ * A sandbox made ahead of its step: bubblewrap has built the namespaces and mounts, and the inner launcher
+ * waits on stdin for the job. Making it is most of a step's cost, so a slot keeps the next one ready.
+ * Used once.
  */
-export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest): Promise<StepResult> {
+export interface WarmSandbox {
+  child: ChildProcess;
+  stdout: Capped;
+  stderr: Capped;
+  artifact: Capped;
+  stats(): string;
+  closed: Promise<void>;
+  spawnError(): string | null;
+}
+
+/**
+ * Starts a sandbox: new user, pid, network, ipc, uts and cgroup namespaces (the network has only its own
+ * loopback), read-only system directories, a fresh tmpfs as the workdir, an empty environment, the slot's
+ * unprivileged uid. The program will be pid 2 of its namespace, under pid 1 (the inner launcher): when
+ * either ends, anything left behind is killed with the namespace.
+ */
+export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null, shape: SandboxShape): WarmSandbox {
   mounts ??= systemMounts();
-  const { limits } = request;
-  const fileFdBase = 5;
-  const files: StepFile[] = [{ name: INIT, content: launcher.image, executable: true }, ...request.files];
   const args = [
     '--unshare-all', '--die-with-parent', '--new-session', '--as-pid-1',
     ...mounts,
-    ...(request.binds ?? []).flatMap(([host, inside]) => ['--ro-bind', host, inside]),
+    ...shape.binds.flatMap(([host, inside]) => ['--ro-bind', host, inside]),
     '--proc', '/proc', '--dev', '/dev',
     '--size', String(64 * 1_048_576), '--tmpfs', '/tmp',
-    '--size', String(limits.fileSizeMb * 4 * 1_048_576), '--tmpfs', WORKDIR,
-    '--dir', '/opt',
-    ...files.flatMap((f, i) => [
-      ...(f.executable ? ['--perms', '0755'] : []), '--file', String(fileFdBase + i), f.name === INIT ? INIT : `${WORKDIR}/${f.name}`,
-    ]),
+    '--size', String(WORKDIR_BYTES), '--tmpfs', WORKDIR,
+    '--dir', '/opt', '--perms', '0555', '--file', '5', INIT,
     '--remount-ro', '/',
     '--chdir', WORKDIR, '--clearenv',
     '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin', '--setenv', 'HOME', WORKDIR, '--setenv', 'TMPDIR', '/tmp',
     '--setenv', 'LANG', 'C.UTF-8',
-    ...Object.entries(request.env ?? {}).flatMap(([k, v]) => ['--setenv', k, v]),
     '--hostname', 'sandbox', '--uid', '1000', '--gid', '1000',
-    '--', INIT, 'inner', '3', String(limits.cpuMs), String(limits.addressSpaceMb * 1_048_576), String(limits.processes),
-    String(limits.fileSizeMb * 1_048_576), String(limits.openFiles), '--', ...request.argv,
+    '--', INIT, 'inner', '3',
   ];
-  const launchArgs = ['outer', '3', String(slot?.uid ?? -1), String(slot?.gid ?? -1), String(limits.wallMs), '--', '/usr/bin/bwrap', ...args];
-
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(launcher.path, launchArgs, {
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe', request.artifactBytes ? 'pipe' : 'ignore', ...files.map(() => 'pipe' as const)],
-      env: { PATH: '/usr/bin:/bin' },
-    });
-    const stdout = new Capped(limits.stdoutBytes);
-    const stderr = new Capped(limits.stderrBytes);
-    const artifact = new Capped(request.artifactBytes ?? 0);
-    let stats = '';
-    let outputExceeded = false;
-    let spawnError: string | null = null;
-    const kill = () => child.kill('SIGKILL');
-    // A backstop: the launcher enforces the wall clock itself.
-    const backstop = setTimeout(kill, limits.wallMs + 5_000);
-
-    const overflow = () => {
-      if (!outputExceeded) {
-        outputExceeded = true;
-        kill();
-      }
-    };
-    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk) || overflow());
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk) || overflow());
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (stats += chunk.toString()));
-    (child.stdio[4] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => artifact.push(chunk) || overflow());
-    child.on('error', (error) => (spawnError = error.message));
-
-    for (const [i, file] of files.entries()) {
-      const pipe = child.stdio[fileFdBase + i] as NodeJS.WritableStream;
-      pipe.on('error', () => {});
-      pipe.end(file.content);
-    }
-    child.stdin!.on('error', () => {}); // the program may exit without reading its input
-    child.stdin!.end(request.stdin ?? '');
-
-    child.on('close', () => {
-      clearTimeout(backstop);
-      const lines = stats.trim().split('\n').flatMap((line) => {
-        try {
-          return [JSON.parse(line) as Record<string, number>];
-        } catch {
-          return [];
-        }
-      });
-      const outer = lines.find((l) => l.outer === 1) ?? null;
-      const inner = lines.find((l) => l.outer === undefined) ?? null;
-      const timedOut = outer?.timed_out === 1;
-      const cpuMs = inner?.cpu_ms ?? 0;
-      const signal = inner?.signal ?? SIGKILL;
-      let launchError: string | null = null;
-      if (spawnError) launchError = spawnError;
-      else if (!outer && !outputExceeded) launchError = `launcher ended without a report: ${stderr.text().slice(0, 500)}`;
-      else if (!inner && !timedOut && !outputExceeded) launchError = `the sandbox did not start: ${stderr.text().slice(0, 500)}`;
-      resolve({
-        exitCode: inner && inner.status! >= 0 ? inner.status! : null,
-        signal: inner ? signal : SIGKILL,
-        cpuMs,
-        wallMs: outer?.wall_ms ?? Date.now() - started,
-        memoryKb: inner?.rss_kb ?? 0,
-        timedOut,
-        cpuExceeded: inner !== null && (signal === SIGXCPU || cpuMs > limits.cpuMs || (signal === SIGKILL && cpuMs >= limits.cpuMs - 50)),
-        stdout: stdout.bytes(),
-        stderr: stderr.bytes(),
-        outputExceeded,
-        artifact: request.artifactBytes ? artifact.bytes() : null,
-        launchError,
-      });
-    });
+  const child = spawn(launcher.path, ['outer', '3', String(slot?.uid ?? -1), String(slot?.gid ?? -1), '--', '/usr/bin/bwrap', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+    env: { PATH: '/usr/bin:/bin' },
   });
+  const warm: WarmSandbox = {
+    child,
+    stdout: new Capped(BEFORE_JOB_BYTES),
+    stderr: new Capped(BEFORE_JOB_BYTES),
+    artifact: new Capped(0),
+    stats: () => stats,
+    closed: new Promise((resolve) => child.on('close', () => resolve())),
+    spawnError: () => spawnError,
+  };
+  let stats = '';
+  let spawnError: string | null = null;
+  child.on('error', (error) => (spawnError = error.message));
+  child.stdout!.on('data', (chunk: Buffer) => warm.stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => warm.stderr.push(chunk));
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => (stats += chunk.toString()));
+  (child.stdio[4] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => warm.artifact.push(chunk));
+  const image = (child.stdio as unknown as NodeJS.WritableStream[])[5]!;
+  image.on('error', () => {});
+  image.end(launcher.image);
+  child.stdin!.on('error', () => {}); // the program may exit without reading its input
+  setHeld(child, false); // a sandbox waiting for work does not keep the process alive
+  return warm;
 }
 
-/** Collects a stream up to a cap; push answers false once the cap is passed. */
+/** Whether the child and its pipes keep the Node process running. */
+function setHeld(child: ChildProcess, held: boolean): void {
+  if (held) child.ref();
+  else child.unref();
+  for (const stream of child.stdio as unknown as Array<{ ref?: () => void; unref?: () => void } | null>) {
+    if (held) stream?.ref?.();
+    else stream?.unref?.();
+  }
+}
+
+/** The job the inner launcher reads (launcher.c, read_job), followed by the program's stdin. */
+function job(request: StepRequest): Buffer {
+  const { limits } = request;
+  const fields = (...xs: Array<string | number>) => Buffer.from(xs.map((x) => `${x}\0`).join(''));
+  const parts: Buffer[] = [fields('PREP1', limits.cpuMs, limits.addressSpaceMb * 1_048_576, limits.processes, limits.fileSizeMb * 1_048_576, limits.openFiles, request.files.length)];
+  for (const f of request.files) {
+    const content = typeof f.content === 'string' ? Buffer.from(f.content) : f.content;
+    parts.push(fields(f.name, f.executable ? '755' : '644', content.length), content);
+  }
+  parts.push(fields(request.argv.length, ...request.argv));
+  return Buffer.concat(parts);
+}
+
+/** Runs one step in a warm sandbox (see warmSandbox); the sandbox is spent afterwards. */
+export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<StepResult> {
+  const { limits, child } = { limits: request.limits, child: warm.child };
+  const started = Date.now();
+  setHeld(child, true);
+  let outputExceeded = false;
+  const overflow = () => {
+    if (!outputExceeded) {
+      outputExceeded = true;
+      child.kill('SIGKILL');
+    }
+  };
+  warm.stdout.limit(limits.stdoutBytes, overflow);
+  warm.stderr.limit(limits.stderrBytes, overflow);
+  warm.artifact.limit(request.artifactBytes ?? 0, overflow);
+  // The launcher kills the sandbox when told the time is up; the backstop kills the launcher itself.
+  const wall = setTimeout(() => child.kill('SIGUSR1'), limits.wallMs);
+  const backstop = setTimeout(() => child.kill('SIGKILL'), limits.wallMs + 5_000);
+  child.stdin!.end(Buffer.concat([job(request), typeof request.stdin === 'string' ? Buffer.from(request.stdin) : request.stdin ?? Buffer.alloc(0)]));
+  await warm.closed;
+  clearTimeout(wall);
+  clearTimeout(backstop);
+
+  const lines = warm.stats().trim().split('\n').flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Record<string, number>];
+    } catch {
+      return [];
+    }
+  });
+  const outer = lines.find((l) => l.outer === 1) ?? null;
+  const inner = lines.find((l) => l.outer === undefined) ?? null;
+  const timedOut = outer?.timed_out === 1;
+  const cpuMs = inner?.cpu_ms ?? 0;
+  const signal = inner?.signal ?? SIGKILL;
+  let launchError: string | null = null;
+  if (warm.spawnError()) launchError = warm.spawnError();
+  else if (!outer && !outputExceeded) launchError = `launcher ended without a report: ${warm.stderr.text().slice(0, 500)}`;
+  else if (!inner && !timedOut && !outputExceeded) launchError = `the sandbox did not start: ${warm.stderr.text().slice(0, 500)}`;
+  return {
+    exitCode: inner && inner.status! >= 0 ? inner.status! : null,
+    signal: inner ? signal : SIGKILL,
+    cpuMs,
+    wallMs: Date.now() - started,
+    memoryKb: inner?.rss_kb ?? 0,
+    timedOut,
+    cpuExceeded: inner !== null && (signal === SIGXCPU || cpuMs > limits.cpuMs || (signal === SIGKILL && cpuMs >= limits.cpuMs - 50)),
+    stdout: warm.stdout.bytes(),
+    stderr: warm.stderr.bytes(),
+    outputExceeded,
+    artifact: request.artifactBytes ? warm.artifact.bytes() : null,
+    launchError,
+  };
+}
+
+/** One step in a sandbox made for it (no warm one at hand). */
+export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest, shape: SandboxShape = { binds: request.binds ?? [] }): Promise<StepResult> {
+  return runIn(warmSandbox(launcher, slot, shape), request);
+}
+
+/** Collects a stream up to a cap (set when the step starts); past it, `onOverflow` runs once. */
 class Capped {
   private chunks: Buffer[] = [];
   private size = 0;
-  constructor(private readonly cap: number) {}
-  push(chunk: Buffer): boolean {
+  private overflowed = false;
+  private onOverflow: () => void = () => {};
+  constructor(private cap: number) {}
+  limit(cap: number, onOverflow: () => void): void {
+    this.cap = cap;
+    this.onOverflow = onOverflow;
+    if (this.size > cap) this.overflow();
+  }
+  push(chunk: Buffer): void {
+    if (this.overflowed) return;
     if (this.size + chunk.length > this.cap) {
       this.chunks.push(chunk.subarray(0, Math.max(0, this.cap - this.size)));
       this.size = this.cap;
-      return false;
+      this.overflow();
+      return;
     }
     this.chunks.push(chunk);
     this.size += chunk.length;
-    return true;
+  }
+  private overflow(): void {
+    this.overflowed = true;
+    this.onOverflow();
   }
   bytes(): Buffer {
     return Buffer.concat(this.chunks);

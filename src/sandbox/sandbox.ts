@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
-import { runStep, type Launcher, type SlotIdentity, type StepLimits, type StepResult } from './runner.js';
+import { runIn, runStep, warmSandbox, type Launcher, type SandboxShape, type SlotIdentity, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
 import { SlotPool, type Priority } from './slots.js';
 import { executionVerdict, type RunVerdict } from './verdicts.js';
 
@@ -98,7 +98,30 @@ export function createSandbox(config: Config['sandbox']) {
       const why = check.launchError ?? check.stderr.toString('utf8').trim();
       return { available: false, reason: `bubblewrap could not start a sandbox (install the bubblewrap package): ${why}`, languages: [] };
     }
-    return { available: true, reason: null, languages: await detectLanguages() };
+    const languages = await detectLanguages();
+    const binds = new Map(languages.flatMap((l) => l.binds).map(([host, inside]) => [inside, host] as const));
+    shape = { binds: [...binds].map(([inside, host]) => [host, inside] as [string, string]) };
+    return { available: true, reason: null, languages };
+  }
+
+  let shape: SandboxShape = { binds: [] };
+  /** Each slot's next sandbox, made as soon as the slot's previous step ended. */
+  const warm = new Map<number, WarmSandbox>();
+
+  function prepare(launcher: Launcher, slot: SlotIdentity): void {
+    warm.set(slot.uid, warmSandbox(launcher, slot, shape));
+  }
+
+  /** One step on a slot: in its warm sandbox when there is one, and the next one is made straight after. */
+  async function step(launcher: Launcher, slot: SlotIdentity, request: StepRequest): Promise<StepResult> {
+    let sandbox = warm.get(slot.uid);
+    warm.delete(slot.uid);
+    if (!sandbox || sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) sandbox = warmSandbox(launcher, slot, shape);
+    try {
+      return await runIn(sandbox, request);
+    } finally {
+      prepare(launcher, slot);
+    }
   }
 
   function status(): Promise<SandboxStatus> {
@@ -116,11 +139,10 @@ export function createSandbox(config: Config['sandbox']) {
 
   async function compile(launcher: Launcher, slot: SlotIdentity, language: Language, source: string) {
     const plan = language.compile!;
-    const result = await runStep(launcher, slot, {
+    const result = await step(launcher, slot, {
       argv: ['/bin/sh', '-c', plan.script],
       files: [{ name: language.fileName, content: source }, ...plan.files],
       limits: { ...COMPILE_LIMITS, addressSpaceMb: plan.addressSpaceMb, processes: plan.processes },
-      binds: language.binds,
       artifactBytes: ARTIFACT_MAX_BYTES,
     });
     if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
@@ -162,7 +184,7 @@ export function createSandbox(config: Config['sandbox']) {
         };
         const cases: CaseOutcome[] = [];
         for (const c of request.cases) {
-          const result = await runStep(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits, binds: language.binds });
+          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits, binds: language.binds });
           if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
           cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
         }

@@ -43,13 +43,17 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-/** Processes on the host owned by the sandbox's uid range (none may survive a run). */
+/**
+ * Processes on the host owned by the sandbox's uid range (none may survive a run), but for each slot's next
+ * sandbox waiting for work (bubblewrap and the inner launcher).
+ */
 function leftovers(): number[] {
   const uids = new Set<number>();
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const uid = statSync(`/proc/${pid}`).uid;
-      if (uid >= 300000 && uid < 300000 + 64 * 65536) uids.add(Number(pid));
+      const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (uid >= 300000 && uid < 300000 + 64 * 65536 && command !== 'bwrap' && command !== 'prep-init') uids.add(Number(pid));
     } catch {
       // exited meanwhile
     }
