@@ -1,0 +1,91 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readProblemFolders, readTestFiles, type ProblemFolder } from '../../src/modules/coding/catalog-seed.js';
+import { isComparator } from '../../src/sandbox/compare.js';
+import { testSandbox } from '../sandbox/helpers.js';
+
+/**
+ * The catalogue as data: complete, original-format folders, and solutions that really solve them. Runs once
+ * (it does not touch a database), in the SQLite project.
+ */
+const folders = readProblemFolders();
+const tests = readTestFiles();
+const SKILLS = ['arrays', 'strings', 'hashing', 'sorting', 'two-pointers', 'stacks', 'trees', 'graphs', 'dynamic-programming', 'math', 'simulation'];
+const sandbox = testSandbox({ PREP_SANDBOX_UID_BASE: '400000' });
+
+/** Runs `fn` over items, `width` at a time (the sandbox has two slots). */
+async function eachLimited<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: width }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+  }));
+}
+
+function judge(folder: ProblemFolder, language: string, source: string, cases: Array<{ name: string; input: string; output: string }>) {
+  return sandbox.execute({
+    language, source, comparator: folder.problem.comparator, priority: 'batch',
+    limits: { timeLimitMs: folder.problem.time_limit_ms, memoryLimitMb: folder.problem.memory_limit_mb },
+    cases: cases.map((c) => ({ name: c.name, input: c.input, expected: c.output })),
+  });
+}
+
+describe('the coding catalogue', () => {
+  it('has at least 30 complete problems across every skill and difficulty', () => {
+    const dirs = readdirSync(new URL('../../catalog/coding/problems/', import.meta.url));
+    for (const dir of dirs) expect(existsSync(new URL(`../../catalog/coding/problems/${dir}/problem.json`, import.meta.url)), dir).toBe(true);
+    expect(folders.length).toBeGreaterThanOrEqual(30);
+    const slugs = new Set<string>();
+    for (const { problem, cases, solutions } of folders) {
+      expect(slugs.has(problem.slug), problem.slug).toBe(false);
+      slugs.add(problem.slug);
+      expect(problem.statement.length, problem.slug).toBeGreaterThan(100);
+      expect(problem.examples.length, problem.slug).toBeGreaterThanOrEqual(1);
+      expect(cases.length, `${problem.slug}: hidden cases`).toBeGreaterThanOrEqual(10);
+      expect(cases.filter((c) => c.large).length, `${problem.slug}: large cases`).toBeGreaterThanOrEqual(2);
+      expect(isComparator(problem.comparator), problem.comparator).toBe(true);
+      expect(problem.expected_complexity, problem.slug).toMatch(/^O\(/);
+      for (const skill of problem.skills) expect(SKILLS, problem.slug).toContain(skill);
+      expect(solutions.python, `${problem.slug}: reference.py`).toBeDefined();
+      expect(solutions.cpp ?? solutions.c, `${problem.slug}: a compiled reference`).toBeDefined();
+      const examples = new Set(problem.examples.map((e) => e.input));
+      for (const c of cases) expect(examples.has(c.input), `${problem.slug}/${c.name} repeats an example`).toBe(false);
+    }
+    for (const skill of SKILLS) expect(folders.some((f) => f.problem.skills.includes(skill)), skill).toBe(true);
+    for (const d of ['easy', 'medium', 'hard']) expect(folders.filter((f) => f.problem.difficulty === d).length, d).toBeGreaterThanOrEqual(5);
+  });
+
+  it('groups the problems into at least 8 tests whose slots draw from pools of variants', () => {
+    expect(tests.length).toBeGreaterThanOrEqual(8);
+    const slugs = new Set(folders.map((f) => f.problem.slug));
+    const used = new Set<string>();
+    for (const t of tests) {
+      expect(t.slots.length, t.slug).toBeGreaterThanOrEqual(1);
+      for (const slot of t.slots) for (const p of slot.problems) { expect(slugs.has(p), `${t.slug}: ${p}`).toBe(true); used.add(p); }
+    }
+    expect(tests.flatMap((t) => t.slots).filter((s) => s.problems.length >= 2).length).toBeGreaterThanOrEqual(8);
+    for (const slug of slugs) expect(used.has(slug), `${slug} is in no test`).toBe(true);
+  });
+
+  it('every reference solution passes every example and hidden case', async () => {
+    const failures: string[] = [];
+    const work = folders.flatMap((folder) => Object.entries(folder.solutions).map(([language, source]) => ({ folder, language, source })));
+    await eachLimited(work, 2, async ({ folder, language, source }) => {
+      const cases = [...folder.problem.examples.map((e, i) => ({ name: `example-${i + 1}`, input: e.input, output: e.output })), ...folder.cases];
+      const execution = await judge(folder, language, source, cases);
+      if (execution.compile && !execution.compile.ok) failures.push(`${folder.problem.slug} ${language}: compile error ${execution.compile.output.slice(0, 300)}`);
+      for (const c of execution.cases) if (c.verdict !== 'ACCEPTED') failures.push(`${folder.problem.slug} ${language} ${c.name}: ${c.verdict} (${c.timeMs} ms)`);
+    });
+    expect(failures).toEqual([]);
+  }, 900_000);
+
+  it('a deliberately quadratic solution runs out of time on every large case', async () => {
+    const failures: string[] = [];
+    const slow = folders.filter((f) => f.quadratic !== null);
+    expect(slow.length).toBeGreaterThanOrEqual(20);
+    await eachLimited(slow, 2, async (folder) => {
+      const execution = await judge(folder, 'python', folder.quadratic!, folder.cases.filter((c) => c.large));
+      for (const c of execution.cases) if (c.verdict !== 'TIME_LIMIT_EXCEEDED') failures.push(`${folder.problem.slug} ${c.name}: ${c.verdict} in ${c.timeMs} ms`);
+    });
+    expect(failures).toEqual([]);
+  }, 900_000);
+});
