@@ -213,6 +213,20 @@ describe('finalize and report', () => {
     expect(['session_already_finalized', 'invalid_session_token']).toContain(late.body.error.code);
   }, 120_000);
 
+  it('an assignment that lapses unopened is abandoned: coding.completed once, and the report stays not ready', async () => {
+    const s = await kit.session(key, 'foundations-practice-set', { start: false });
+    h.clock.advance(7 * 86_400_000 + 1000);
+    await h.modules.coding.expireDue();
+    await kit.settle();
+    await h.modules.coding.expireDue(); // a second sweep announces nothing more
+    await kit.settle();
+    const sent = await events(s.id);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.payload).data.object).toMatchObject({ id: s.id, status: 'assigned', outcome: 'abandoned', overall_score: 0 });
+    const report = await kit.call('GET', url(s.id, 'report'), { key });
+    expect(report.body.error.code).toBe('report_not_ready');
+  }, 60_000);
+
   it('another organisation sees none of it', async () => {
     const s = await kit.session(key, 'foundations-practice-set');
     const other = await h.createOrg('Other');
