@@ -49,7 +49,7 @@ export function createModuleServices(services: Services) {
   });
   const judging = createJudgingService({
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,
-    model: services.model, emit: webhooks.emitEvent,
+    model: services.model, judgeBudgetMs: Math.floor(config.jobLeaseMs / 2), emit: webhooks.emitEvent,
   });
   return { domainRepo, domains, sessions, coding, judging, branding, webhooks };
 }

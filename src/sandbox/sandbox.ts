@@ -55,8 +55,12 @@ export interface ExecuteRequest {
   comparator: string;
   limits: ExecutionLimits;
   priority: Priority;
-  /** Judging runs every case; a stop-early caller (none yet) could pass false. */
   stdoutBytes?: number;
+  /**
+   * Wall-clock time for all the cases together: once it is spent, the cases not yet run are reported as
+   * TIME_LIMIT_EXCEEDED without running (a submission that sleeps on every case cannot hold a judge forever).
+   */
+  budgetMs?: number;
 }
 
 const COMPILE_LIMITS = { cpuMs: 10_000, wallMs: 20_000, fileSizeMb: 64, openFiles: 256, stdoutBytes: 256 * 1024, stderrBytes: 256 * 1024 };
@@ -183,7 +187,12 @@ export function createSandbox(config: Config['sandbox']) {
           stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
         };
         const cases: CaseOutcome[] = [];
+        const deadline = Date.now() + (request.budgetMs ?? Infinity);
         for (const c of request.cases) {
+          if (Date.now() > deadline) {
+            cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });
+            continue;
+          }
           const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits, binds: language.binds });
           if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
           cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));

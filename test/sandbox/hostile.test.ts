@@ -89,6 +89,18 @@ describe('hostile code', () => {
     expect(sleep.case!.wallMs).toBeLessThan(10_000);
   });
 
+  it('sleeping on every case cannot hold a judge past its time budget', async () => {
+    const started = Date.now();
+    const execution = await sandbox.execute({
+      language: 'python', source: 'import time\ntime.sleep(3600)\n', comparator: 'exact', priority: 'batch', budgetMs: 2000,
+      limits: { timeLimitMs: 200, memoryLimitMb: 64 },
+      cases: Array.from({ length: 6 }, (_, i) => ({ name: `case-${i}`, input: '', expected: 'x' })),
+    });
+    expect(execution.cases.map((c) => c.verdict)).toEqual(Array(6).fill('TIME_LIMIT_EXCEEDED'));
+    expect(execution.cases.filter((c) => c.wallMs === 0).length).toBeGreaterThanOrEqual(4); // not run at all
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
   it('1 GB of output is cut off at the cap', async () => {
     const r = await py('import sys\nblock = "x" * 65536\nfor _ in range(16384):\n    sys.stdout.write(block)\n', { stdoutBytes: 1_048_576 });
     expect(r.case!.verdict).toBe('OUTPUT_LIMIT_EXCEEDED');

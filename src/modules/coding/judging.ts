@@ -51,9 +51,12 @@ function sandboxError(error: unknown): never {
  */
 export function createJudgingService(deps: {
   db: Kysely<Database>; clock: Clock; sandbox: Sandbox; queue: JobQueue; repo: JudgingRepo; sessions: CodingSessionRepo;
-  catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null; emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+  catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null;
+  /** Wall-clock time one submission's cases may take together (under the job lease). */
+  judgeBudgetMs: number;
+  emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
 }) {
-  const { db, clock, sandbox, queue, repo, sessions, catalog, coding, model, emit } = deps;
+  const { db, clock, sandbox, queue, repo, sessions, catalog, coding, model, judgeBudgetMs, emit } = deps;
 
   /** The model's review of each problem's best submission; a review the model failed to give is null. */
   async function reviews(sessionId: string) {
@@ -213,7 +216,7 @@ export function createJudgingService(deps: {
       let execution;
       try {
         execution = await sandbox.execute({
-          language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch',
+          language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch', budgetMs: judgeBudgetMs,
           limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
           cases: [...examples, ...hidden.map((c) => ({ name: c.name, input: c.input, expected: c.output }))],
         });
