@@ -171,7 +171,10 @@ export function createSandbox(config: Config['sandbox']) {
      */
     async execute(request: ExecuteRequest): Promise<Execution> {
       const { launcher, language } = await ready(request.language);
-      const held = await pool.with(request.priority, request.priority === 'interactive' ? config.queueWaitMs : Infinity, async (slot) => {
+      // The budget counts from the call: time spent waiting for a slot is part of it.
+      const deadline = Date.now() + (request.budgetMs ?? Infinity);
+      const maxWait = request.priority === 'interactive' ? config.queueWaitMs : request.budgetMs ?? Infinity;
+      const held = await pool.with(request.priority, maxWait, async (slot) => {
         let files = [{ name: language.fileName, content: request.source as string | Buffer, executable: false }];
         let compiled: CompileOutcome | null = null;
         if (language.compile) {
@@ -187,7 +190,6 @@ export function createSandbox(config: Config['sandbox']) {
           stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
         };
         const cases: CaseOutcome[] = [];
-        const deadline = Date.now() + (request.budgetMs ?? Infinity);
         for (const c of request.cases) {
           if (Date.now() > deadline) {
             cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });

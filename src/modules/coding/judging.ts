@@ -186,7 +186,7 @@ export function createJudgingService(deps: {
           error: null, created_at: now, updated_at: now, judged_at: null,
         };
         await repo.insert(tx, submission);
-        await queue.enqueue(tx, JUDGE_JOB, { submission_id: submission.id }, { uniqueKey: `${JUDGE_JOB}:${submission.id}`, maxAttempts: 5 });
+        await queue.enqueue(tx, JUDGE_JOB, { submission_id: submission.id }, { uniqueKey: `${JUDGE_JOB}:${submission.id}`, maxAttempts: 20 });
         return { submission, remaining };
       });
     },
@@ -221,6 +221,7 @@ export function createJudgingService(deps: {
           cases: [...examples, ...hidden.map((c) => ({ name: c.name, input: c.input, expected: c.output }))],
         });
       } catch (error) {
+        // Busy (every slot taken for the whole budget) or a launch fault: queued again and retried.
         if (error instanceof SandboxUnavailableError || finalAttempt) {
           await repo.update(submission.id, { status: 'error', error: (error as Error).message.slice(0, 500), updated_at: clock.now() });
           return;
