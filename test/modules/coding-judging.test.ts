@@ -246,10 +246,11 @@ describe('executors in other processes', () => {
     const s = await kit.session(key, 'foundations-practice-set');
     const problem = s.problems[0]!;
     // slow enough to be caught mid-judge: each case sleeps a little before answering correctly
-    const source = `import time\ntime.sleep(0.4)\n${await kit.reference(problem.id)}`;
+    const source = `import time\ntime.sleep(0.15)\n${await kit.reference(problem.id)}`;
     const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
     expect(sub.status).toBe(202);
-    const env = { ...h.env, PREP_WEBHOOK_TIMEOUT_MS: '500', PREP_JOB_LEASE_MS: '2000', PREP_SANDBOX_DIR: h.config.sandbox.dir };
+    // a short lease (so the second worker takes over soon) still leaves a judging budget of 6 s
+    const env = { ...h.env, PREP_WEBHOOK_TIMEOUT_MS: '500', PREP_JOB_LEASE_MS: '12000', PREP_SANDBOX_DIR: h.config.sandbox.dir };
     const status = async () => (await h.db.kysely.selectFrom('coding_submissions').select(['status', 'verdict']).where('id', '=', sub.body.id).executeTakeFirstOrThrow());
     const first = await startWorkerProcess(env);
     try {
