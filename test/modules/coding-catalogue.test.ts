@@ -146,9 +146,9 @@ describe('GET /v1/coding-tests', () => {
     expect(partial.body).toMatchObject({ data: [], total_count: 0, has_more: false });
     // Combined with difficulty.
     const both = await get('/v1/coding-tests?skill_slug=sorting&difficulty=hard');
-    const expected = shared.filter((t) => t.skills.includes('sorting') && t.difficulty === 'hard').map((t) => t.id);
+    const expected = shared.filter((t) => t.skills.includes('sorting') && t.difficulty === 'hard').map((t) => t.id).sort().reverse();
     expect(both.body.total_count).toBe(expected.length);
-    expect(both.body.data.map((t: any) => t.id)).toEqual(expected);
+    expect(both.body.data.map((t: any) => t.id)).toEqual(expected); // newest first
     expectError(await get('/v1/coding-tests?skill_slug=Not%20A%20Slug'), 400, 'parameter_invalid', 'skill_slug');
   });
 
