@@ -190,7 +190,8 @@ function job(request: StepRequest): Buffer {
 
 /** Runs one step in a warm sandbox (see warmSandbox); the sandbox is spent afterwards. */
 export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<StepResult> {
-  const { limits, child } = { limits: request.limits, child: warm.child };
+  const { limits } = request;
+  const { child } = warm;
   const started = Date.now();
   setHeld(child, true);
   let outputExceeded = false;

@@ -13,7 +13,8 @@ import type { JudgingRepo } from './judging-repo.js';
 import { bestSubmission, buildReport, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
-import { assignmentEndsAt, type CodingService } from './service.js';
+import { assignmentEndsAt, stateOf, type CodingService } from './service.js';
+import { assertOpen } from '../sessions/subjects.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
@@ -79,10 +80,9 @@ export function createJudgingService(deps: {
   /** A started, unfinished session that still takes work (runs, submissions). */
   async function working(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
     const row = await coding.settled(tenant, id);
-    if (row.status === 'assigned' && assignmentEndsAt(row) > clock.now()) throw new ApiError('session_not_started');
-    if (row.status === 'cancelled') throw new ApiError('session_cancelled');
-    if (row.status === 'assigned') throw new ApiError('assignment_expired');
-    if (row.status !== 'started' && row.status !== 'in_progress') throw new ApiError('session_already_finalized');
+    const state = stateOf(row, clock.now());
+    if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
+    assertOpen(state);
     if (row.finalize_requested_at) throw new ApiError('session_already_finalized');
     return row;
   }
