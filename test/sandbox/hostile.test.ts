@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slotIdentities } from '../../src/sandbox/sandbox.js';
 import { runOnce, testSandbox, type TestSandbox } from './helpers.js';
 
 /**
@@ -43,8 +44,11 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
+/** This process's slot uids (other test files run sandboxes of their own at the same time, under other uids). */
+const slotUids = new Set(slotIdentities({ uidBase: 300000, slots: 2 }).map((s) => s.uid));
+
 /**
- * Processes on the host owned by the sandbox's uid range (none may survive a run), but for each slot's next
+ * Processes on the host owned by the sandbox's uids (none may survive a run), but for each slot's next
  * sandbox waiting for work (bubblewrap and the inner launcher).
  */
 function leftovers(): number[] {
@@ -53,7 +57,7 @@ function leftovers(): number[] {
     try {
       const uid = statSync(`/proc/${pid}`).uid;
       const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (uid >= 300000 && uid < 300000 + 64 * 65536 && command !== 'bwrap' && command !== 'prep-init') uids.add(Number(pid));
+      if (slotUids.has(uid) && command !== 'bwrap' && command !== 'prep-init') uids.add(Number(pid));
     } catch {
       // exited meanwhile
     }
