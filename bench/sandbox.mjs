@@ -15,14 +15,14 @@ import { loadConfig } from '../dist/config.js';
 import { launcherBinary } from '../dist/sandbox/launcher.js';
 import { detectLanguages } from '../dist/sandbox/languages.js';
 import { runIn, warmSandbox } from '../dist/sandbox/runner.js';
-import { createSandbox } from '../dist/sandbox/sandbox.js';
+import { createSandbox, slotIdentities } from '../dist/sandbox/sandbox.js';
 
 const options = parseArgs({ strict: false, options: { runs: { type: 'string', default: '200' }, submissions: { type: 'string', default: '40' } } }).values;
 const RUNS = Number(options.runs);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'prep-bench-sandbox-'));
 const config = loadConfig({ PREP_SANDBOX_DIR: path.join(dir, 'launcher') }).sandbox;
 const launcher = await launcherBinary(config.dir);
-const slot = { uid: config.uidBase + (process.pid % 65_536) * 64, gid: config.uidBase + (process.pid % 65_536) * 64 };
+const [slot] = slotIdentities(config);
 const languages = await detectLanguages();
 const python = languages.find((l) => l.id === 'python');
 const c = languages.find((l) => l.id === 'c');

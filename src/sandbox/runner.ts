@@ -26,9 +26,6 @@ export interface StepRequest {
   files: StepFile[];
   stdin?: string | Buffer;
   limits: StepLimits;
-  /** Read-only host paths shown inside, [host, inside]: toolchains only. */
-  binds?: Array<[string, string]>;
-  env?: Record<string, string>;
   /** A file the step writes to fd 4 (a compile's output) is collected, up to this many bytes. */
   artifactBytes?: number;
 }
@@ -223,14 +220,14 @@ export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<St
   const inner = lines.find((l) => l.outer === undefined) ?? null;
   const timedOut = outer?.timed_out === 1;
   const cpuMs = inner?.cpu_ms ?? 0;
-  const signal = inner?.signal ?? SIGKILL;
+  const signal = inner?.signal ?? SIGKILL; // no report from inside: it was killed
   let launchError: string | null = null;
   if (warm.spawnError()) launchError = warm.spawnError();
   else if (!outer && !outputExceeded) launchError = `launcher ended without a report: ${warm.stderr.text().slice(0, 500)}`;
   else if (!inner && !timedOut && !outputExceeded) launchError = `the sandbox did not start: ${warm.stderr.text().slice(0, 500)}`;
   return {
     exitCode: inner && inner.status! >= 0 ? inner.status! : null,
-    signal: inner ? signal : SIGKILL,
+    signal,
     cpuMs,
     wallMs: Date.now() - started,
     memoryKb: inner?.rss_kb ?? 0,
@@ -245,7 +242,7 @@ export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<St
 }
 
 /** One step in a sandbox made for it (no warm one at hand). */
-export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest, shape: SandboxShape = { binds: request.binds ?? [] }): Promise<StepResult> {
+export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest, shape: SandboxShape = { binds: [] }): Promise<StepResult> {
   return runIn(warmSandbox(launcher, slot, shape), request);
 }
 

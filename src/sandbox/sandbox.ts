@@ -75,14 +75,19 @@ export interface SandboxStatus {
   languages: Language[];
 }
 
+/** This process's slots: each its own uid (and gid), base + (pid mod 65536) * 64 + slot. */
+export function slotIdentities(config: Pick<Config['sandbox'], 'uidBase' | 'slots'>): SlotIdentity[] {
+  const first = config.uidBase + (process.pid % 65_536) * 64;
+  return Array.from({ length: config.slots }, (_, i) => ({ uid: first + i, gid: first + i }));
+}
+
 /**
  * The process's code-execution service: the launcher, the detected languages and the slots. One per
  * process; the API's runs and a worker's judging share its slots (runs first).
  */
 export function createSandbox(config: Config['sandbox']) {
   const root = process.getuid?.() === 0;
-  const offset = (process.pid % 65_536) * 64;
-  const pool = new SlotPool(Array.from({ length: config.slots }, (_, i) => ({ uid: config.uidBase + offset + i, gid: config.uidBase + offset + i })));
+  const pool = new SlotPool(slotIdentities(config));
   let statusPromise: Promise<SandboxStatus> | null = null;
 
   async function probe(): Promise<SandboxStatus> {
@@ -103,8 +108,8 @@ export function createSandbox(config: Config['sandbox']) {
       return { available: false, reason: `bubblewrap could not start a sandbox (install the bubblewrap package): ${why}`, languages: [] };
     }
     const languages = await detectLanguages();
-    const binds = new Map(languages.flatMap((l) => l.binds).map(([host, inside]) => [inside, host] as const));
-    shape = { binds: [...binds].map(([inside, host]) => [host, inside] as [string, string]) };
+    // One shape for every sandbox: each toolchain bind once, by its path inside.
+    shape = { binds: [...new Map(languages.flatMap((l) => l.binds).map((bind) => [bind[1], bind])).values()] };
     return { available: true, reason: null, languages };
   }
 
@@ -195,7 +200,7 @@ export function createSandbox(config: Config['sandbox']) {
             cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });
             continue;
           }
-          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits, binds: language.binds });
+          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits });
           if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
           cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
         }

@@ -45,7 +45,7 @@ const Receipt = Type.Object({
 
 const Submission = Type.Object({
   object: Type.Literal('coding_submission'), id: Uuid, problem_id: Uuid, language: Type.String(), status: SubmissionStatus,
-  verdict: Type.Union([Verdict], { description: 'PENDING until status is judged' }),
+  verdict: StringEnum([...VERDICTS, 'PENDING'] as const, { description: 'PENDING until status is judged' }),
   cases_passed: Type.Integer(), cases_total: Type.Integer(),
   compile: Compile,
   cases: Type.Array(Type.Object({

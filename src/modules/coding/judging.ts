@@ -10,7 +10,7 @@ import { SandboxBusyError, SandboxUnavailableError, type CaseOutcome, type Sandb
 import type { HiddenCase } from './catalog-seed.js';
 import type { CodingCatalogRepo } from './catalog-repo.js';
 import type { JudgingRepo } from './judging-repo.js';
-import { bestSubmission, buildReport, referenceLanguageFor, type SubmissionResults } from './report.js';
+import { bestSubmission, buildReport, REFERENCE_LANGUAGES, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
 import { assignmentEndsAt, stateOf, type CodingService } from './service.js';
@@ -105,8 +105,8 @@ export function createJudgingService(deps: {
   }
 
   /** The first run or submission moves a started session to in_progress. */
-  async function markInProgress(row: CodingSessionsTable): Promise<void> {
-    if (row.status === 'started') await sessions.transition(db, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });
+  async function markInProgress(tx: Kysely<Database>, row: CodingSessionsTable): Promise<void> {
+    if (row.status === 'started') await sessions.transition(tx, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });
   }
 
   function presentCase(c: CaseOutcome, example?: { input: string; expected: string }) {
@@ -148,7 +148,7 @@ export function createJudgingService(deps: {
       const entry = await sessionProblem(db, sessionId, input.problem_id);
       await checkLanguage(input.language);
       const problem = (await repo.problem(entry.problem_id))!;
-      await markInProgress(row);
+      await markInProgress(db, row);
       const examples = exampleCases(problem);
       const cases = input.stdin !== undefined ? [{ name: 'stdin', input: input.stdin }] : examples;
       const execution = await sandbox.execute({
@@ -177,8 +177,8 @@ export function createJudgingService(deps: {
         const allowed = (await catalog.getTest(tx, tenant.organizationId, row.test_id))!.attempts_per_problem;
         const remaining = await sessions.useAttempt(tx, sessionId, entry.problem_id, allowed);
         if (remaining === null) throw new ApiError('attempts_exhausted', { param: 'problem_id', message: `All ${allowed} attempts at this problem are used.` });
+        await markInProgress(tx, row);
         const now = clock.now();
-        if (row.status === 'started') await sessions.transition(tx, sessionId, ['started'], { status: 'in_progress', updated_at: now });
         const submission: CodingSubmissionsTable = {
           id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, session_id: sessionId,
           problem_id: entry.problem_id, language: input.language, source: input.source, status: 'queued', verdict: 'PENDING', results: null,
@@ -258,8 +258,9 @@ export function createJudgingService(deps: {
     async finalize(tenant: Tenant, sessionId: string) {
       const row = await coding.settled(tenant, sessionId);
       if (row.status === 'completed' || row.status === 'timed_out') return row;
-      if (row.status === 'cancelled') throw new ApiError('session_cancelled');
-      if (row.status === 'assigned') throw new ApiError(assignmentEndsAt(row) > clock.now() ? 'session_not_started' : 'assignment_expired');
+      const state = stateOf(row, clock.now());
+      if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
+      assertOpen(state);
       return db.transaction().execute(async (tx) => {
         await sessions.lock(tx, sessionId);
         const current = await coding.mustGet(tx, tenant, sessionId);
@@ -285,7 +286,7 @@ export function createJudgingService(deps: {
       // Reference timings are read before the transaction (SQLite has one writer connection).
       const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
       for (const p of await sessions.problems(db, sessionId)) {
-        for (const language of ['python', 'cpp']) {
+        for (const language of REFERENCE_LANGUAGES) {
           const t = await repo.referenceTiming(p.problem_id, language);
           timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
         }

@@ -26,7 +26,10 @@ export interface SubmissionResults {
 
 const EFFICIENCY_SCORE: Record<Exclude<EfficiencyRating, 'not_measured'>, number> = { efficient: 1, acceptable: 0.7, slow: 0.3, too_slow: 0 };
 
-export function referenceLanguageFor(language: string): string {
+/** Languages reference solutions are timed in; every other language is compared with the nearer of them. */
+export const REFERENCE_LANGUAGES = ['python', 'cpp'] as const;
+
+export function referenceLanguageFor(language: string): (typeof REFERENCE_LANGUAGES)[number] {
   return ['c', 'cpp', 'rust', 'go', 'java'].includes(language) ? 'cpp' : 'python';
 }
 
