@@ -42,11 +42,11 @@ function bare(file, args) {
 
 // As in the service: each slot keeps its next sandbox made and waiting, so a candidate's run (seconds apart
 // from the previous one) starts in a ready sandbox. The pause between rounds lets the next one get ready.
-let ready = warmSandbox(launcher, slot, { binds: [] });
+let ready = warmSandbox(launcher, slot);
 async function sandboxed(argv, files) {
   const sandbox = ready;
   const r = await runIn(sandbox, { argv, files, limits });
-  ready = warmSandbox(launcher, slot, { binds: [] });
+  ready = warmSandbox(launcher, slot);
   if (r.exitCode !== 0 || r.stdout.toString() !== 'hello\n') throw new Error(`sandboxed run failed: ${r.exitCode} ${r.stderr}`);
 }
 
@@ -88,7 +88,7 @@ await compare('c hello', () => bare(path.join(dir, 'hello'), []),
 // For reference: a sandbox made on the spot for each run (what a burst of back-to-back runs on one slot pays).
 {
   const cold = [];
-  for (let i = 0; i < 50; i++) cold.push(await timeOne(() => runIn(warmSandbox(launcher, slot, { binds: [] }), { argv: python.run(256), files: [{ name: 'main.py', content: helloPy }], limits })));
+  for (let i = 0; i < 50; i++) cold.push(await timeOne(() => runIn(warmSandbox(launcher, slot), { argv: python.run(256), files: [{ name: 'main.py', content: helloPy }], limits })));
   console.log(`python hello, sandbox made on the spot: median ${median(cold).toFixed(2)} ms`);
 }
 

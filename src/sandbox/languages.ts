@@ -19,7 +19,6 @@ export interface Language {
   /** Address space for a run: runtimes that reserve virtual memory up front (JVM, V8) get more, and cap their heap instead. */
   addressSpaceMb(memoryMb: number): number;
   processes: number;
-  binds: Array<[string, string]>;
 }
 
 export interface CompilePlan {
@@ -29,14 +28,14 @@ export interface CompilePlan {
   artifact: string;
   executable: boolean;
   /** Extra files the compile step needs (a transpiler shim). */
-  files: Array<{ name: string; content: string }>;
+  files: Array<{ name: string; content: string | Buffer }>;
   addressSpaceMb: number;
   processes: number;
 }
 
 /** The TypeScript compile step: transpile with the typescript package, report syntax errors as a compiler would. */
 const TS_COMPILE = `
-const ts = require('/opt/typescript/lib/typescript.js');
+const ts = require('./typescript.js');
 const fs = require('fs');
 const out = ts.transpileModule(fs.readFileSync('main.ts', 'utf8'), {
   fileName: 'main.ts', reportDiagnostics: true,
@@ -69,7 +68,7 @@ const CANDIDATES: Candidate[] = [
     id: 'python', name: 'Python 3', tools: [['/usr/bin/python3', '/usr/local/bin/python3']],
     version: async ([py]) => (await output(py, ['--version'])).replace(/^Python\s+/, ''),
     build: ([py]) => ({
-      fileName: 'main.py', compile: null, run: () => [py, 'main.py'], addressSpaceMb: native, processes: 64, binds: [],
+      fileName: 'main.py', compile: null, run: () => [py, 'main.py'], addressSpaceMb: native, processes: 64,
     }),
   },
   {
@@ -77,7 +76,7 @@ const CANDIDATES: Candidate[] = [
     version: async ([node]) => (await output(node, ['--version'])).replace(/^v/, ''),
     build: ([node]) => ({
       fileName: 'main.js', compile: null, run: (mb) => [node, `--max-old-space-size=${mb}`, 'main.js'],
-      addressSpaceMb: (mb) => mb + 1024, processes: 64, binds: [],
+      addressSpaceMb: (mb) => mb + 1024, processes: 64,
     }),
   },
   {
@@ -86,14 +85,16 @@ const CANDIDATES: Candidate[] = [
     build: ([node]) => {
       const dir = typescriptDir();
       if (!dir) return null;
+      // The compiler goes in as a file of the step (not a bind mount): the service's install directory may
+      // be unreadable to the sandbox's uid, and nothing of it is shown inside.
+      const compiler = readFileSync(path.join(dir, 'lib', 'typescript.js'));
       return {
         fileName: 'main.ts',
         compile: {
           script: `${node} --max-old-space-size=512 compile.cjs`, artifact: 'main.js', executable: false,
-          files: [{ name: 'compile.cjs', content: TS_COMPILE }], addressSpaceMb: 2048, processes: 64,
+          files: [{ name: 'compile.cjs', content: TS_COMPILE }, { name: 'typescript.js', content: compiler }], addressSpaceMb: 2048, processes: 64,
         },
         run: (mb) => [node, `--max-old-space-size=${mb}`, 'main.js'], addressSpaceMb: (mb) => mb + 1024, processes: 64,
-        binds: [[dir, '/opt/typescript']],
       };
     },
   },
@@ -103,7 +104,7 @@ const CANDIDATES: Candidate[] = [
     build: ([gcc]) => ({
       fileName: 'main.c',
       compile: { script: `${gcc} -O2 -std=gnu17 -pipe -o main main.c -lm && cat main >&4`, artifact: 'main', executable: true, files: [], addressSpaceMb: 2048, processes: 32 },
-      run: () => ['./main'], addressSpaceMb: native, processes: 64, binds: [],
+      run: () => ['./main'], addressSpaceMb: native, processes: 64,
     }),
   },
   {
@@ -112,7 +113,7 @@ const CANDIDATES: Candidate[] = [
     build: ([gxx]) => ({
       fileName: 'main.cpp',
       compile: { script: `${gxx} -O2 -std=gnu++17 -pipe -o main main.cpp && cat main >&4`, artifact: 'main', executable: true, files: [], addressSpaceMb: 2048, processes: 32 },
-      run: () => ['./main'], addressSpaceMb: native, processes: 64, binds: [],
+      run: () => ['./main'], addressSpaceMb: native, processes: 64,
     }),
   },
   {
@@ -129,7 +130,7 @@ const CANDIDATES: Candidate[] = [
           artifact: 'main.jar', executable: false, files: [], addressSpaceMb: 4096, processes: 256,
         },
         run: (mb) => [java, `-Xmx${mb}m`, ...JVM_FLAGS, '-cp', 'main.jar', 'Main'],
-        addressSpaceMb: (mb) => mb + 2048, processes: 256, binds: [],
+        addressSpaceMb: (mb) => mb + 2048, processes: 256,
       };
     },
   },
@@ -139,7 +140,7 @@ const CANDIDATES: Candidate[] = [
     build: ([rustc]) => ({
       fileName: 'main.rs',
       compile: { script: `${rustc} -O --edition 2021 -o main main.rs && cat main >&4`, artifact: 'main', executable: true, files: [], addressSpaceMb: 4096, processes: 64 },
-      run: () => ['./main'], addressSpaceMb: native, processes: 64, binds: [],
+      run: () => ['./main'], addressSpaceMb: native, processes: 64,
     }),
   },
   {
@@ -151,18 +152,18 @@ const CANDIDATES: Candidate[] = [
         script: `GOCACHE=/tmp/go-cache GOPATH=/tmp/go GOFLAGS=-mod=mod ${go} build -o main main.go && cat main >&4`,
         artifact: 'main', executable: true, files: [], addressSpaceMb: 4096, processes: 128,
       },
-      run: () => ['./main'], addressSpaceMb: (mb) => mb + 512, processes: 64, binds: [],
+      run: () => ['./main'], addressSpaceMb: (mb) => mb + 512, processes: 64,
     }),
   },
   {
     id: 'perl', name: 'Perl 5', tools: [['/usr/bin/perl']],
     version: async ([perl]) => (await output(perl, ['-e', 'print $^V'])).replace(/^v/, ''),
-    build: ([perl]) => ({ fileName: 'main.pl', compile: null, run: () => [perl, 'main.pl'], addressSpaceMb: native, processes: 64, binds: [] }),
+    build: ([perl]) => ({ fileName: 'main.pl', compile: null, run: () => [perl, 'main.pl'], addressSpaceMb: native, processes: 64 }),
   },
   {
     id: 'bash', name: 'Bash', tools: [['/usr/bin/bash', '/bin/bash']],
     version: async ([bash]) => ((await output(bash, ['--version'])).match(/version (\S+)/)?.[1] ?? ''),
-    build: ([bash]) => ({ fileName: 'main.sh', compile: null, run: () => [bash, 'main.sh'], addressSpaceMb: native, processes: 64, binds: [] }),
+    build: ([bash]) => ({ fileName: 'main.sh', compile: null, run: () => [bash, 'main.sh'], addressSpaceMb: native, processes: 64 }),
   },
 ];
 
@@ -216,7 +217,7 @@ function worldReachable(dir: string): boolean {
 function typescriptDir(): string | null {
   try {
     const dir = path.dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
-    return worldReachable(dir) ? realpathSync(dir) : null;
+    return realpathSync(dir);
   } catch {
     return null;
   }

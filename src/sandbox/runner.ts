@@ -91,11 +91,6 @@ function systemMounts(): string[] {
 
 let mounts: string[] | null = null;
 
-/** What every sandbox of a process shares: the toolchain binds (the same for every language, all read-only). */
-export interface SandboxShape {
-  binds: Array<[string, string]>;
-}
-
 /**
  * A sandbox made ahead of its step: bubblewrap has built the namespaces and mounts, and the inner launcher
  * waits on stdin for the job. Making it is most of a step's cost, so a slot keeps the next one ready.
@@ -117,12 +112,11 @@ export interface WarmSandbox {
  * unprivileged uid. The program will be pid 2 of its namespace, under pid 1 (the inner launcher): when
  * either ends, anything left behind is killed with the namespace.
  */
-export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null, shape: SandboxShape): WarmSandbox {
+export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): WarmSandbox {
   mounts ??= systemMounts();
   const args = [
     '--unshare-all', '--die-with-parent', '--new-session', '--as-pid-1',
     ...mounts,
-    ...shape.binds.flatMap(([host, inside]) => ['--ro-bind', host, inside]),
     '--proc', '/proc', '--dev', '/dev',
     '--size', String(64 * 1_048_576), '--tmpfs', '/tmp',
     '--size', String(WORKDIR_BYTES), '--tmpfs', WORKDIR,
@@ -242,8 +236,8 @@ export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<St
 }
 
 /** One step in a sandbox made for it (no warm one at hand). */
-export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest, shape: SandboxShape = { binds: [] }): Promise<StepResult> {
-  return runIn(warmSandbox(launcher, slot, shape), request);
+export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest): Promise<StepResult> {
+  return runIn(warmSandbox(launcher, slot), request);
 }
 
 /** Collects a stream up to a cap (set when the step starts); past it, `onOverflow` runs once. */

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
-import { runIn, runStep, warmSandbox, type Launcher, type SandboxShape, type SlotIdentity, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
+import { runIn, runStep, warmSandbox, type Launcher, type SlotIdentity, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
 import { SlotPool, type Priority } from './slots.js';
 import { executionVerdict, type RunVerdict } from './verdicts.js';
 
@@ -107,25 +107,21 @@ export function createSandbox(config: Config['sandbox']) {
       const why = check.launchError ?? check.stderr.toString('utf8').trim();
       return { available: false, reason: `bubblewrap could not start a sandbox (install the bubblewrap package): ${why}`, languages: [] };
     }
-    const languages = await detectLanguages();
-    // One shape for every sandbox: each toolchain bind once, by its path inside.
-    shape = { binds: [...new Map(languages.flatMap((l) => l.binds).map((bind) => [bind[1], bind])).values()] };
-    return { available: true, reason: null, languages };
+    return { available: true, reason: null, languages: await detectLanguages() };
   }
 
-  let shape: SandboxShape = { binds: [] };
   /** Each slot's next sandbox, made as soon as the slot's previous step ended. */
   const warm = new Map<number, WarmSandbox>();
 
   function prepare(launcher: Launcher, slot: SlotIdentity): void {
-    warm.set(slot.uid, warmSandbox(launcher, slot, shape));
+    warm.set(slot.uid, warmSandbox(launcher, slot));
   }
 
   /** One step on a slot: in its warm sandbox when there is one, and the next one is made straight after. */
   async function step(launcher: Launcher, slot: SlotIdentity, request: StepRequest): Promise<StepResult> {
     let sandbox = warm.get(slot.uid);
     warm.delete(slot.uid);
-    if (!sandbox || sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) sandbox = warmSandbox(launcher, slot, shape);
+    if (!sandbox || sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) sandbox = warmSandbox(launcher, slot);
     try {
       return await runIn(sandbox, request);
     } finally {
