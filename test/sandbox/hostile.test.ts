@@ -49,15 +49,17 @@ const slotUids = new Set(slotIdentities({ uidBase: 300000, slots: 2 }).map((s) =
 
 /**
  * Processes on the host owned by the sandbox's uids (none may survive a run), but for each slot's next
- * sandbox waiting for work (bubblewrap and the inner launcher).
+ * sandbox being made or waiting for work.
  */
-function leftovers(): number[] {
-  const uids = new Set<number>();
+function leftovers(): string[] {
+  const uids = new Set<string>();
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const uid = statSync(`/proc/${pid}`).uid;
       const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      if (slotUids.has(uid) && command !== 'bwrap' && command !== 'prep-init') uids.add(Number(pid));
+      // A slot's next sandbox may be starting: the launcher between setuid and exec, bubblewrap, the inner launcher.
+      const machinery = command === 'bwrap' || command === 'prep-init' || command.startsWith('prep-launch');
+      if (slotUids.has(uid) && !machinery) uids.add(`${pid} ${command}`);
     } catch {
       // exited meanwhile
     }
