@@ -23,8 +23,8 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
         extends: true,
         test: {
           name: dialect, env: { PREP_TEST_DIALECT: dialect },
-          // The sandbox and the catalogue's solutions touch no database: they run once, with SQLite.
-          ...(dialect === 'postgres' ? { exclude: ['**/node_modules/**', 'test/sandbox/**', 'test/catalog/**'] } : {}),
+          // The sandbox, the catalogue's solutions, the room's own logic and the browser run once, with SQLite.
+          ...(dialect === 'postgres' ? { exclude: ['**/node_modules/**', 'test/sandbox/**', 'test/catalog/**', 'test/room/**', 'test/browser/**'] } : {}),
         },
       })),
       include: ['test/**/*.test.ts'],

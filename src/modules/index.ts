@@ -17,6 +17,7 @@ import { createDomainRepo } from './domains/repo.js';
 import { domainRoutes } from './domains/routes.js';
 import { createDomainService } from './domains/service.js';
 import { embedRoutes } from './embed/routes.js';
+import { roomRoutes } from './room/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { createSessionRepo } from './sessions/repo.js';
@@ -73,7 +74,8 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
     origins: async (tenant) => (await modules.domainRepo.all(tenant)).map((d) => d.origin),
     branding: modules.branding.get,
   });
-  codingRoutes(app, modules.coding);
+  codingRoutes(app, modules.coding, modules.judging.languages);
   judgingRoutes(app, modules.judging);
   webhookRoutes(app, modules.webhooks);
+  roomRoutes(app, { sessions: modules.sessions, branding: modules.branding.get });
 }

@@ -20,9 +20,10 @@ const Verdict = StringEnum([...VERDICTS, 'PENDING'] as const);
 const RunVerdict = StringEnum([...VERDICTS, 'COMPLETED'] as const, { description: 'COMPLETED: ran on custom stdin and exited normally' });
 const SubmissionStatus = StringEnum(['queued', 'running', 'judged', 'error'] as const);
 
-const CodingLanguage = Type.Object({
+export const CodingLanguage = Type.Object({
   object: Type.Literal('coding_language'), id: Type.String(), name: Type.String(), version: Type.String(),
   file_name: Type.String({ description: 'The name the source is saved as (Java: class Main)' }),
+  starter_template: Type.String({ description: 'The program an editor opens with: reads stdin, leaves the solving to the candidate' }),
 });
 
 const Compile = Nullable(Type.Object({ ok: Type.Boolean(), output: Type.String(), time_ms: Type.Optional(Type.Integer()) }));

@@ -1,3 +1,4 @@
+import { starterTemplate } from '../../sandbox/starters.js';
 import type { Kysely } from 'kysely';
 import type { CodingProblemsTable, CodingSessionsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -139,7 +140,7 @@ export function createJudgingService(deps: {
 
   return {
     async languages() {
-      return (await sandbox.languages()).map((l) => ({ id: l.id, name: l.name, version: l.version, file_name: l.fileName }));
+      return (await sandbox.languages()).map((l) => ({ id: l.id, name: l.name, version: l.version, file_name: l.fileName, starter_template: starterTemplate(l.id) }));
     },
 
     /** Runs code on the problem's examples or on the given stdin: nothing is scored and no attempt is used. */

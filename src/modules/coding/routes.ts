@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { CodingSessionsTable, CodingTestsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
@@ -7,6 +7,7 @@ import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListQueryWith, ListWithTotal, Nullable, Slug, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { LAUNCH_TTL_DEFAULT, LAUNCH_TTL_MAX, LAUNCH_TTL_MIN } from '../sessions/service.js';
+import { CodingLanguage } from './judging-routes.js';
 import { assignmentEndsAt, PROCTORING_EVENTS_CAP, type CodingService } from './service.js';
 
 const Difficulty = StringEnum(['easy', 'medium', 'hard'] as const);
@@ -88,7 +89,10 @@ function presentDetail(d: { row: CodingSessionsTable; problems: unknown[] }) {
   return { ...presentCodingSession(d.row), problems: d.problems as never };
 }
 
-export function codingRoutes(app: App, service: CodingService): void {
+/** What the candidate's room needs to open the editor: the languages this deployment runs. */
+type Languages = () => Promise<Array<Omit<Static<typeof CodingLanguage>, 'object'>>>;
+
+export function codingRoutes(app: App, service: CodingService, languages: Languages): void {
   const secret = { auth: 'secret' as const, module: 'coding' as const, tag: TAG };
   const candidate = { auth: 'session' as const, module: 'coding' as const, subject: 'coding' as const, tag: TAG };
 
@@ -174,8 +178,14 @@ export function codingRoutes(app: App, service: CodingService): void {
 
   app.route({
     method: 'POST', url: '/v1/coding-sessions/:id/start',
-    ...operation({ ...candidate, id: 'startCodingSession', summary: 'Start the clock (once; a repeat returns the same started_at)' }, { params: IdParams, response: { 200: CodingSessionDetail } }),
-    handler: async (request) => presentDetail(await service.start(sessionOf(request), request.params.id)),
+    ...operation({ ...candidate, id: 'startCodingSession', summary: 'Start the clock (once; a repeat returns the same started_at)' }, {
+      params: IdParams,
+      response: { 200: Type.Object({ ...CodingSessionDetail.properties, languages: Type.Array(CodingLanguage, { description: 'The languages the room may offer, with starter templates' }) }) },
+    }),
+    handler: async (request) => {
+      const [detail, available] = await Promise.all([service.start(sessionOf(request), request.params.id), languages()]);
+      return { ...presentDetail(detail), languages: available.map((l) => ({ object: 'coding_language' as const, ...l })) };
+    },
   });
 
   app.route({

@@ -40,6 +40,8 @@ export function createSessionRepo(database: Db) {
      */
     claimLaunchLink: (tx: Kysely<Database>, hash: string, now: number) => tx.updateTable('launch_links').set({ used_at: now })
       .where('token_hash', '=', hash).where('used_at', 'is', null).returningAll().executeTakeFirst(),
+    /** A link by its token's hash, used or not, without claiming it (the launch page's preview). */
+    findLaunchLink: (hash: string) => db.selectFrom('launch_links').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
     /** Tokens and links past their expiry, kept a day for support questions, then deleted. */
     async sweep(now: number) {
       const day = 86_400_000;

@@ -159,6 +159,19 @@ export function createSessionService(deps: {
       return { ...(await sign(issued)), redirectUrl: issued.redirectUrl };
     },
 
+    /**
+     * What the launch page shows before the candidate clicks Start: who sent the link and what it opens.
+     * Reads only; the link stays unused (link scanners fetch pages, and must not burn tokens).
+     */
+    async previewLaunch(token: string) {
+      const link = await repo.findLaunchLink(hashToken(token));
+      if (!link) throw new ApiError('invalid_launch_token');
+      const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
+      const context = await provider(link.subject_kind).context(tenant, link.subject_id);
+      if (!context) throw new ApiError('invalid_launch_token');
+      return { tenant, subjectKind: link.subject_kind, context };
+    },
+
     /** Retention: expired tokens and links are deleted a day after they expire. */
     sweep: () => repo.sweep(clock.now()),
 

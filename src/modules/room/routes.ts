@@ -1,0 +1,49 @@
+import fastifyStatic from '@fastify/static';
+import { Type } from 'typebox';
+import type { App } from '../../app-types.js';
+import type { Tenant } from '../../platform/context.js';
+import { Text } from '../../platform/schemas.js';
+import type { SessionService } from '../sessions/service.js';
+import { BUNDLE, roomAssetsDir } from './assets.js';
+import { LAUNCH_PAGE, LAUNCH_PAGE_HEADERS, NOT_BUILT_PAGE } from './page.js';
+
+/**
+ * The hosted candidate room and the embed widget's script, served by the service itself (outside /v1 and the
+ * OpenAPI document: pages and assets, not API operations). Assets are revalidated on every load (ETag), so a
+ * deploy reaches candidates at once; gzip and brotli copies are made at build time.
+ */
+export function roomRoutes(app: App, deps: { sessions: SessionService; branding: (tenant: Tenant) => Promise<unknown> }): void {
+  const dir = roomAssetsDir();
+  const assetHeaders = (res: { setHeader(name: string, value: string): void }) => {
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('x-content-type-options', 'nosniff');
+    // The widget's script is loaded by customers' pages, which may isolate themselves (COEP).
+    res.setHeader('cross-origin-resource-policy', 'cross-origin');
+  };
+  if (dir) {
+    app.register(fastifyStatic, {
+      root: dir, prefix: '/room/', preCompressed: true, index: false, cacheControl: false, etag: true, lastModified: true, setHeaders: assetHeaders,
+    });
+  }
+
+  app.get('/launch', { schema: { hide: true } }, async (_request, reply) => {
+    reply.headers(LAUNCH_PAGE_HEADERS);
+    return reply.code(dir ? 200 : 503).send(dir ? LAUNCH_PAGE : NOT_BUILT_PAGE);
+  });
+
+  app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) => {
+    if (!dir) return reply.code(503).type('text/javascript').send('console.error("Prep: the embed widget has not been built on this server (npm run build).");');
+    return reply.sendFile(BUNDLE);
+  });
+
+  /** What the launch page shows before the click: branding and what the link opens. The link stays unused. */
+  app.post('/launch/preview', {
+    schema: { hide: true, body: Type.Object({ token: Text({ min: 1, max: 256 }) }, { additionalProperties: false }) },
+  }, async (request) => {
+    const { tenant, subjectKind, context } = await deps.sessions.previewLaunch((request.body as { token: string }).token);
+    return {
+      object: 'launch_preview', subject_kind: subjectKind, title: context.round.name, description: context.round.description,
+      duration_seconds: context.duration_seconds, candidate_name: context.candidate?.name ?? null, branding: await deps.branding(tenant),
+    };
+  });
+}

@@ -1,0 +1,44 @@
+/** The room's one HTTP client: JSON in and out, the service's error envelope turned into RoomError. */
+
+export class RoomError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface Api {
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: { keepalive?: boolean }): Promise<T>;
+}
+
+/** `token()` is read on every call, so a refreshed session token is used from the next request on. */
+export function createApi(base: string, token: () => string | null): Api {
+  async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, keepalive = false): Promise<T> {
+    const headers: Record<string, string> = {};
+    const bearer = token();
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive, credentials: 'omit' });
+    } catch {
+      throw new RoomError(0, 'network_error', 'The assessment service could not be reached. Check your connection; your work is kept.');
+    }
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: reported below by status
+    }
+    if (!response.ok) {
+      const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
+      throw new RoomError(response.status, error?.code ?? 'api_error', error?.message ?? `The service answered ${response.status}.`);
+    }
+    return json as T;
+  }
+  return {
+    get: (path) => request('GET', path, undefined),
+    post: (path, body, options) => request('POST', path, body, options?.keepalive),
+  };
+}

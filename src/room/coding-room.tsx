@@ -1,0 +1,411 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { RoomError, type Api } from './api.js';
+import { Brand, brandStyle, NoticePage } from './chrome.js';
+import { Countdown, formatClock } from './countdown.js';
+import { Drafts } from './drafts.js';
+import { createEditor, type CodeEditor } from './editor.js';
+import { Markdown } from './markdown.js';
+import { noticeFor, TERMINAL, VERDICT_LABELS, type Notice } from './messages.js';
+import { startProctoring } from './proctoring.js';
+import type { Branding, CodingDetail, CodingStatus, RunResult, SessionProblem, Submission, Timer } from './types.js';
+
+/** What the page around the room provides: the API with the session token, where to report, how to finish. */
+export interface RoomHost {
+  api: Api;
+  /** The document or shadow root the room renders in (the editor needs it). */
+  root: Document | ShadowRoot;
+  /** DOM events for the host page (the embed); a no-op on the hosted page. */
+  emit(name: string, detail: Record<string, unknown>): void;
+  /** Shown under the finished page: the hosted page's "continue" link. */
+  finishedExtra?: preact.ComponentChildren;
+  onEnded?(status: 'completed' | 'timed_out'): void;
+}
+
+type Ended = { status: 'completed' | 'timed_out' | 'cancelled' | 'expired' } | { error: RoomError };
+
+const TIMER_POLL_MS = 30_000;
+const SUBMISSION_POLL_MS = 1000;
+
+interface ProblemState {
+  attemptsRemaining: number;
+  run: RunResult | null;
+  running: boolean;
+  submission: Submission | null;
+  submitting: boolean;
+  error: string | null;
+}
+
+const endedBy = (status: CodingStatus): Ended | null =>
+  status === 'completed' ? { status: 'completed' } : status === 'timed_out' ? { status: 'timed_out' } : status === 'cancelled' ? { status: 'cancelled' } : null;
+
+/** The coding room: problems, editor, run, submit, clock and finish, shared by the hosted page and the widget. */
+export function CodingRoom({ host, sessionId, branding, title }: { host: RoomHost; sessionId: string; branding: Branding; title: string }) {
+  const { api } = host;
+  const base = `/v1/coding-sessions/${sessionId}`;
+  const [detail, setDetail] = useState<CodingDetail | null>(null);
+  const [ended, setEnded] = useState<Ended | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [states, setStates] = useState<Record<string, ProblemState>>({});
+  const [language, setLanguage] = useState<string>('');
+  const [stdin, setStdin] = useState('');
+  const [useStdin, setUseStdin] = useState(false);
+  const [outputTab, setOutputTab] = useState<'result' | 'input'>('result');
+  const [remaining, setRemaining] = useState<number | null>(null);
+  const [finishing, setFinishing] = useState(false);
+  const [banner, setBanner] = useState<string | null>(null);
+  const editorHost = useRef<HTMLDivElement>(null);
+  const editor = useRef<CodeEditor | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const drafts = useMemo(() => new Drafts(sessionId), [sessionId]);
+  const countdown = useMemo(() => new Countdown(), []);
+  const timed = useRef(false);
+  const latest = useRef({ run: () => {}, submit: () => {} });
+  const currentRef = useRef<{ problemId: string | null; language: string | null }>({ problemId: null, language: null });
+
+  const problem: SessionProblem | undefined = detail?.problems[selected];
+  const state = problem ? states[problem.problem.id] : undefined;
+
+  const patch = useCallback((problemId: string, change: Partial<ProblemState>) => {
+    setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, ...change } }));
+  }, []);
+
+  const fail = useCallback((error: unknown) => {
+    const e = error instanceof RoomError ? error : new RoomError(0, 'api_error', String(error));
+    if (e.code === 'session_already_finalized') return setEnded({ status: 'completed' });
+    if (e.code === 'session_cancelled') return setEnded({ status: 'cancelled' });
+    if (e.code === 'assignment_expired') return setEnded({ status: 'expired' });
+    if (e.code === 'invalid_session_token' || e.code === 'origin_not_allowed') return setEnded({ error: e });
+    setBanner(e.message);
+  }, []);
+
+  // Open the room: start (idempotent: a reload or a second device gets the same clock) and load the problems.
+  useEffect(() => {
+    let cancelled = false;
+    api.post<CodingDetail>(`${base}/start`).then((d) => {
+      if (cancelled) return;
+      const end = endedBy(d.status);
+      if (end) return setEnded(end);
+      setDetail(d);
+      setStates(Object.fromEntries(d.problems.map((p) => [p.problem.id, {
+        attemptsRemaining: p.attempts_remaining, run: null, running: false, submission: null, submitting: false, error: null,
+      }])));
+      timed.current = d.duration_seconds !== null;
+      void api.get<Timer>(`${base}/timer`).then((t) => {
+        timed.current = t.timed;
+        if (t.timed && !cancelled) setRemaining(countdown.sync(t.remaining_seconds));
+      }, () => {});
+      host.emit('prep:started', { session_id: sessionId, problems: d.problems.length });
+    }, (e) => !cancelled && fail(e));
+    return () => { cancelled = true; };
+  }, []);
+
+  // The clock: count down every second, ask the server every 30 s (every 5 s once the local count is out).
+  useEffect(() => {
+    if (!detail || ended) return;
+    let lastPoll = performance.now();
+    const tick = async () => {
+      if (timed.current) setRemaining(countdown.remaining());
+      const due = countdown.remaining() <= 0 ? 5000 : TIMER_POLL_MS;
+      if (performance.now() - lastPoll < due) return;
+      lastPoll = performance.now();
+      try {
+        const t = await api.get<Timer>(`${base}/timer`);
+        const end = endedBy(t.status);
+        if (end) return setEnded(end);
+        timed.current = t.timed;
+        if (t.timed) setRemaining(countdown.sync(t.remaining_seconds));
+      } catch (e) {
+        if (e instanceof RoomError && e.status !== 0 && e.status < 500) fail(e);
+      }
+    };
+    const interval = setInterval(() => void tick(), 1000);
+    return () => clearInterval(interval);
+  }, [detail, ended]);
+
+  // Proctoring signals while the room is open.
+  useEffect(() => {
+    if (!detail || ended) return;
+    const rootNode = host.root instanceof Document ? host.root.body : host.root;
+    return startProctoring({ root: rootNode, api, path: `${base}/events` });
+  }, [detail, ended]);
+
+  // The editor, made once the problems are in.
+  useEffect(() => {
+    if (!detail || !editorHost.current || editor.current) return;
+    editor.current = createEditor(editorHost.current, {
+      root: host.root,
+      onChange: (doc) => {
+        const current = currentRef.current;
+        if (current.problemId && current.language) drafts.save(current.problemId, current.language, doc);
+      },
+      onRun: () => latest.current.run(),
+      onSubmit: () => latest.current.submit(),
+    });
+    return () => {
+      editor.current?.destroy();
+      editor.current = null;
+    };
+  }, [detail, ended]);
+
+  // Load the selected problem's draft (or the language's starter) into the editor.
+  useEffect(() => {
+    if (!detail || !problem || !editor.current) return;
+    const lang = language || drafts.lastLanguage(problem.problem.id) || preferredLanguage(detail);
+    if (lang !== language) return setLanguage(lang);
+    const template = detail.languages.find((l) => l.id === lang)?.starter_template ?? '';
+    editor.current.load(drafts.load(problem.problem.id, lang) ?? template, lang);
+    currentRef.current = { problemId: problem.problem.id, language: lang };
+    drafts.rememberLanguage(problem.problem.id, lang);
+  }, [detail, selected, language, editor.current]);
+
+  const outOfTime = timed.current && remaining !== null && remaining <= 0;
+
+  const run = async () => {
+    if (!problem || !editor.current || state?.running || outOfTime) return;
+    const id = problem.problem.id;
+    patch(id, { running: true, error: null });
+    setOutputTab('result');
+    try {
+      const result = await api.post<RunResult>(`${base}/run`, {
+        problem_id: id, language, source: editor.current.text(), ...(useStdin ? { stdin } : {}),
+      });
+      patch(id, { run: result, running: false });
+    } catch (e) {
+      patch(id, { running: false, error: e instanceof RoomError ? e.message : String(e) });
+      fail(e);
+    }
+  };
+
+  const submit = async () => {
+    if (!problem || !editor.current || !state || state.submitting || state.attemptsRemaining <= 0 || outOfTime) return;
+    const id = problem.problem.id;
+    patch(id, { submitting: true, error: null });
+    try {
+      const receipt = await api.post<Submission>(`${base}/submissions`, { problem_id: id, language, source: editor.current.text() });
+      patch(id, { submission: receipt, attemptsRemaining: receipt.remaining ?? state.attemptsRemaining - 1 });
+      host.emit('prep:submission', { session_id: sessionId, problem_id: id, submission_id: receipt.id, status: receipt.status });
+      const judged = await pollSubmission(api, `${base}/submissions/${receipt.id}`, (s) => patch(id, { submission: s }));
+      patch(id, { submission: judged, submitting: false });
+      host.emit('prep:progress', {
+        session_id: sessionId, problem_id: id, submission_id: judged.id, verdict: judged.verdict,
+        cases_passed: judged.cases_passed, cases_total: judged.cases_total,
+      });
+    } catch (e) {
+      patch(id, { submitting: false, error: e instanceof RoomError ? e.message : String(e) });
+      fail(e);
+    }
+  };
+  latest.current = { run: () => void run(), submit: () => void submit() };
+
+  const finish = async () => {
+    setFinishing(true);
+    try {
+      await api.post(`${base}/finalize`);
+      dialog.current?.close();
+      setEnded({ status: 'completed' });
+    } catch (e) {
+      dialog.current?.close();
+      fail(e);
+    } finally {
+      setFinishing(false);
+    }
+  };
+
+  // Tell the host once, whichever way the room ended.
+  useEffect(() => {
+    if (!ended) return;
+    if ('status' in ended) {
+      host.emit('prep:completed', { session_id: sessionId, status: ended.status });
+      if (ended.status === 'completed' || ended.status === 'timed_out') host.onEnded?.(ended.status);
+    } else {
+      host.emit('prep:error', { code: ended.error.code, message: ended.error.message });
+    }
+  }, [ended]);
+
+  if (ended) return <EndedPage branding={branding} ended={ended} extra={host.finishedExtra} />;
+  if (!detail || !problem || !state) {
+    return (
+      <div class="prep-page" style={brandStyle(branding)}>
+        <div class="prep-card" role="status">{banner ? <p>{banner}</p> : <p class="prep-loading">Opening your assessment…</p>}</div>
+      </div>
+    );
+  }
+
+  const solved = Object.values(states).filter((s) => s.submission?.verdict === 'ACCEPTED').length;
+  const low = remaining !== null && remaining <= 300;
+
+  return (
+    <div class="prep-room" style={brandStyle(branding)}>
+      <header class="prep-header">
+        <Brand branding={branding} />
+        <span class="prep-title">{title}</span>
+        <span class={`prep-timer${low ? ' prep-timer-low' : ''}`} role="timer" aria-label="Time remaining" aria-live={low ? 'polite' : 'off'}>
+          {!timed.current ? 'Untimed' : remaining === null ? '–:––' : formatClock(remaining)}
+        </span>
+        <button type="button" class="prep-button prep-finish" onClick={() => dialog.current?.showModal()}>Finish</button>
+      </header>
+      {banner ? <div class="prep-banner" role="alert">{banner}<button type="button" class="prep-link" onClick={() => setBanner(null)}>Dismiss</button></div> : null}
+      {outOfTime ? <div class="prep-banner" role="alert">Time is up. Your submissions so far are being scored.</div> : null}
+      <div class="prep-body">
+        <section class="prep-problems" aria-label="Problems">
+          <div class="prep-tabs" role="tablist" aria-label="Problems">
+            {detail.problems.map((p, i) => {
+              const s = states[p.problem.id]!;
+              const mark = s.submission?.verdict === 'ACCEPTED' ? '✓' : s.submission?.status === 'judged' ? '•' : '';
+              return (
+                <button key={p.problem.id} type="button" role="tab" id={`prep-tab-${i}`} aria-selected={i === selected} aria-controls="prep-statement"
+                  class={`prep-tab${i === selected ? ' prep-tab-active' : ''}`} onClick={() => setSelected(i)}>
+                  <span>{i + 1}. {p.problem.title}</span>{mark ? <span class="prep-tab-mark" aria-label={mark === '✓' ? 'solved' : 'attempted'}>{mark}</span> : null}
+                </button>
+              );
+            })}
+          </div>
+          <div class="prep-statement" id="prep-statement" role="tabpanel" aria-labelledby={`prep-tab-${selected}`} tabIndex={0}>
+            <h2>{problem.problem.title}</h2>
+            <p class="prep-meta">
+              <span class={`prep-pill prep-pill-${problem.problem.difficulty}`}>{problem.problem.difficulty}</span>
+              <span>Time limit {problem.problem.time_limit_ms / 1000} s</span>
+              <span>Memory {problem.problem.memory_limit_mb} MB</span>
+            </p>
+            <Markdown text={problem.problem.statement} />
+            <h3>Input</h3>
+            <Markdown text={problem.problem.input_format} />
+            <h3>Output</h3>
+            <Markdown text={problem.problem.output_format} />
+            {problem.problem.constraints ? <><h3>Constraints</h3><Markdown text={problem.problem.constraints} /></> : null}
+            {problem.problem.examples.map((ex, i) => (
+              <div class="prep-example" key={i}>
+                <h3>Example {i + 1}</h3>
+                <div class="prep-example-io">
+                  <div><span class="prep-label">Input</span><pre>{ex.input}</pre></div>
+                  <div><span class="prep-label">Output</span><pre>{ex.output}</pre></div>
+                </div>
+                {ex.explanation ? <p class="prep-explanation">{ex.explanation}</p> : null}
+              </div>
+            ))}
+          </div>
+        </section>
+        <section class="prep-workspace" aria-label="Your solution">
+          <div class="prep-toolbar">
+            <label class="prep-select">
+              <span class="prep-visually-hidden">Language</span>
+              <select value={language} onChange={(e) => setLanguage((e.target as HTMLSelectElement).value)} aria-label="Language">
+                {detail.languages.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+              </select>
+            </label>
+            <button type="button" class="prep-link" onClick={() => {
+              const template = detail.languages.find((l) => l.id === language)?.starter_template ?? '';
+              if (editor.current && confirmReset(host.root)) editor.current.load(template, language), drafts.save(problem.problem.id, language, template);
+            }}>Reset</button>
+            <span class="prep-spacer" />
+            <span class="prep-attempts" aria-live="polite">{state.attemptsRemaining} {state.attemptsRemaining === 1 ? 'attempt' : 'attempts'} left</span>
+            <button type="button" class="prep-button prep-secondary" onClick={() => void run()} disabled={state.running || outOfTime} aria-keyshortcuts="Control+Enter">
+              {state.running ? 'Running…' : 'Run'}
+            </button>
+            <button type="button" class="prep-button" onClick={() => void submit()} disabled={state.submitting || state.attemptsRemaining <= 0 || outOfTime} aria-keyshortcuts="Control+Shift+Enter">
+              {state.submitting ? 'Judging…' : 'Submit'}
+            </button>
+          </div>
+          <div class="prep-editor" ref={editorHost} />
+          <p id="prep-editor-help" class="prep-help">Ctrl+Enter runs on the examples, Ctrl+Shift+Enter submits. In the editor, Tab indents; press Esc then Tab to move on.</p>
+          <div class="prep-output">
+            <div class="prep-tabs prep-output-tabs" role="tablist" aria-label="Output">
+              <button type="button" role="tab" aria-selected={outputTab === 'result'} class={`prep-tab${outputTab === 'result' ? ' prep-tab-active' : ''}`} onClick={() => setOutputTab('result')}>Result</button>
+              <button type="button" role="tab" aria-selected={outputTab === 'input'} class={`prep-tab${outputTab === 'input' ? ' prep-tab-active' : ''}`} onClick={() => setOutputTab('input')}>Custom input</button>
+            </div>
+            <div class="prep-output-body" role="tabpanel">
+              {outputTab === 'input' ? (
+                <div class="prep-stdin">
+                  <label class="prep-check"><input type="checkbox" checked={useStdin} onChange={(e) => setUseStdin((e.target as HTMLInputElement).checked)} /> Run with this input instead of the examples</label>
+                  <textarea aria-label="Custom input" value={stdin} onInput={(e) => setStdin((e.target as HTMLTextAreaElement).value)} spellcheck={false} rows={6} />
+                </div>
+              ) : (
+                <Results state={state} solved={solved} total={detail.problems.length} />
+              )}
+            </div>
+          </div>
+        </section>
+      </div>
+      <dialog ref={dialog} class="prep-dialog" aria-labelledby="prep-finish-title">
+        <h2 id="prep-finish-title">Finish the assessment?</h2>
+        <p>You have solved {solved} of {detail.problems.length} problems. Once you finish you cannot change your answers.</p>
+        <div class="prep-dialog-actions">
+          <button type="button" class="prep-button prep-secondary" onClick={() => dialog.current?.close()} disabled={finishing}>Keep working</button>
+          <button type="button" class="prep-button" onClick={() => void finish()} disabled={finishing}>{finishing ? 'Finishing…' : 'Finish now'}</button>
+        </div>
+      </dialog>
+    </div>
+  );
+}
+
+function preferredLanguage(detail: CodingDetail): string {
+  return (detail.languages.find((l) => l.id === 'python') ?? detail.languages[0])?.id ?? '';
+}
+
+function confirmReset(root: Document | ShadowRoot): boolean {
+  const win = root instanceof Document ? root.defaultView : root.host.ownerDocument.defaultView;
+  return win?.confirm('Replace your code with the starter template?') ?? true;
+}
+
+/** Polls a submission until it is judged (or failed), reporting each state on the way. */
+async function pollSubmission(api: Api, path: string, onUpdate: (s: Submission) => void): Promise<Submission> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, SUBMISSION_POLL_MS));
+    const s = await api.get<Submission>(path);
+    if (s.status === 'judged' || s.status === 'error') return s;
+    onUpdate(s);
+  }
+}
+
+function VerdictBadge({ verdict }: { verdict: string }) {
+  const ok = verdict === 'ACCEPTED' || verdict === 'COMPLETED';
+  const pending = verdict === 'PENDING';
+  return <span class={`prep-verdict ${ok ? 'prep-ok' : pending ? 'prep-pending' : 'prep-bad'}`}>{VERDICT_LABELS[verdict] ?? verdict}</span>;
+}
+
+function Results({ state, solved, total }: { state: ProblemState; solved: number; total: number }) {
+  const { run, submission, error } = state;
+  return (
+    <div class="prep-results" aria-live="polite">
+      {error ? <p class="prep-error" role="alert">{error}</p> : null}
+      {submission ? (
+        <div class="prep-submission">
+          <span class="prep-label">Last submission</span>
+          {submission.status === 'judged' ? (
+            <>
+              <VerdictBadge verdict={submission.verdict} />
+              <span>{submission.cases_passed} of {submission.cases_total} test cases passed</span>
+            </>
+          ) : submission.status === 'error' ? (
+            <span class="prep-error">This submission could not be judged: {submission.error ?? 'internal error'}. It did not use an attempt's result; try again.</span>
+          ) : <VerdictBadge verdict="PENDING" />}
+          <span class="prep-solved">{solved} of {total} solved</span>
+        </div>
+      ) : null}
+      {submission?.compile && !submission.compile.ok ? <pre class="prep-stream">{submission.compile.output}</pre> : null}
+      {run ? (
+        <div class="prep-run">
+          <span class="prep-label">Run</span> <VerdictBadge verdict={run.verdict} />
+          {run.compile && !run.compile.ok ? <pre class="prep-stream">{run.compile.output}</pre> : null}
+          {run.results.map((c) => (
+            <details key={c.name} class="prep-case" open={c.verdict !== 'ACCEPTED'}>
+              <summary><VerdictBadge verdict={c.verdict} /> {c.name} <span class="prep-dim">{c.time_ms} ms · {Math.round(c.memory_kb / 1024)} MB</span></summary>
+              {c.input !== undefined ? <div><span class="prep-label">Input</span><pre class="prep-stream">{c.input}</pre></div> : null}
+              {c.expected_output !== undefined ? <div><span class="prep-label">Expected</span><pre class="prep-stream">{c.expected_output}</pre></div> : null}
+              <div><span class="prep-label">Your output</span><pre class="prep-stream">{c.stdout || ' '}{c.stdout_truncated ? '\n… (truncated)' : ''}</pre></div>
+              {c.stderr ? <div><span class="prep-label">Errors</span><pre class="prep-stream prep-stderr">{c.stderr}{c.stderr_truncated ? '\n… (truncated)' : ''}</pre></div> : null}
+            </details>
+          ))}
+        </div>
+      ) : null}
+      {!run && !submission && !error ? <p class="prep-dim">Run your code to see its output on the examples, or submit it to be judged on every test case.</p> : null}
+    </div>
+  );
+}
+
+function EndedPage({ branding, ended, extra }: { branding: Branding; ended: Ended; extra?: preact.ComponentChildren }) {
+  if ('error' in ended) return <NoticePage branding={branding} notice={noticeFor(ended.error.code)} tone="warning" />;
+  const notice: Notice = TERMINAL[ended.status];
+  const tone = ended.status === 'completed' ? 'success' : ended.status === 'timed_out' ? 'info' : 'warning';
+  return <NoticePage branding={branding} notice={notice} tone={tone}>{ended.status === 'completed' || ended.status === 'timed_out' ? extra : null}</NoticePage>;
+}

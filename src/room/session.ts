@@ -1,0 +1,103 @@
+import { createApi, RoomError } from './api.js';
+import type { SessionGrant } from './types.js';
+
+/** The claims the room reads from its own token (it never verifies it: the service does). */
+export function tokenClaims(token: string): { iat: number; exp: number } | null {
+  try {
+    const payload = token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    const claims = JSON.parse(atob(payload)) as { iat?: unknown; exp?: unknown };
+    return typeof claims.iat === 'number' && typeof claims.exp === 'number' ? { iat: claims.iat, exp: claims.exp } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How long after receiving a token to refresh it, measured from the token's own issue time rather than the
+ * browser's clock (which may be off by minutes): refresh_after − iat. Without refresh_after (a bare token
+ * handed to the widget), five minutes before exp, as the service sets it.
+ */
+export function refreshDelayMs(token: string, refreshAfter?: number): number {
+  const claims = tokenClaims(token);
+  if (!claims) return 0;
+  const at = refreshAfter ?? claims.exp - 300;
+  return Math.max(0, (at - claims.iat) * 1000);
+}
+
+export function lifetimeMs(token: string): number {
+  const claims = tokenClaims(token);
+  return claims ? Math.max(0, (claims.exp - claims.iat) * 1000) : 0;
+}
+
+export interface KeeperEvents {
+  refreshed(grant: SessionGrant): void;
+  /** The token can no longer be refreshed (revoked, finished, past its chain's lifetime). */
+  lost(error: RoomError): void;
+}
+
+/**
+ * Holds the session token and refreshes it at refresh_after, so a test longer than one token's 15 minutes
+ * keeps working. Checks once a second against the wall clock, which also covers a laptop that slept
+ * through the moment; a failed refresh is retried every 10 s until the token expires.
+ */
+export class SessionKeeper {
+  private current: string;
+  private refreshAt = 0;
+  private expiresAt = 0;
+  private retryAt = 0;
+  private inFlight = false;
+  private interval: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly base: string, grant: { session_token: string; refresh_after?: number }, private readonly events: KeeperEvents) {
+    this.current = grant.session_token;
+    this.schedule(grant.session_token, grant.refresh_after);
+  }
+
+  token = (): string => this.current;
+
+  start(): void {
+    this.interval ??= setInterval(() => void this.tick(), 1000);
+  }
+
+  stop(): void {
+    if (this.interval) clearInterval(this.interval);
+    this.interval = null;
+  }
+
+  /** A token handed over from outside (the customer's page minted a new one). */
+  replace(grant: { session_token: string; refresh_after?: number }): void {
+    this.current = grant.session_token;
+    this.schedule(grant.session_token, grant.refresh_after);
+  }
+
+  private schedule(token: string, refreshAfter?: number) {
+    const now = Date.now();
+    this.refreshAt = now + refreshDelayMs(token, refreshAfter);
+    this.expiresAt = now + lifetimeMs(token);
+    this.retryAt = 0;
+  }
+
+  async tick(): Promise<void> {
+    const now = Date.now();
+    if (this.inFlight || now < this.refreshAt || now < this.retryAt) return;
+    this.inFlight = true;
+    try {
+      const api = createApi(this.base, this.token);
+      const grant = await api.post<SessionGrant>('/v1/sessions/refresh');
+      this.current = grant.session_token;
+      this.schedule(grant.session_token, grant.refresh_after);
+      this.events.refreshed(grant);
+    } catch (error) {
+      const e = error instanceof RoomError ? error : new RoomError(0, 'network_error', String(error));
+      const transient = e.status === 0 || e.status === 429 || e.status >= 500;
+      if (transient && Date.now() < this.expiresAt) {
+        this.retryAt = Date.now() + 10_000;
+      } else {
+        this.stop();
+        this.events.lost(e);
+      }
+    } finally {
+      this.inFlight = false;
+    }
+  }
+}

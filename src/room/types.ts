@@ -1,0 +1,63 @@
+/** The API shapes the room reads (a subset of each response). */
+
+export interface Branding {
+  company_name: string;
+  logo_url: string | null;
+  primary_color: string;
+  accent_color: string;
+  background_color: string;
+  text_color: string;
+}
+
+export interface SessionGrant {
+  session_token: string;
+  expires_at: number;
+  refresh_after: number;
+  subject_kind: string;
+  subject_id: string;
+}
+
+export interface SessionContext {
+  subject_kind: string;
+  subject_id: string;
+  status: string;
+  candidate: { id: string; name: string } | null;
+  round: { id: string; name: string; description: string | null };
+  duration_seconds: number | null;
+  branding: Branding;
+}
+
+export interface Example { input: string; output: string; explanation?: string }
+
+export interface Problem {
+  id: string; title: string; difficulty: string; statement: string; input_format: string; output_format: string;
+  constraints: string; examples: Example[]; time_limit_ms: number; memory_limit_mb: number;
+}
+
+export interface SessionProblem {
+  position: number; slot_title: string; problem: Problem; attempts_used: number; attempts_remaining: number; scored: boolean;
+}
+
+export interface Language { id: string; name: string; version: string; file_name: string; starter_template: string }
+
+export type CodingStatus = 'assigned' | 'started' | 'in_progress' | 'completed' | 'timed_out' | 'cancelled';
+
+export interface CodingDetail {
+  id: string; status: CodingStatus; duration_seconds: number | null; deadline_at: number | null;
+  problems: SessionProblem[]; languages: Language[];
+}
+
+export interface Timer { timed: boolean; remaining_seconds: number; status: CodingStatus }
+
+export interface RunCase {
+  name: string; verdict: string; input?: string; expected_output?: string; stdout: string; stdout_truncated: boolean;
+  stderr: string; stderr_truncated: boolean; exit_code: number | null; time_ms: number; memory_kb: number;
+}
+
+export interface RunResult { verdict: string; compile: { ok: boolean; output: string } | null; results: RunCase[] }
+
+export interface Submission {
+  id: string; problem_id: string; language: string; status: 'queued' | 'running' | 'judged' | 'error'; verdict: string;
+  cases_passed?: number; cases_total?: number; compile?: { ok: boolean; output: string } | null; error?: string | null;
+  remaining?: number;
+}

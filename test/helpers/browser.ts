@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { jobHandlers } from '../../src/jobs/handlers.js';
+import { createWorker } from '../../src/jobs/worker.js';
+import type { Harness } from './harness.js';
+
+/** Debian's Chromium (installed by .ci/run); playwright-core drives it, it never downloads a browser. */
+export const CHROMIUM = process.env.PREP_CHROMIUM ?? '/usr/bin/chromium';
+export const browserAvailable = existsSync(CHROMIUM);
+if (!browserAvailable && process.env.PREP_TEST_REQUIRE_BROWSER === '1') {
+  throw new Error(`Chromium is required (PREP_TEST_REQUIRE_BROWSER=1) but ${CHROMIUM} is missing: apt-get install chromium`);
+}
+
+/** The flags this machine needs: no sandbox as root, and no background connections to the (closed) network. */
+export const launchBrowser = (): Promise<Browser> => chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Where screenshots go: PREP_SCREENSHOT_DIR, or a fresh folder under the temp dir. Printed, never committed. */
+export function screenshotDir(): string {
+  const dir = process.env.PREP_SCREENSHOT_DIR ?? path.join(tmpdir(), `prep-room-screenshots-${Date.now().toString(36)}`);
+  mkdirSync(dir, { recursive: true });
+  console.log(`room screenshots: ${dir}`);
+  return dir;
+}
+
+const PUMPED = ['coding.judge', 'coding.complete', 'webhook.deliver'];
+
+/**
+ * Background work for a harness that a browser is driving: runs due jobs continuously and, when judging or a
+ * delivery waits on a retry, moves the harness's manual clock to it (never to a session's timeout).
+ */
+export function startPump(h: Harness): { stop(): Promise<void> } {
+  const worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const ran = await worker.runOnce();
+      if (ran > 0) continue;
+      const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued')
+        .where('kind', 'in', PUMPED).orderBy('run_at').executeTakeFirst();
+      if (next && next.run_at > h.clock.now() && next.run_at - h.clock.now() <= 120_000) h.clock.set(next.run_at);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
