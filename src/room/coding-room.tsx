@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { RoomError, type Api } from './api.js';
-import { Brand, brandStyle, NoticePage } from './chrome.js';
+import { brandStyle } from './branding.js';
+import { Brand, NoticePage } from './chrome.js';
 import { Countdown, formatClock } from './countdown.js';
 import { Drafts } from './drafts.js';
 import { createEditor, type CodeEditor } from './editor.js';
@@ -39,7 +40,11 @@ const endedBy = (status: CodingStatus): Ended | null =>
   status === 'completed' ? { status: 'completed' } : status === 'timed_out' ? { status: 'timed_out' } : status === 'cancelled' ? { status: 'cancelled' } : null;
 
 /** The coding room: problems, editor, run, submit, clock and finish, shared by the hosted page and the widget. */
-export function CodingRoom({ host, sessionId, branding, title }: { host: RoomHost; sessionId: string; branding: Branding; title: string }) {
+export function CodingRoom({ host, sessionId, branding, title, lost }: {
+  host: RoomHost; sessionId: string; branding: Branding; title: string;
+  /** Set when the session token could not be refreshed. */
+  lost?: RoomError | null;
+}) {
   const { api } = host;
   const base = `/v1/coding-sessions/${sessionId}`;
   const [detail, setDetail] = useState<CodingDetail | null>(null);
@@ -69,12 +74,15 @@ export function CodingRoom({ host, sessionId, branding, title }: { host: RoomHos
     setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, ...change } }));
   }, []);
 
+  // A token lost after the local clock ran out (a laptop that slept through the deadline) means time is up.
+  const lostEnding = (e: RoomError): Ended => (timed.current && countdown.remaining() <= 0 ? { status: 'timed_out' } : { error: e });
+
   const fail = useCallback((error: unknown) => {
     const e = error instanceof RoomError ? error : new RoomError(0, 'api_error', String(error));
     if (e.code === 'session_already_finalized') return setEnded({ status: 'completed' });
     if (e.code === 'session_cancelled') return setEnded({ status: 'cancelled' });
     if (e.code === 'assignment_expired') return setEnded({ status: 'expired' });
-    if (e.code === 'invalid_session_token' || e.code === 'origin_not_allowed') return setEnded({ error: e });
+    if (e.code === 'invalid_session_token' || e.code === 'origin_not_allowed') return setEnded(lostEnding(e));
     setBanner(e.message);
   }, []);
 
@@ -210,6 +218,10 @@ export function CodingRoom({ host, sessionId, branding, title }: { host: RoomHos
       setFinishing(false);
     }
   };
+
+  useEffect(() => {
+    if (lost && !ended) setEnded(lostEnding(lost));
+  }, [lost]);
 
   // Tell the host once, whichever way the room ended.
   useEffect(() => {

@@ -8,7 +8,7 @@ import { rust } from '@codemirror/lang-rust';
 import { StreamLanguage, type LanguageSupport } from '@codemirror/language';
 import { perl } from '@codemirror/legacy-modes/mode/perl';
 import { shell } from '@codemirror/legacy-modes/mode/shell';
-import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 
@@ -46,11 +46,12 @@ export function createEditor(parent: HTMLElement, options: {
   const syntax = new Compartment();
   const extensions = (languageId: string): Extension[] => [
     basicSetup,
-    keymap.of([
+    // Ahead of basicSetup's own Mod-Enter (insert a blank line).
+    Prec.highest(keymap.of([
       { key: 'Mod-Enter', run: () => (options.onRun(), true) },
       { key: 'Mod-Shift-Enter', run: () => (options.onSubmit(), true) },
-      indentWithTab,
-    ]),
+    ])),
+    keymap.of([indentWithTab]),
     syntax.of(syntaxFor(languageId)),
     EditorView.contentAttributes.of({ 'aria-label': 'Code editor', 'aria-describedby': 'prep-editor-help' }),
     EditorView.updateListener.of((update) => {

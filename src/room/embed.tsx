@@ -53,10 +53,7 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
   const base = (options.apiBase ?? defaultBase).replace(/\/$/, '');
   const keeper = new SessionKeeper(base, grant, {
     refreshed: (g) => emit('prep:token-refreshed', { expires_at: g.expires_at, refresh_after: g.refresh_after }),
-    lost: (e) => {
-      emit('prep:error', { code: e.code, message: e.message });
-      renderWith({ lost: e });
-    },
+    lost: (e) => renderWith({ lost: e }),
   });
   keeper.start();
 
@@ -68,6 +65,7 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
     setSession(session) {
       keeper.replace(typeof session === 'string' ? { session_token: session } : session);
       keeper.start();
+      render(null, container); // a fresh room: the one that lost its token has ended
       renderWith({});
     },
     unmount() {
@@ -104,13 +102,18 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
     }).catch(fail);
   }, []);
 
+  // Without a room to report it (the room reports its own ending), the lost session is reported here.
+  useEffect(() => {
+    if (lost && !context) emit('prep:error', { code: lost.code, message: lost.message });
+  }, [lost]);
+
   const branding = context?.branding ?? config?.branding ?? null;
-  const problem = lost ?? error;
+  const problem = error ?? (context ? null : lost);
   if (problem) return <NoticePage branding={branding} notice={noticeFor(problem.code)} tone="warning" />;
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Loading the assessment…</p></div></div>;
   if (context.subject_kind !== 'coding') {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be shown in this widget yet.' }} tone="warning" />;
   }
   const host: RoomHost = { api, root, emit, onEnded: () => keeper.stop() };
-  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} />;
+  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
 }

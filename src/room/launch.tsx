@@ -1,7 +1,8 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createApi, RoomError } from './api.js';
-import { Brand, brandStyle, NoticePage } from './chrome.js';
+import { brandStyle } from './branding.js';
+import { Brand, NoticePage } from './chrome.js';
 import { CodingRoom, type RoomHost } from './coding-room.js';
 import { formatDuration } from './countdown.js';
 import { noticeFor } from './messages.js';
@@ -63,7 +64,7 @@ function Launch() {
   }, []);
 
   if (error) return <NoticePage branding={preview?.branding ?? null} notice={noticeFor(error.code)} tone="warning" />;
-  if (opened) return <OpenedRoom opened={opened} onLost={(e) => { store(null); setError(e); }} />;
+  if (opened) return <OpenedRoom opened={opened} />;
   if (!token) return <NoticePage branding={null} notice={noticeFor('invalid_launch_token')} tone="warning" />;
 
   const start = async () => {
@@ -105,9 +106,14 @@ function Launch() {
   );
 }
 
-function OpenedRoom({ opened, onLost }: { opened: Opened; onLost(e: RoomError): void }) {
+function OpenedRoom({ opened }: { opened: Opened }) {
   const origin = location.origin;
   const [context, setContext] = useState<SessionContext | null>(null);
+  const [lost, setLost] = useState<RoomError | null>(null);
+  const onLost = (e: RoomError) => {
+    store(null);
+    setLost(e);
+  };
   const keeper = useMemo(() => new SessionKeeper(origin, opened.grant, {
     refreshed: (grant) => store({ ...opened, grant }),
     lost: onLost,
@@ -121,6 +127,7 @@ function OpenedRoom({ opened, onLost }: { opened: Opened; onLost(e: RoomError): 
     return () => keeper.stop();
   }, []);
 
+  if (!context && lost) return <NoticePage branding={null} notice={noticeFor(lost.code)} tone="warning" />;
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Opening your assessment…</p></div></div>;
   if (context.subject_kind !== 'coding') {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be taken on this page yet.' }} tone="warning" />;
@@ -130,7 +137,7 @@ function OpenedRoom({ opened, onLost }: { opened: Opened; onLost(e: RoomError): 
     onEnded: () => { keeper.stop(); store(null); },
     finishedExtra: opened.redirect_url ? <Redirect url={opened.redirect_url} /> : null,
   };
-  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} />;
+  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
 }
 
 /** Back to the customer's page after the finished page has been seen for a few seconds. */

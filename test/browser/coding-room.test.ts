@@ -107,6 +107,7 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     const linkRow = await h.db.kysely.selectFrom('launch_links').select('used_at').where('subject_id', '=', session.id).executeTakeFirstOrThrow();
     expect(linkRow.used_at).toBeNull();
     expect((await call('GET', `/v1/coding-sessions/${session.id}`)).body.status).toBe('assigned');
+    expect(await start.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)'); // the organisation's primary colour
     await page.screenshot({ path: path.join(shots, '1-launch.png') });
 
     await start.click();
@@ -119,7 +120,7 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     expect(await page.locator('.cm-content span[class]').count()).toBeGreaterThan(0);
 
     await typeSolution(page, session.solution);
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.keyboard.press('Control+Enter'); // Run, from the keyboard, in the editor
     await page.locator('.prep-run .prep-verdict', { hasText: 'Accepted' }).first().waitFor({ timeout: 30_000 });
     expect(await page.locator('.prep-case').count()).toBeGreaterThan(0);
 
@@ -136,9 +137,20 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await expect.poll(() => page.locator('.prep-attempts').textContent()).toMatch(/^9 attempts left$/);
     expect(await page.locator('.prep-submission').textContent()).toMatch(/(\d+) of \1 test cases passed/);
 
-    // Proctoring: leaving the window is recorded.
-    await page.evaluate('window.dispatchEvent(new Event("blur"))');
-    await expect.poll(async () => (await h.db.kysely.selectFrom('proctoring_events').select('type').where('subject_id', '=', session.id).execute()).map((e) => e.type), { timeout: 15_000 }).toContain('window_blur');
+    // Proctoring: leaving the window, hiding the tab, pasting and copying are recorded as signals.
+    await page.evaluate(`(() => {
+      window.dispatchEvent(new Event('blur'));
+      const data = new DataTransfer();
+      data.setData('text/plain', 'pasted text');
+      document.querySelector('.cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      document.querySelector('.prep-statement').dispatchEvent(new ClipboardEvent('copy', { bubbles: true }));
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    })()`);
+    const signals = async () => (await h.db.kysely.selectFrom('proctoring_events').select(['type', 'meta']).where('subject_id', '=', session.id).execute());
+    await expect.poll(async () => (await signals()).map((e) => e.type).sort(), { timeout: 15_000 }).toEqual(['copy', 'paste', 'tab_hidden', 'window_blur']);
+    expect(JSON.parse((await signals()).find((e) => e.type === 'paste')!.meta!)).toEqual({ chars: 11 });
 
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('dialog').getByText('You have solved 1 of 2 problems').waitFor();
@@ -175,7 +187,42 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('heading', { name: 'This link can no longer be used' }).waitFor();
     expect(await page.locator('body').textContent()).not.toMatch(/at .*\.js|TypeError|undefined/);
+
+    // Finished: a link minted before the candidate finished (from the customer's own page).
+    const finished = await assignSession('Mary Jackson');
+    const finishedLink = await call('POST', `/v1/coding-sessions/${finished.id}/launch-link`, {});
+    await finishThroughApi(finished.id);
+    await page.goto(finishedLink.body.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('heading', { name: 'You have already finished this assessment' }).waitFor();
+
+    // Expired: the 7-day assignment window lapsed before the candidate opened the link.
+    const lapsed = await assignSession('Dorothy Vaughan');
+    const lapsedLink = await call('POST', `/v1/coding-sessions/${lapsed.id}/launch-link`, {});
+    h.clock.advance(8 * 86_400_000);
+    await page.goto(lapsedLink.body.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('heading', { name: 'This assessment has expired' }).waitFor();
+    await page.screenshot({ path: path.join(shots, '5-expired-link.png') });
     await page.close();
+  }, 60_000);
+
+  it('time running out in the room ends on the timed-out page', async () => {
+    const session = await assignSession('Annie Easley');
+    const link = await call('POST', `/v1/coding-sessions/${session.id}/launch-link`, {});
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    await context.clock.install();
+    const page = await context.newPage();
+    await page.goto(link.body.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('heading', { name: session.problem.title }).waitFor();
+    // The server's clock passes the deadline and its timeout job runs; the room learns it at its next poll.
+    h.clock.advance(61 * 60_000);
+    await expect.poll(async () => (await call('GET', `/v1/coding-sessions/${session.id}`)).body.status, { timeout: 30_000 }).toBe('timed_out');
+    await page.clock.fastForward('01:01:00');
+    await page.getByRole('heading', { name: 'Time is up' }).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(shots, '6-timed-out.png') });
+    await context.close();
   }, 60_000);
 
   it('the embed widget on a customer page from another origin: refreshes its token, submits, finishes', async () => {
@@ -238,6 +285,17 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     }
   }, 180_000);
 });
+
+/** Finishes a session the way a customer's own room would: a session token, then finalize. */
+async function finishThroughApi(sessionId: string) {
+  const origin = 'https://careers.acme.test';
+  await call('POST', '/v1/domains', { origin });
+  const minted = await call('POST', '/v1/sessions', { origin, coding_session_id: sessionId });
+  const headers = { ...bearer(minted.body.session_token), origin };
+  expect((await h.app.inject({ method: 'POST', url: `/v1/coding-sessions/${sessionId}/start`, headers })).statusCode).toBe(200);
+  expect((await h.app.inject({ method: 'POST', url: `/v1/coding-sessions/${sessionId}/finalize`, headers })).statusCode).toBe(202);
+  await expect.poll(async () => (await call('GET', `/v1/coding-sessions/${sessionId}`)).body.status, { timeout: 30_000 }).toBe('completed');
+}
 
 async function firstExampleInput(sessionId: string): Promise<string> {
   const detail = await h.app.inject({ method: 'GET', url: `/v1/coding-sessions/${sessionId}`, headers: bearer(h.org.keys.secret_test) });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STARTER_TEMPLATES } from '../../src/sandbox/starters.js';
 import { runOnce, testSandbox, type TestSandbox } from './helpers.js';
 
 /** Reads two integers and prints their sum: the same program in every language. */
@@ -45,6 +46,16 @@ describe('languages', () => {
       expect(r.case!.verdict).toBe('COMPLETED');
       expect(r.case!.timeMs).toBeGreaterThanOrEqual(0);
       expect(r.case!.memoryKb, language.id).toBeGreaterThan(100);
+    }
+  }, 120_000);
+
+  it("every detected language has a starter template that compiles and runs on a problem's input", async () => {
+    for (const language of await sandbox.languages()) {
+      const source = STARTER_TEMPLATES[language.id];
+      expect(source, `a starter template for ${language.id}`).toBeDefined();
+      const r = await runOnce(sandbox, language.id, source!, { stdin: '3\n1 2 3\n' });
+      expect(r.compile?.ok ?? true, `${language.id}: ${r.compile?.output}`).toBe(true);
+      expect(r.case!.verdict, `${language.id}: ${r.stderr}`).toBe('COMPLETED');
     }
   }, 120_000);
 

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { brandStyle } from '../../src/room/branding.js';
+import { Countdown, formatClock, formatDuration } from '../../src/room/countdown.js';
+import { noticeFor, TERMINAL } from '../../src/room/messages.js';
+import { refreshDelayMs, SessionKeeper, tokenClaims } from '../../src/room/session.js';
+
+/** An unsigned token with the given claims: the room reads claims, it never verifies (the service does). */
+const tokenWith = (claims: Record<string, unknown>) =>
+  `eyJhbGciOiJFZERTQSJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
+
+describe('the countdown', () => {
+  it('counts down locally and never lets a later server value add time', () => {
+    let now = 0;
+    const c = new Countdown(() => now);
+    expect(c.remaining()).toBe(Infinity);
+    expect(c.sync(600)).toBe(600);
+    now = 10_000;
+    expect(c.remaining()).toBe(590);
+    // The server says more time is left than the local count: the smaller, local value stands.
+    expect(c.sync(599)).toBe(590);
+    // The server says less: it wins.
+    now = 20_000;
+    expect(c.sync(500)).toBe(500);
+    now = 1_000_000;
+    expect(c.remaining()).toBe(0);
+    expect(c.sync(-5)).toBe(0);
+  });
+
+  it('formats the clock and durations for people', () => {
+    expect(formatClock(3600)).toBe('1:00:00');
+    expect(formatClock(3599.2)).toBe('1:00:00');
+    expect(formatClock(725)).toBe('12:05');
+    expect(formatClock(9)).toBe('0:09');
+    expect(formatClock(-3)).toBe('0:00');
+    expect(formatDuration(3600)).toBe('1 hour');
+    expect(formatDuration(5400)).toBe('1 hour 30 minutes');
+    expect(formatDuration(60)).toBe('1 minute');
+    expect(formatDuration(2700)).toBe('45 minutes');
+  });
+});
+
+describe('messages', () => {
+  it('a human message for each refusal and terminal state, and a generic one for anything else', () => {
+    for (const code of ['invalid_launch_token', 'assignment_expired', 'session_cancelled', 'session_already_finalized', 'invalid_session_token', 'network_error']) {
+      expect(noticeFor(code).title, code).not.toBe('Something went wrong');
+    }
+    expect(noticeFor('some_new_code').title).toBe('Something went wrong');
+    expect(Object.keys(TERMINAL).sort()).toEqual(['cancelled', 'completed', 'expired', 'timed_out']);
+    expect(JSON.stringify([TERMINAL, noticeFor('x')])).not.toMatch(/_[a-z]+_|Error|undefined/);
+  });
+});
+
+describe('branding', () => {
+  it('uses the organisation’s hex colours and falls back on anything else (no CSS injection)', () => {
+    const style = brandStyle({
+      company_name: 'Acme', logo_url: null, primary_color: '#0f766e', accent_color: 'red; background: url(https://evil)',
+      background_color: '#fff', text_color: 'expression(alert(1))',
+    });
+    expect(style['--prep-primary']).toBe('#0f766e');
+    expect(style['--prep-bg']).toBe('#fff');
+    expect(style['--prep-accent']).toBe('#0ea5e9');
+    expect(style['--prep-text']).toBe('#0f172a');
+  });
+});
+
+describe('the session token keeper', () => {
+  it('refreshes at refresh_after measured from the token’s issue time, whatever the local clock says', () => {
+    const token = tokenWith({ iat: 1_000, exp: 1_900 });
+    expect(tokenClaims(token)).toEqual({ iat: 1_000, exp: 1_900 });
+    expect(refreshDelayMs(token, 1_600)).toBe(600_000);
+    expect(refreshDelayMs(token)).toBe(600_000); // five minutes before exp, as the service sets it
+    expect(refreshDelayMs('not.a-token')).toBe(0);
+    expect(tokenClaims('garbage')).toBeNull();
+  });
+
+  describe('over time', () => {
+    const calls: Array<{ url: string; authorization: string | null }> = [];
+    let answer: () => Response;
+
+    beforeEach(() => {
+      vi.useFakeTimers({ now: 5_000_000 });
+      calls.length = 0;
+      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+        calls.push({ url, authorization: (init.headers as Record<string, string>).authorization ?? null });
+        return answer();
+      });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
+
+    const grant = (iat: number) => ({
+      session_token: tokenWith({ iat, exp: iat + 900 }), expires_at: iat + 900, refresh_after: iat + 600, subject_kind: 'coding', subject_id: 's',
+    });
+
+    it('swaps in the new token at refresh_after, then refreshes again ten minutes later', async () => {
+      const first = grant(100);
+      const second = grant(700);
+      answer = () => new Response(JSON.stringify(second), { status: 201 });
+      const refreshed: string[] = [];
+      const keeper = new SessionKeeper('https://prep.test', first, { refreshed: (g) => refreshed.push(g.session_token), lost: () => { throw new Error('lost'); } });
+      keeper.start();
+      await vi.advanceTimersByTimeAsync(599_000);
+      expect(calls).toEqual([]);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(calls).toEqual([{ url: 'https://prep.test/v1/sessions/refresh', authorization: `Bearer ${first.session_token}` }]);
+      expect(keeper.token()).toBe(second.session_token);
+      expect(refreshed).toEqual([second.session_token]);
+      await vi.advanceTimersByTimeAsync(601_000);
+      expect(calls.map((c) => c.authorization)).toEqual([`Bearer ${first.session_token}`, `Bearer ${second.session_token}`]);
+      keeper.stop();
+    });
+
+    it('retries a network failure every 10 s until the token expires, and reports a refused refresh as lost', async () => {
+      let fail = true;
+      answer = () => {
+        if (fail) throw new TypeError('network down');
+        return new Response(JSON.stringify({ error: { code: 'invalid_session_token', message: 'revoked' } }), { status: 401 });
+      };
+      const lost: string[] = [];
+      const keeper = new SessionKeeper('https://prep.test', grant(100), { refreshed: () => {}, lost: (e) => lost.push(e.code) });
+      keeper.start();
+      await vi.advanceTimersByTimeAsync(601_000);
+      expect(calls.length).toBe(1);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(calls.length).toBe(2);
+      expect(lost).toEqual([]);
+      fail = false;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(lost).toEqual(['invalid_session_token']);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(calls.length).toBe(3); // stopped after losing the session
+    });
+  });
+});
