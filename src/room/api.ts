@@ -4,6 +4,11 @@ export class RoomError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
     super(message);
   }
+
+  /** Worth retrying: no answer, rate limited, or a server fault. */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
 }
 
 export interface Api {
@@ -11,7 +16,12 @@ export interface Api {
   post<T>(path: string, body?: unknown, options?: { keepalive?: boolean }): Promise<T>;
 }
 
-/** `token()` is read on every call, so a refreshed session token is used from the next request on. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/**
+ * `token()` is read on every call, so a refreshed session token is used from the next request on. A call that
+ * hangs (a laptop changing networks) gives up after 20 s as a network error, which callers treat as transient.
+ */
 export function createApi(base: string, token: () => string | null): Api {
   async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, keepalive = false): Promise<T> {
     const headers: Record<string, string> = {};
@@ -20,7 +30,9 @@ export function createApi(base: string, token: () => string | null): Api {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive, credentials: 'omit' });
+      response = await fetch(base + path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive, credentials: 'omit', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
     } catch {
       throw new RoomError(0, 'network_error', 'The assessment service could not be reached. Check your connection; your work is kept.');
     }

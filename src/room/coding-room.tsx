@@ -20,6 +20,8 @@ export interface RoomHost {
   /** Shown under the finished page: the hosted page's "continue" link. */
   finishedExtra?: preact.ComponentChildren;
   onEnded?(status: 'completed' | 'timed_out'): void;
+  /** The message for an error code, when the host words some differently (the hosted page's lost session). */
+  notice?(code: string): Notice;
 }
 
 type Ended = { status: 'completed' | 'timed_out' | 'cancelled' | 'expired' } | { error: RoomError };
@@ -29,6 +31,8 @@ const SUBMISSION_POLL_MS = 1000;
 
 interface ProblemState {
   attemptsRemaining: number;
+  /** An accepted submission was seen (a later wrong one does not unsolve the problem). */
+  solved: boolean;
   run: RunResult | null;
   running: boolean;
   submission: Submission | null;
@@ -58,6 +62,9 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   const [remaining, setRemaining] = useState<number | null>(null);
   const [finishing, setFinishing] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
+  const [opening, setOpening] = useState(0); // bumped by "Try again" when the room could not open
+  const alive = useRef(new AbortController());
+  useEffect(() => () => alive.current.abort(), []);
   const editorHost = useRef<HTMLDivElement>(null);
   const editor = useRef<CodeEditor | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -95,25 +102,27 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
       if (end) return setEnded(end);
       setDetail(d);
       setStates(Object.fromEntries(d.problems.map((p) => [p.problem.id, {
-        attemptsRemaining: p.attempts_remaining, run: null, running: false, submission: null, submitting: false, error: null,
+        attemptsRemaining: p.attempts_remaining, solved: false, run: null, running: false, submission: null, submitting: false, error: null,
       }])));
       timed.current = d.duration_seconds !== null;
       void api.get<Timer>(`${base}/timer`).then((t) => {
         timed.current = t.timed;
         if (t.timed && !cancelled) setRemaining(countdown.sync(t.remaining_seconds));
-      }, () => {});
+      }, () => {}); // the clock's own poll tries again
+
       host.emit('prep:started', { session_id: sessionId, problems: d.problems.length });
     }, (e) => !cancelled && fail(e));
     return () => { cancelled = true; };
-  }, []);
+  }, [opening]);
 
   // The clock: count down every second, ask the server every 30 s (every 5 s once the local count is out).
   useEffect(() => {
     if (!detail || ended) return;
     let lastPoll = performance.now();
     const tick = async () => {
-      if (timed.current) setRemaining(countdown.remaining());
-      const due = countdown.remaining() <= 0 ? 5000 : TIMER_POLL_MS;
+      const local = countdown.remaining();
+      if (timed.current && Number.isFinite(local)) setRemaining(local);
+      const due = countdown.remaining() <= 0 ? 5000 : Number.isFinite(countdown.remaining()) ? TIMER_POLL_MS : 5000;
       if (performance.now() - lastPoll < due) return;
       lastPoll = performance.now();
       try {
@@ -127,7 +136,15 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
       }
     };
     const interval = setInterval(() => void tick(), 1000);
-    return () => clearInterval(interval);
+    // Back from sleep or another tab: ask the server now rather than trust a paused local count.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') lastPoll = 0;
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearInterval(interval);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
   }, [detail, ended]);
 
   // Proctoring signals while the room is open.
@@ -158,7 +175,8 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   // Load the selected problem's draft (or the language's starter) into the editor.
   useEffect(() => {
     if (!detail || !problem || !editor.current) return;
-    const lang = language || drafts.lastLanguage(problem.problem.id) || preferredLanguage(detail);
+    const offered = (id: string | null) => (id && detail.languages.some((l) => l.id === id) ? id : null);
+    const lang = offered(language) ?? offered(drafts.lastLanguage(problem.problem.id)) ?? preferredLanguage(detail);
     if (lang !== language) return setLanguage(lang);
     const template = detail.languages.find((l) => l.id === lang)?.starter_template ?? '';
     editor.current.load(drafts.load(problem.problem.id, lang) ?? template, lang);
@@ -168,14 +186,28 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
 
   const outOfTime = timed.current && remaining !== null && remaining <= 0;
 
+  // Each problem reopens in the language it was last written in.
+  const selectProblem = (i: number) => {
+    const remembered = detail ? drafts.lastLanguage(detail.problems[i]!.problem.id) : null;
+    if (remembered && detail?.languages.some((l) => l.id === remembered)) setLanguage(remembered);
+    setSelected(i);
+  };
+
+  // What the editor shows (set once a draft is loaded), not the render state, which may be a frame ahead.
+  const shown = () => {
+    const { problemId, language: lang } = currentRef.current;
+    return problemId && lang && editor.current ? { id: problemId, lang, source: editor.current.text() } : null;
+  };
+
   const run = async () => {
-    if (!problem || !editor.current || state?.running || outOfTime) return;
-    const id = problem.problem.id;
+    const current = shown();
+    if (!current || states[current.id]?.running || outOfTime) return;
+    const { id } = current;
     patch(id, { running: true, error: null });
     setOutputTab('result');
     try {
       const result = await api.post<RunResult>(`${base}/run`, {
-        problem_id: id, language, source: editor.current.text(), ...(useStdin ? { stdin } : {}),
+        problem_id: id, language: current.lang, source: current.source, ...(useStdin ? { stdin } : {}),
       });
       patch(id, { run: result, running: false });
     } catch (e) {
@@ -185,17 +217,20 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   };
 
   const submit = async () => {
-    if (!problem || !editor.current || !state || state.submitting || state.attemptsRemaining <= 0 || outOfTime) return;
-    const id = problem.problem.id;
+    const current = shown();
+    const before = current ? states[current.id] : undefined;
+    if (!current || !before || before.submitting || before.attemptsRemaining <= 0 || outOfTime) return;
+    const { id } = current;
     patch(id, { submitting: true, error: null });
     try {
-      const receipt = await api.post<Submission>(`${base}/submissions`, { problem_id: id, language, source: editor.current.text() });
-      patch(id, { submission: receipt, attemptsRemaining: receipt.remaining ?? state.attemptsRemaining - 1 });
+      const receipt = await api.post<Submission>(`${base}/submissions`, { problem_id: id, language: current.lang, source: current.source });
+      patch(id, { submission: receipt, attemptsRemaining: receipt.remaining ?? before.attemptsRemaining - 1 });
       host.emit('prep:submission', { session_id: sessionId, problem_id: id, submission_id: receipt.id, status: receipt.status });
-      const judged = await pollSubmission(api, `${base}/submissions/${receipt.id}`, (s) => patch(id, { submission: s }));
-      patch(id, { submission: judged, submitting: false });
+      const judged = await pollSubmission(api, `${base}/submissions/${receipt.id}`, (s) => patch(id, { submission: s }), alive.current.signal);
+      if (!judged) return; // the room closed while judging
+      setStates((all) => ({ ...all, [id]: { ...all[id]!, submission: judged, submitting: false, solved: all[id]!.solved || judged.verdict === 'ACCEPTED' } }));
       host.emit('prep:progress', {
-        session_id: sessionId, problem_id: id, submission_id: judged.id, verdict: judged.verdict,
+        session_id: sessionId, problem_id: id, submission_id: judged.id, status: judged.status, verdict: judged.verdict,
         cases_passed: judged.cases_passed, cases_total: judged.cases_total,
       });
     } catch (e) {
@@ -227,6 +262,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   useEffect(() => {
     if (!ended) return;
     if ('status' in ended) {
+      drafts.clear();
       host.emit('prep:completed', { session_id: sessionId, status: ended.status });
       if (ended.status === 'completed' || ended.status === 'timed_out') host.onEnded?.(ended.status);
     } else {
@@ -234,16 +270,23 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
     }
   }, [ended]);
 
-  if (ended) return <EndedPage branding={branding} ended={ended} extra={host.finishedExtra} />;
+  if (ended) return <EndedPage branding={branding} ended={ended} extra={host.finishedExtra} notice={host.notice ?? noticeFor} />;
   if (!detail || !problem || !state) {
     return (
       <div class="prep-page" style={brandStyle(branding)}>
-        <div class="prep-card" role="status">{banner ? <p>{banner}</p> : <p class="prep-loading">Opening your assessment…</p>}</div>
+        <div class="prep-card" role="status">
+          {banner ? (
+            <>
+              <p>{banner}</p>
+              <button type="button" class="prep-button" onClick={() => { setBanner(null); setOpening((n) => n + 1); }}>Try again</button>
+            </>
+          ) : <p class="prep-loading">Opening your assessment…</p>}
+        </div>
       </div>
     );
   }
 
-  const solved = Object.values(states).filter((s) => s.submission?.verdict === 'ACCEPTED').length;
+  const solved = Object.values(states).filter((s) => s.solved).length;
   const low = remaining !== null && remaining <= 300;
 
   return (
@@ -263,10 +306,10 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
           <div class="prep-tabs" role="tablist" aria-label="Problems">
             {detail.problems.map((p, i) => {
               const s = states[p.problem.id]!;
-              const mark = s.submission?.verdict === 'ACCEPTED' ? '✓' : s.submission?.status === 'judged' ? '•' : '';
+              const mark = s.solved ? '✓' : s.submission?.status === 'judged' ? '•' : '';
               return (
                 <button key={p.problem.id} type="button" role="tab" id={`prep-tab-${i}`} aria-selected={i === selected} aria-controls="prep-statement"
-                  class={`prep-tab${i === selected ? ' prep-tab-active' : ''}`} onClick={() => setSelected(i)}>
+                  class={`prep-tab${i === selected ? ' prep-tab-active' : ''}`} onClick={() => selectProblem(i)}>
                   <span>{i + 1}. {p.problem.title}</span>{mark ? <span class="prep-tab-mark" aria-label={mark === '✓' ? 'solved' : 'attempted'}>{mark}</span> : null}
                 </button>
               );
@@ -359,13 +402,25 @@ function confirmReset(root: Document | ShadowRoot): boolean {
   return win?.confirm('Replace your code with the starter template?') ?? true;
 }
 
-/** Polls a submission until it is judged (or failed), reporting each state on the way. */
-async function pollSubmission(api: Api, path: string, onUpdate: (s: Submission) => void): Promise<Submission> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, SUBMISSION_POLL_MS));
-    const s = await api.get<Submission>(path);
-    if (s.status === 'judged' || s.status === 'error') return s;
-    onUpdate(s);
+/**
+ * Polls a submission until it is judged (or failed), reporting each state on the way: every second at first,
+ * then less often; transient failures are retried. Null when the room closed; after 15 minutes the last state
+ * seen is returned (judging is stuck: the submission stays listed and the report will count it once judged).
+ */
+async function pollSubmission(api: Api, path: string, onUpdate: (s: Submission) => void, signal: AbortSignal): Promise<Submission | null> {
+  const started = Date.now();
+  let last: Submission | null = null;
+  for (let n = 0; ; n++) {
+    await new Promise((r) => setTimeout(r, Math.min(SUBMISSION_POLL_MS * 1.3 ** n, 5000)));
+    if (signal.aborted) return null;
+    try {
+      last = await api.get<Submission>(path);
+    } catch (e) {
+      if (!(e instanceof RoomError && e.transient)) throw e;
+    }
+    if (last && (last.status === 'judged' || last.status === 'error')) return last;
+    if (last) onUpdate(last);
+    if (Date.now() - started > 15 * 60_000) return last;
   }
 }
 
@@ -389,7 +444,7 @@ function Results({ state, solved, total }: { state: ProblemState; solved: number
               <span>{submission.cases_passed} of {submission.cases_total} test cases passed</span>
             </>
           ) : submission.status === 'error' ? (
-            <span class="prep-error">This submission could not be judged: {submission.error ?? 'internal error'}. It did not use an attempt's result; try again.</span>
+            <span class="prep-error">This submission could not be judged because of a problem on our side. Please submit again.</span>
           ) : <VerdictBadge verdict="PENDING" />}
           <span class="prep-solved">{solved} of {total} solved</span>
         </div>
@@ -415,8 +470,8 @@ function Results({ state, solved, total }: { state: ProblemState; solved: number
   );
 }
 
-function EndedPage({ branding, ended, extra }: { branding: Branding; ended: Ended; extra?: preact.ComponentChildren }) {
-  if ('error' in ended) return <NoticePage branding={branding} notice={noticeFor(ended.error.code)} tone="warning" />;
+function EndedPage({ branding, ended, extra, notice: noticeOf }: { branding: Branding; ended: Ended; extra?: preact.ComponentChildren; notice(code: string): Notice }) {
+  if ('error' in ended) return <NoticePage branding={branding} notice={noticeOf(ended.error.code)} tone="warning" />;
   const notice: Notice = TERMINAL[ended.status];
   const tone = ended.status === 'completed' ? 'success' : ended.status === 'timed_out' ? 'info' : 'warning';
   return <NoticePage branding={branding} notice={notice} tone={tone}>{ended.status === 'completed' || ended.status === 'timed_out' ? extra : null}</NoticePage>;

@@ -11,11 +11,14 @@ export class Drafts {
     return ['prep', this.sessionId, ...parts].join(':');
   }
 
+  // Memory first: once storage is full, the newest text is only there.
   private read(key: string): string | null {
+    const kept = this.memory.get(key);
+    if (kept !== undefined) return kept;
     try {
-      return localStorage.getItem(key) ?? this.memory.get(key) ?? null;
+      return localStorage.getItem(key);
     } catch {
-      return this.memory.get(key) ?? null;
+      return null;
     }
   }
 
@@ -32,4 +35,15 @@ export class Drafts {
   save = (problemId: string, language: string, code: string) => this.write(this.key('code', problemId, language), code);
   lastLanguage = (problemId: string) => this.read(this.key('language', problemId));
   rememberLanguage = (problemId: string, language: string) => this.write(this.key('language', problemId), language);
+
+  /** Once the session is over, nothing of the candidate's code stays in this browser. */
+  clear(): void {
+    this.memory.clear();
+    try {
+      const prefix = this.key('');
+      for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+    } catch {
+      // storage refused: nothing was kept there
+    }
+  }
 }

@@ -55,7 +55,6 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
     refreshed: (g) => emit('prep:token-refreshed', { expires_at: g.expires_at, refresh_after: g.refresh_after }),
     lost: (e) => renderWith({ lost: e }),
   });
-  keeper.start();
 
   const renderWith = (state: { lost?: RoomError }) =>
     render(<Embed base={base} pk={options.publishableKey} keeper={keeper} root={shadow} emit={emit} lost={state.lost ?? null} />, container);
@@ -64,7 +63,6 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
   return {
     setSession(session) {
       keeper.replace(typeof session === 'string' ? { session_token: session } : session);
-      keeper.start();
       render(null, container); // a fresh room: the one that lost its token has ended
       renderWith({});
     },
@@ -87,6 +85,7 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
   useEffect(() => {
     const fail = (e: unknown) => {
       const err = e instanceof RoomError ? e : new RoomError(0, 'api_error', String(e));
+      keeper.stop();
       setError(err);
       emit('prep:error', { code: err.code, message: err.message });
     };
@@ -98,6 +97,7 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
       return api.get<SessionContext>('/v1/session');
     }).then((ctx) => {
       setContext(ctx);
+      if (ctx.subject_kind === 'coding') keeper.start(); // refreshes only while a room is shown
       emit('prep:ready', { subject_kind: ctx.subject_kind, subject_id: ctx.subject_id, status: ctx.status });
     }).catch(fail);
   }, []);

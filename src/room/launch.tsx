@@ -5,13 +5,16 @@ import { brandStyle } from './branding.js';
 import { Brand, NoticePage } from './chrome.js';
 import { CodingRoom, type RoomHost } from './coding-room.js';
 import { formatDuration } from './countdown.js';
-import { noticeFor } from './messages.js';
+import { noticeFor, type Notice } from './messages.js';
 import { SessionKeeper } from './session.js';
 import { adoptStyles } from './styles.js';
 import type { Branding, SessionContext, SessionGrant } from './types.js';
 
 interface Preview { subject_kind: string; title: string; description: string | null; duration_seconds: number | null; candidate_name: string | null; branding: Branding }
-interface Opened { grant: SessionGrant; redirect_url: string | null }
+/** An exchanged link: the grant, when it arrived, and the link's first characters (to recognise a reopened link). */
+interface Opened { grant: SessionGrant; redirect_url: string | null; receivedAt: number; link: string }
+
+const linkId = (token: string) => token.slice(0, 16);
 
 /** The session a tab opened, so a reload resumes the room instead of asking for a link that is now used. */
 const STORED = 'prep.launch.session';
@@ -46,7 +49,11 @@ function Launch() {
   const origin = location.origin;
   const token = useMemo(() => new URLSearchParams(location.hash.slice(1)).get('token'), []);
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [opened, setOpened] = useState<Opened | null>(() => (token ? null : readStored()));
+  // A reload (no fragment any more) or the same link reopened in this tab resumes the session it opened.
+  const [opened, setOpened] = useState<Opened | null>(() => {
+    const stored = readStored();
+    return stored && (!token || stored.link === linkId(token)) ? stored : null;
+  });
   const [error, setError] = useState<RoomError | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -59,7 +66,7 @@ function Launch() {
 
   // The preview only reads: it never uses the link (link scanners fetch pages too).
   useEffect(() => {
-    if (!token) return;
+    if (!token || opened) return;
     createApi(origin, () => null).post<Preview>('/launch/preview', { token }).then(setPreview, () => setPreview(null));
   }, []);
 
@@ -71,7 +78,7 @@ function Launch() {
     setBusy(true);
     try {
       const grant = await createApi(origin, () => null).post<SessionGrant & { redirect_url: string | null }>('/v1/launch/exchange', { token });
-      const next = { grant, redirect_url: grant.redirect_url };
+      const next = { grant, redirect_url: grant.redirect_url, receivedAt: Date.now(), link: linkId(token) };
       store(next);
       history.replaceState(null, '', location.pathname); // the used token leaves the address bar and history
       setOpened(next);
@@ -110,34 +117,57 @@ function OpenedRoom({ opened }: { opened: Opened }) {
   const origin = location.origin;
   const [context, setContext] = useState<SessionContext | null>(null);
   const [lost, setLost] = useState<RoomError | null>(null);
-  const onLost = (e: RoomError) => {
-    store(null);
-    setLost(e);
-  };
+  const [unreachable, setUnreachable] = useState(false);
   const keeper = useMemo(() => new SessionKeeper(origin, opened.grant, {
-    refreshed: (grant) => store({ ...opened, grant }),
-    lost: onLost,
-  }), []);
+    refreshed: (grant, receivedAt) => store({ ...opened, grant, receivedAt }),
+    // The token is dead (refused, or expired while unreachable): the stored session is of no more use.
+    lost: (e) => {
+      store(null);
+      setLost(e);
+    },
+  }, opened.receivedAt), []);
   const api = useMemo(() => createApi(origin, keeper.token), []);
 
   useEffect(() => {
     keeper.start();
-    // A stored token may have expired while the tab was closed: refresh first, then read the context.
-    void keeper.tick().then(() => api.get<SessionContext>('/v1/session')).then(setContext, (e) => onLost(e instanceof RoomError ? e : new RoomError(0, 'api_error', String(e))));
+    // A stored token may be due for refresh (or past it) after a reload: refresh first, then read the context.
+    void keeper.tick().then(() => api.get<SessionContext>('/v1/session')).then(setContext, (e) => {
+      const error = e instanceof RoomError ? e : new RoomError(0, 'network_error', String(e));
+      if (error.transient) return setUnreachable(true); // kept: "Try again" reloads and resumes
+      keeper.stop();
+      store(null);
+      setLost(error);
+    });
     return () => keeper.stop();
   }, []);
 
-  if (!context && lost) return <NoticePage branding={null} notice={noticeFor(lost.code)} tone="warning" />;
+  if (!context && lost) return <NoticePage branding={null} notice={hostedNotice(lost.code)} tone="warning" />;
+  if (!context && unreachable) {
+    return (
+      <NoticePage branding={null} notice={noticeFor('network_error')} tone="warning">
+        <button type="button" class="prep-button" onClick={() => location.reload()}>Try again</button>
+      </NoticePage>
+    );
+  }
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Opening your assessment…</p></div></div>;
   if (context.subject_kind !== 'coding') {
+    keeper.stop();
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be taken on this page yet.' }} tone="warning" />;
   }
   const host: RoomHost = {
     api, root: document, emit: () => {},
     onEnded: () => { keeper.stop(); store(null); },
     finishedExtra: opened.redirect_url ? <Redirect url={opened.redirect_url} /> : null,
+    notice: hostedNotice,
   };
   return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
+}
+
+/** On the hosted page a lost session cannot be reopened from the (single-use) link: say what to do instead. */
+function hostedNotice(code: string): Notice {
+  return code === 'invalid_session_token'
+    ? { title: 'Your session has ended', body: 'For your security, sessions end after a while without contact. Your submitted work is saved. To continue, ask the company that invited you for a new link.' }
+    : noticeFor(code);
 }
 
 /** Back to the customer's page after the finished page has been seen for a few seconds. */

@@ -19,5 +19,6 @@ declare global {
 
 window.PrepEmbed = { mount: (target, options) => mount(target, options, scriptOrigin), version: '1' };
 
+// Only the service's own launch page boots the hosted room (a customer page may have any element ids).
 const launch = document.getElementById('prep-launch');
-if (launch) bootLaunch(launch);
+if (launch && location.origin === scriptOrigin && location.pathname === '/launch') bootLaunch(launch);

@@ -30,7 +30,7 @@ export function lifetimeMs(token: string): number {
 }
 
 export interface KeeperEvents {
-  refreshed(grant: SessionGrant): void;
+  refreshed(grant: SessionGrant, receivedAt: number): void;
   /** The token can no longer be refreshed (revoked, finished, past its chain's lifetime). */
   lost(error: RoomError): void;
 }
@@ -48,9 +48,10 @@ export class SessionKeeper {
   private inFlight = false;
   private interval: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly base: string, grant: { session_token: string; refresh_after?: number }, private readonly events: KeeperEvents) {
+  /** `receivedAt`: when this browser received the token (a grant kept across a reload is older than now). */
+  constructor(private readonly base: string, grant: { session_token: string; refresh_after?: number }, private readonly events: KeeperEvents, receivedAt = Date.now()) {
     this.current = grant.session_token;
-    this.schedule(grant.session_token, grant.refresh_after);
+    this.schedule(grant.session_token, grant.refresh_after, receivedAt);
   }
 
   token = (): string => this.current;
@@ -70,10 +71,9 @@ export class SessionKeeper {
     this.schedule(grant.session_token, grant.refresh_after);
   }
 
-  private schedule(token: string, refreshAfter?: number) {
-    const now = Date.now();
-    this.refreshAt = now + refreshDelayMs(token, refreshAfter);
-    this.expiresAt = now + lifetimeMs(token);
+  private schedule(token: string, refreshAfter?: number, receivedAt = Date.now()) {
+    this.refreshAt = receivedAt + refreshDelayMs(token, refreshAfter);
+    this.expiresAt = receivedAt + lifetimeMs(token);
     this.retryAt = 0;
   }
 
@@ -86,11 +86,10 @@ export class SessionKeeper {
       const grant = await api.post<SessionGrant>('/v1/sessions/refresh');
       this.current = grant.session_token;
       this.schedule(grant.session_token, grant.refresh_after);
-      this.events.refreshed(grant);
+      this.events.refreshed(grant, Date.now());
     } catch (error) {
       const e = error instanceof RoomError ? error : new RoomError(0, 'network_error', String(error));
-      const transient = e.status === 0 || e.status === 429 || e.status >= 500;
-      if (transient && Date.now() < this.expiresAt) {
+      if (e.transient && Date.now() < this.expiresAt) {
         this.retryAt = Date.now() + 10_000;
       } else {
         this.stop();

@@ -107,7 +107,7 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     const linkRow = await h.db.kysely.selectFrom('launch_links').select('used_at').where('subject_id', '=', session.id).executeTakeFirstOrThrow();
     expect(linkRow.used_at).toBeNull();
     expect((await call('GET', `/v1/coding-sessions/${session.id}`)).body.status).toBe('assigned');
-    expect(await start.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(15, 118, 110)'); // the organisation's primary colour
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.prep-start')).backgroundColor`)).toBe('rgb(15, 118, 110)'); // the organisation's primary colour
     await page.screenshot({ path: path.join(shots, '1-launch.png') });
 
     await start.click();
@@ -207,7 +207,7 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await page.close();
   }, 60_000);
 
-  it('time running out in the room ends on the timed-out page', async () => {
+  it('a reload resumes the room with a refreshed token; time running out ends on the timed-out page', async () => {
     const session = await assignSession('Annie Easley');
     const link = await call('POST', `/v1/coding-sessions/${session.id}/launch-link`, {});
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -216,8 +216,20 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await page.goto(link.body.url);
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('heading', { name: session.problem.title }).waitFor();
+
+    // A reload twelve minutes later resumes the room (the link is used by now): the kept token is due for
+    // refresh, so the page refreshes it before anything else, and works on.
+    h.clock.advance(12 * 60_000);
+    await page.clock.setSystemTime(Date.now() + 12 * 60_000);
+    await page.reload();
+    await page.getByRole('heading', { name: session.problem.title }).waitFor();
+    expect(await page.getByRole('button', { name: 'Start' }).count()).toBe(0);
+    const refreshes = await h.db.kysely.selectFrom('session_tokens').select('source').where('subject_id', '=', session.id).where('source', '=', 'refresh').execute();
+    expect(refreshes).toHaveLength(1);
+    await expect.poll(() => page.getByRole('timer').textContent()).toMatch(/^4[78]:\d\d$/);
+
     // The server's clock passes the deadline and its timeout job runs; the room learns it at its next poll.
-    h.clock.advance(61 * 60_000);
+    h.clock.advance(50 * 60_000);
     await expect.poll(async () => (await call('GET', `/v1/coding-sessions/${session.id}`)).body.status, { timeout: 30_000 }).toBe('timed_out');
     await page.clock.fastForward('01:01:00');
     await page.getByRole('heading', { name: 'Time is up' }).waitFor({ timeout: 15_000 });

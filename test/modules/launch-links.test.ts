@@ -216,12 +216,16 @@ describe('POST /v1/launch/exchange', () => {
     expect(ok.json()).toMatchObject({ subject_kind: 'coding', subject_id: s.id, origin: PUBLIC_URL, status: 'assigned' });
     // The hosted page calls without an Origin header on same-origin GETs.
     expect((await context({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    // Browsers without Fetch Metadata send neither header on a same-origin GET.
+    expect((await context({})).statusCode).toBe(200);
+    // A cross-site request (which always has one of them) is still refused.
+    expect((await context({ 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     // Any other origin, even one the organisation allowlists, is refused.
     const allowlisted = await c.req('POST', '/v1/domains', { origin: 'https://app.acme.test' });
     expect([200, 201]).toContain(allowlisted.statusCode);
     expectError(await context({ origin: 'https://app.acme.test' }), 403, 'origin_not_allowed');
     expectError(await context({ origin: 'http://localhost:8081' }), 403, 'origin_not_allowed');
-    expectError(await context({}), 403, 'origin_not_allowed');
+    expectError(await context({ origin: 'null' }), 403, 'origin_not_allowed');
 
     expectError(await c.exchange(l.token), 401, 'invalid_launch_token');
     expect(await c.launchTokens(s.id)).toHaveLength(1);

@@ -51,6 +51,23 @@ describe('the hosted launch page', () => {
     expect(exchanged.statusCode).toBe(201);
   });
 
+  it('a link the exchange would refuse previews nothing: used, expired, cancelled', async () => {
+    const used = await assignedSessionWithLink();
+    await h.app.inject({ method: 'POST', url: '/v1/launch/exchange', payload: { token: used.token } });
+    expect((await preview({ token: used.token })).json().error.code).toBe('invalid_launch_token');
+
+    const cancelled = await assignedSessionWithLink();
+    await h.app.inject({ method: 'POST', url: `/v1/coding-sessions/${cancelled.session.id}/cancel`, headers: secret() });
+    const refused = await preview({ token: cancelled.token });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.code).toBe('session_cancelled');
+    expect(refused.body).not.toContain('Grace Hopper');
+
+    const lapsed = await assignedSessionWithLink();
+    h.clock.advance(8 * 86_400_000);
+    expect((await preview({ token: lapsed.token })).json().error.code).toBe('assignment_expired');
+  });
+
   it('the preview shows the branding and what the link opens, and nothing secret', async () => {
     const { test, token } = await assignedSessionWithLink();
     const body = (await preview({ token })).json();

@@ -39,6 +39,7 @@ export function roomRoutes(app: App, deps: { sessions: SessionService; branding:
   /** What the launch page shows before the click: branding and what the link opens. The link stays unused. */
   app.post('/launch/preview', {
     schema: { hide: true, body: Type.Object({ token: Text({ min: 1, max: 256 }) }, { additionalProperties: false }) },
+    config: { auth: 'launch', rateClass: 'standard' }, // limited per client address, like the exchange
   }, async (request) => {
     const { tenant, subjectKind, context } = await deps.sessions.previewLaunch((request.body as { token: string }).token);
     return {

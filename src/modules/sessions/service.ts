@@ -161,13 +161,21 @@ export function createSessionService(deps: {
 
     /**
      * What the launch page shows before the candidate clicks Start: who sent the link and what it opens.
-     * Reads only; the link stays unused (link scanners fetch pages, and must not burn tokens).
+     * Reads only; the link stays unused (link scanners fetch pages, and must not burn tokens). A link the
+     * exchange would refuse shows nothing: the same refusal, so an old link in a forwarded mail or a browser's
+     * history no longer tells who was invited to what.
      */
     async previewLaunch(token: string) {
       const link = await repo.findLaunchLink(hashToken(token));
-      if (!link) throw new ApiError('invalid_launch_token');
+      if (!link || link.used_at !== null) throw new ApiError('invalid_launch_token');
       const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
-      const context = await provider(link.subject_kind).context(tenant, link.subject_id);
+      if (!(await repo.apiEnabled(db, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
+      const p = provider(link.subject_kind);
+      const state = await p.state(db, tenant, link.subject_id);
+      if (state === null) throw new ApiError('invalid_launch_token');
+      assertOpen(state);
+      if (link.expires_at <= clock.now()) throw new ApiError('invalid_launch_token');
+      const context = await p.context(tenant, link.subject_id);
       if (!context) throw new ApiError('invalid_launch_token');
       return { tenant, subjectKind: link.subject_kind, context };
     },
