@@ -111,6 +111,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
       }, () => {}); // the clock's own poll tries again
 
       host.emit('prep:started', { session_id: sessionId, problems: d.problems.length });
+      for (const p of d.problems) if (p.attempts_used > 0) void restoreSubmissions(p.problem.id);
     }, (e) => !cancelled && fail(e));
     return () => { cancelled = true; };
   }, [opening]);
@@ -185,6 +186,26 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   }, [detail, selected, language, editor.current]);
 
   const outOfTime = timed.current && remaining !== null && remaining <= 0;
+
+  /**
+   * After a reload: each problem's last submission and whether any was accepted, from the service; a
+   * submission still being judged is polled again.
+   */
+  const restoreSubmissions = async (problemId: string) => {
+    try {
+      const list = await api.get<{ data: Submission[] }>(`${base}/submissions?problem_id=${problemId}&limit=100`);
+      const last = list.data.at(-1);
+      if (!last) return;
+      const solved = list.data.some((x) => x.verdict === 'ACCEPTED');
+      const pending = last.status === 'queued' || last.status === 'running';
+      setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: last, solved, submitting: pending } }));
+      if (!pending) return;
+      const judged = await pollSubmission(api, `${base}/submissions/${last.id}`, (x) => patch(problemId, { submission: x }), alive.current.signal);
+      if (judged) setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: judged, submitting: false, solved: all[problemId]!.solved || judged.verdict === 'ACCEPTED' } }));
+    } catch {
+      // a history that cannot be read leaves the problem as if untouched; the service still has everything
+    }
+  };
 
   // Each problem reopens in the language it was last written in.
   const selectProblem = (i: number) => {

@@ -152,6 +152,11 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await expect.poll(async () => (await signals()).map((e) => e.type).sort(), { timeout: 15_000 }).toEqual(['copy', 'paste', 'tab_hidden', 'window_blur']);
     expect(JSON.parse((await signals()).find((e) => e.type === 'paste')!.meta!)).toEqual({ chars: 11 });
 
+    // A reload keeps everything: the room reopens (no Start), the code from the draft, the verdict from the service.
+    await page.reload();
+    await page.locator('.prep-submission .prep-verdict', { hasText: 'Accepted' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.cm-content').textContent()).toContain(session.solution.split('\n').find((l) => l.trim().length > 12)!.trim());
+
     await page.getByRole('button', { name: 'Finish' }).click();
     await page.getByRole('dialog').getByText('You have solved 1 of 2 problems').waitFor();
     await page.getByRole('button', { name: 'Finish now' }).click();
