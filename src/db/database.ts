@@ -14,7 +14,8 @@ export interface Db {
   schema: string | null;
   /**
    * Runs a compiled read outside any transaction. On SQLite it uses a separate read-only connection, so hot
-   * reads never queue behind (or see into) an open write transaction on the main one; on PostgreSQL the pool.
+   * reads never queue behind (or see into) an open write transaction on the main one, and results are kept until
+   * the next commit (ReadCache); on PostgreSQL the pool. Rows are frozen: callers share them.
    */
   read<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
@@ -43,7 +44,8 @@ export function openDatabase(options: DatabaseOptions): Db {
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely, dialect: 'postgres', schema: options.databaseSchema ?? 'public',
-      read: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows,
+      // Frozen as on SQLite, where results are shared between callers.
+      read: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows.map((row) => Object.freeze(row)),
       close: () => kysely.destroy(),
     };
   }
@@ -64,9 +66,13 @@ export function openDatabase(options: DatabaseOptions): Db {
   reader.pragma('mmap_size = 268435456');
   const readStatements = withStatementCache(reader);
   const columnsOf = new WeakMap<SQLite.Statement, string[]>();
+  const results = new ReadCache(reader);
   return {
     kysely, dialect: 'sqlite', schema: null,
     async read<R>(query: CompiledQuery<R>): Promise<R[]> {
+      const key = results.key(query);
+      const hit = results.get(key);
+      if (hit) return hit as R[];
       const statement = readStatements.prepare(query.sql);
       let columns = columnsOf.get(statement);
       if (!columns) {
@@ -76,17 +82,54 @@ export function openDatabase(options: DatabaseOptions): Db {
       }
       // Rows as arrays, made into objects here: cheaper than better-sqlite3 building each object.
       const rows = statement.all(...(query.parameters as unknown[])) as unknown[][];
-      return rows.map((row) => {
+      return results.put(key, rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < columns.length; i++) out[columns[i]] = row[i];
-        return out as R;
-      });
+        return Object.freeze(out) as R;
+      }));
     },
     close: async () => {
       reader.close();
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * Results of the hot reads (key lookups, list pages), kept until anything is committed to the database.
+ * `PRAGMA data_version` on the query-only connection changes whenever any other connection, in this process or
+ * another one sharing the file, commits; the reader itself never writes. So a cached result is always what the
+ * query would read now: a revoked key, a new candidate or a cancelled session is seen on the very next request,
+ * by every process. Rows are frozen: callers share them.
+ */
+class ReadCache {
+  private readonly version: SQLite.Statement;
+  private readonly entries = new Map<string, readonly unknown[]>();
+  private seen: unknown = null;
+
+  constructor(reader: SQLite.Database, private readonly max = 2000) {
+    this.version = reader.prepare('pragma data_version').pluck(true);
+  }
+
+  key(query: CompiledQuery<unknown>): string {
+    return query.sql + '\u0000' + JSON.stringify(query.parameters);
+  }
+
+  get(key: string): readonly unknown[] | undefined {
+    const version = this.version.get();
+    if (version !== this.seen) {
+      this.entries.clear();
+      this.seen = version;
+      return undefined;
+    }
+    return this.entries.get(key);
+  }
+
+  put<R>(key: string, rows: R[]): R[] {
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, Object.freeze(rows));
+    return rows;
+  }
 }
 
 /**

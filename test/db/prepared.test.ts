@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
 import { prepared } from '../../src/db/prepared.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -43,5 +44,28 @@ describe('prepared queries', () => {
     release();
     await tx;
     expect(await names(h.org.id)).toEqual([{ name: 'Renamed' }]);
+  });
+
+  it('a repeated read answers from memory until anything is committed, by this connection or another process\'s', async () => {
+    const db = h.db.kysely;
+    const names = prepared(h.db, (id: string) => db.selectFrom('organizations').select('name').where('id', '=', id));
+    const org = await h.createOrg('Cached Ltd');
+    const first = await names(org.id);
+    expect(first).toEqual([{ name: 'Cached Ltd' }]);
+    expect(await names(org.id)).toEqual(first);
+    // Shared results are frozen: a caller cannot change what the next caller reads.
+    expect(() => { (first[0] as { name: string }).name = 'x'; }).toThrow(TypeError);
+
+    await db.updateTable('organizations').set({ name: 'Written Here' }).where('id', '=', org.id).execute();
+    expect(await names(org.id)).toEqual([{ name: 'Written Here' }]);
+
+    // Another connection to the same database (as another server process would have) writes: seen at once.
+    const other = openDatabase(h.config);
+    try {
+      await other.kysely.updateTable('organizations').set({ name: 'Written Elsewhere' }).where('id', '=', org.id).execute();
+    } finally {
+      await other.close();
+    }
+    expect(await names(org.id)).toEqual([{ name: 'Written Elsewhere' }]);
   });
 });
