@@ -123,6 +123,11 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await page.keyboard.press('Control+Enter'); // Run, from the keyboard, in the editor
     await page.locator('.prep-run .prep-verdict', { hasText: 'Accepted' }).first().waitFor({ timeout: 30_000 });
     expect(await page.locator('.prep-case').count()).toBeGreaterThan(0);
+    // The editor does not trap the keyboard: Tab indents, Escape then Tab moves on.
+    await page.locator('.cm-content').focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.classList.contains("cm-content")')).toBe(false);
 
     // Custom stdin: the program's own output is shown.
     await page.getByRole('tab', { name: 'Custom input' }).click();
