@@ -4,7 +4,7 @@ import { brandStyle } from './branding.js';
 import type { Branding } from './types.js';
 
 export function Brand({ branding }: { branding: Branding | null }) {
-  if (!branding) return <span class="prep-brand" />;
+  if (!branding) return null;
   return (
     <span class="prep-brand">
       {branding.logo_url && /^https:\/\//.test(branding.logo_url) ? <img class="prep-logo" src={branding.logo_url} alt="" /> : null}
