@@ -81,6 +81,10 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
     setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, ...change } }));
   }, []);
 
+  /** A submission's final state; an accepted one solves the problem for good. */
+  const recordJudged = (problemId: string, judged: Submission) =>
+    setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: judged, submitting: false, solved: all[problemId]!.solved || judged.verdict === 'ACCEPTED' } }));
+
   // A token lost after the local clock ran out (a laptop that slept through the deadline) means time is up.
   const lostEnding = (e: RoomError): Ended => (timed.current && countdown.remaining() <= 0 ? { status: 'timed_out' } : { error: e });
 
@@ -105,25 +109,21 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
         attemptsRemaining: p.attempts_remaining, solved: false, run: null, running: false, submission: null, submitting: false, error: null,
       }])));
       timed.current = d.duration_seconds !== null;
-      void api.get<Timer>(`${base}/timer`).then((t) => {
-        timed.current = t.timed;
-        if (t.timed && !cancelled) setRemaining(countdown.sync(t.remaining_seconds));
-      }, () => {}); // the clock's own poll tries again
-
       host.emit('prep:started', { session_id: sessionId, problems: d.problems.length });
       for (const p of d.problems) if (p.attempts_used > 0) void restoreSubmissions(p.problem.id);
     }, (e) => !cancelled && fail(e));
     return () => { cancelled = true; };
   }, [opening]);
 
-  // The clock: count down every second, ask the server every 30 s (every 5 s once the local count is out).
+  // The clock: ask the server at once, then count down every second and ask again every 30 s (every 5 s
+  // while there is no server value yet or the local count is out).
   useEffect(() => {
     if (!detail || ended) return;
-    let lastPoll = performance.now();
+    let lastPoll = -Infinity; // performance.now() counts from page load: 0 may be only moments ago
     const tick = async () => {
       const local = countdown.remaining();
       if (timed.current && Number.isFinite(local)) setRemaining(local);
-      const due = countdown.remaining() <= 0 ? 5000 : Number.isFinite(countdown.remaining()) ? TIMER_POLL_MS : 5000;
+      const due = Number.isFinite(local) && local > 0 ? TIMER_POLL_MS : 5000;
       if (performance.now() - lastPoll < due) return;
       lastPoll = performance.now();
       try {
@@ -136,10 +136,11 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
         if (e instanceof RoomError && e.status !== 0 && e.status < 500) fail(e);
       }
     };
+    void tick();
     const interval = setInterval(() => void tick(), 1000);
     // Back from sleep or another tab: ask the server now rather than trust a paused local count.
     const onVisible = () => {
-      if (document.visibilityState === 'visible') lastPoll = 0;
+      if (document.visibilityState === 'visible') lastPoll = -Infinity;
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
@@ -176,8 +177,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   // Load the selected problem's draft (or the language's starter) into the editor.
   useEffect(() => {
     if (!detail || !problem || !editor.current) return;
-    const offered = (id: string | null) => (id && detail.languages.some((l) => l.id === id) ? id : null);
-    const lang = offered(language) ?? offered(drafts.lastLanguage(problem.problem.id)) ?? preferredLanguage(detail);
+    const lang = offered(detail, language) ?? offered(detail, drafts.lastLanguage(problem.problem.id)) ?? preferredLanguage(detail);
     if (lang !== language) return setLanguage(lang);
     const template = detail.languages.find((l) => l.id === lang)?.starter_template ?? '';
     editor.current.load(drafts.load(problem.problem.id, lang) ?? template, lang);
@@ -201,7 +201,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
       setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: last, solved, submitting: pending } }));
       if (!pending) return;
       const judged = await pollSubmission(api, `${base}/submissions/${last.id}`, (x) => patch(problemId, { submission: x }), alive.current.signal);
-      if (judged) setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: judged, submitting: false, solved: all[problemId]!.solved || judged.verdict === 'ACCEPTED' } }));
+      if (judged) recordJudged(problemId, judged);
     } catch {
       // a history that cannot be read leaves the problem as if untouched; the service still has everything
     }
@@ -209,8 +209,8 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
 
   // Each problem reopens in the language it was last written in.
   const selectProblem = (i: number) => {
-    const remembered = detail ? drafts.lastLanguage(detail.problems[i]!.problem.id) : null;
-    if (remembered && detail?.languages.some((l) => l.id === remembered)) setLanguage(remembered);
+    const remembered = detail ? offered(detail, drafts.lastLanguage(detail.problems[i]!.problem.id)) : null;
+    if (remembered) setLanguage(remembered);
     setSelected(i);
   };
 
@@ -249,7 +249,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
       host.emit('prep:submission', { session_id: sessionId, problem_id: id, submission_id: receipt.id, status: receipt.status });
       const judged = await pollSubmission(api, `${base}/submissions/${receipt.id}`, (s) => patch(id, { submission: s }), alive.current.signal);
       if (!judged) return; // the room closed while judging
-      setStates((all) => ({ ...all, [id]: { ...all[id]!, submission: judged, submitting: false, solved: all[id]!.solved || judged.verdict === 'ACCEPTED' } }));
+      recordJudged(id, judged);
       host.emit('prep:progress', {
         session_id: sessionId, problem_id: id, submission_id: judged.id, status: judged.status, verdict: judged.verdict,
         cases_passed: judged.cases_passed, cases_total: judged.cases_total,
@@ -413,6 +413,9 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
     </div>
   );
 }
+
+/** `id` when the room offers that language, else null. */
+const offered = (detail: CodingDetail, id: string | null): string | null => (id && detail.languages.some((l) => l.id === id) ? id : null);
 
 function preferredLanguage(detail: CodingDetail): string {
   return (detail.languages.find((l) => l.id === 'python') ?? detail.languages[0])?.id ?? '';

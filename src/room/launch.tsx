@@ -48,6 +48,7 @@ export function bootLaunch(element: HTMLElement): void {
 function Launch() {
   const origin = location.origin;
   const token = useMemo(() => new URLSearchParams(location.hash.slice(1)).get('token'), []);
+  const anonymous = useMemo(() => createApi(origin, () => null), []); // preview and exchange carry no session
   const [preview, setPreview] = useState<Preview | null>(null);
   // A reload (no fragment any more) or the same link reopened in this tab resumes the session it opened.
   const [opened, setOpened] = useState<Opened | null>(() => {
@@ -67,7 +68,7 @@ function Launch() {
   // The preview only reads: it never uses the link (link scanners fetch pages too).
   useEffect(() => {
     if (!token || opened) return;
-    createApi(origin, () => null).post<Preview>('/launch/preview', { token }).then(setPreview, () => setPreview(null));
+    anonymous.post<Preview>('/launch/preview', { token }).then(setPreview, () => setPreview(null));
   }, []);
 
   if (error) return <NoticePage branding={preview?.branding ?? null} notice={noticeFor(error.code)} tone="warning" />;
@@ -77,7 +78,7 @@ function Launch() {
   const start = async () => {
     setBusy(true);
     try {
-      const grant = await createApi(origin, () => null).post<SessionGrant & { redirect_url: string | null }>('/v1/launch/exchange', { token });
+      const grant = await anonymous.post<SessionGrant & { redirect_url: string | null }>('/v1/launch/exchange', { token });
       const next = { grant, redirect_url: grant.redirect_url, receivedAt: Date.now(), link: linkId(token) };
       store(next);
       history.replaceState(null, '', location.pathname); // the used token leaves the address bar and history

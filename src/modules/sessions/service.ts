@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, SubjectKind } from '../../db/schema.js';
+import type { Database, LaunchLinksTable, SubjectKind } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SessionAuth, Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
@@ -63,6 +63,21 @@ export function createSessionService(deps: {
       subjectKind: issued.subjectKind, subjectId: issued.subjectId, origin: issued.origin,
     });
     return { token: minted.token, jti: issued.jti, expiresAt: minted.expiresAt, refreshAfter: minted.refreshAfter, subjectKind: issued.subjectKind, subjectId: issued.subjectId };
+  }
+
+  /**
+   * The exchange's refusals for an unused link, in its order; the link's tenant when none applies. The subject's
+   * state comes before the link's expiry: a link capped at the end of an assignment window expires with it, and
+   * the holder should learn that the assignment lapsed, not that the link is invalid.
+   */
+  async function usableLink(tx: Kysely<Database>, link: LaunchLinksTable, now: number): Promise<Tenant> {
+    const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
+    if (!(await repo.apiEnabled(tx, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
+    const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
+    if (state === null) throw new ApiError('invalid_launch_token');
+    assertOpen(state);
+    if (link.expires_at <= now) throw new ApiError('invalid_launch_token');
+    return tenant;
   }
 
   return {
@@ -146,14 +161,7 @@ export function createSessionService(deps: {
         // Claimed first; any refusal below throws, which rolls the claim back.
         const link = await repo.claimLaunchLink(tx, hashToken(token), now);
         if (!link) throw new ApiError('invalid_launch_token');
-        const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
-        if (!(await repo.apiEnabled(tx, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
-        const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
-        if (state === null) throw new ApiError('invalid_launch_token');
-        // The subject's state comes before the link's expiry: a link capped at the end of an assignment window
-        // expires with it, and the holder should learn that the assignment lapsed, not that the link is invalid.
-        assertOpen(state);
-        if (link.expires_at <= now) throw new ApiError('invalid_launch_token');
+        const tenant = await usableLink(tx, link, now);
         return { ...(await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch')), redirectUrl: link.redirect_url };
       });
       return { ...(await sign(issued)), redirectUrl: issued.redirectUrl };
@@ -168,14 +176,8 @@ export function createSessionService(deps: {
     async previewLaunch(token: string) {
       const link = await repo.findLaunchLink(hashToken(token));
       if (!link || link.used_at !== null) throw new ApiError('invalid_launch_token');
-      const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
-      if (!(await repo.apiEnabled(db, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
-      const p = provider(link.subject_kind);
-      const state = await p.state(db, tenant, link.subject_id);
-      if (state === null) throw new ApiError('invalid_launch_token');
-      assertOpen(state);
-      if (link.expires_at <= clock.now()) throw new ApiError('invalid_launch_token');
-      const context = await p.context(tenant, link.subject_id);
+      const tenant = await usableLink(db, link, clock.now());
+      const context = await provider(link.subject_kind).context(tenant, link.subject_id);
       if (!context) throw new ApiError('invalid_launch_token');
       return { tenant, subjectKind: link.subject_kind, context };
     },
