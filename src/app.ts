@@ -6,14 +6,16 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createModuleServices, registerModules, type ModuleServices } from './modules/index.js';
 import { registerAuth } from './platform/auth.js';
+import { createAuthFailureLimiter } from './platform/auth-failures.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { registerCors } from './platform/cors.js';
-import { registerErrorHandling, sendError } from './platform/error-handler.js';
+import { clientErrorHandler, registerErrorHandling, sendError } from './platform/error-handler.js';
 import { ApiError } from './platform/errors.js';
 import { newRequestId } from './platform/ids.js';
 import { registerIdempotency } from './platform/idempotency.js';
 import { registerOpenApi } from './platform/openapi.js';
 import { registerRateLimit } from './platform/rate-limit.js';
+import { unstorableValue, validatorFactory } from './platform/validation.js';
 import { createServices, type Services } from './services.js';
 
 export interface BuildOptions {
@@ -43,7 +45,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
       return sendError(request, reply, new ApiError('parameter_invalid', { message }), config.publicUrl);
     },
     trustProxy: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    clientErrorHandler: clientErrorHandler(config.publicUrl),
+    // A missing Host is answered by the app (below) in the envelope, rather than by Node with an empty 400.
+    http: { requireHostHeader: false },
+    schemaController: { compilersFactory: { buildValidator: validatorFactory() as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices(db, config, clock);
@@ -53,6 +58,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('malformed_request', { param: 'Host', message: 'HTTP/1.1 requests must carry a Host header.' });
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({
@@ -60,7 +68,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
       ms: Math.round(reply.elapsedTime * 10) / 10, key_id: request.auth?.keyId,
     }, 'request');
   });
-  // Bodies are JSON only: anything else answers 415.
+  // Bodies are JSON only: anything else answers 400 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   // An operation that takes a body accepts no body at all as an empty object (attached only where a body schema is).
   const emptyBody = async (request: { body: unknown }) => {
@@ -68,6 +76,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   };
   app.addHook('onRoute', (route) => {
     if (route.schema?.body) route.preValidation = [...[route.preValidation ?? []].flat(), emptyBody];
+  });
+  app.addHook('preHandler', async (request) => {
+    const refused = unstorableValue([['', request.params], ['', request.query], ['', request.body]]);
+    if (refused) throw refused;
   });
 
   registerErrorHandling(app, config.publicUrl);
@@ -79,6 +91,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
     resolveSessionToken: modules.sessions.resolve,
     isModuleEnabled: services.organizationRepo.isModuleEnabled,
     publicOrigin: config.publicUrl,
+    failures: createAuthFailureLimiter({ limit: config.authFailureLimit, windowMs: config.rateLimit.windowMs, clock }, redis),
   });
   await registerRateLimit(app, config.rateLimit, redis);
   registerIdempotency(app, { db: db.kysely, clock, encryption: services.encryption });

@@ -12,7 +12,7 @@ export interface Config {
   host: string;
   publicUrl: string;
   redisUrl: string | null;
-  /** Largest request body accepted, in bytes; larger answers 413. */
+  /** Largest request body accepted, in bytes; larger answers 400 body_too_large. */
   bodyLimitBytes: number;
   rateLimit: {
     windowMs: number;
@@ -21,6 +21,8 @@ export interface Config {
     /** Requests per window per key for operations that run a model. */
     model: number;
   };
+  /** Failed credential checks per client address per rate-limit window before that address is refused (429). */
+  authFailureLimit: number;
   /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
   sandboxMonthlyQuota: number;
   logLevel: string;
@@ -41,7 +43,7 @@ export interface Config {
     uidBase: number;
     /** Where the launcher binary is built (outside any sandbox). */
     dir: string;
-    /** Longest a `run` request waits for a free slot before answering 503 capacity_unavailable. */
+    /** Longest a `run` request waits for a free slot before answering 429 capacity_unavailable. */
     queueWaitMs: number;
   };
   /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
       standard: integer(env, 'PREP_RATE_LIMIT', 600, 1, 10_000_000),
       model: integer(env, 'PREP_RATE_LIMIT_MODEL', 60, 1, 10_000_000),
     },
+    authFailureLimit: integer(env, 'PREP_AUTH_FAILURE_LIMIT', 100, 1, 10_000_000),
     sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
     logLevel,
     encryptionKey,

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_catalogues.js';
@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_sessions_and_coding.js';
 import * as m0004 from './migrations/0004_background_jobs.js';
 import * as m0005 from './migrations/0005_webhooks.js';
 import * as m0006 from './migrations/0006_judging.js';
+import * as m0007 from './migrations/0007_webhook_secrets.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_background_jobs': m0004,
   '0005_webhooks': m0005,
   '0006_judging': m0006,
+  '0007_webhook_secrets': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

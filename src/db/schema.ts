@@ -306,8 +306,8 @@ export interface WebhookEndpointsTable {
   enabled_events: string;
   disabled: Flag;
   secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
+  /** JSON `[{secret, expires_at}]`: rotated-out secrets (encrypted) that still sign until their grace ends. */
+  retired_secrets: string;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SubjectKind } from '../db/schema.js';
 import type { KeyAuth, ModuleName, SessionAuth } from './context.js';
+import type { AuthFailureLimiter } from './auth-failures.js';
 import { ApiError } from './errors.js';
 import { originOfHeader } from './origin.js';
 
@@ -14,6 +15,7 @@ export interface Authenticator {
   isModuleEnabled(organizationId: string, module: ModuleName): Promise<boolean>;
   /** The service's own origin: sessions from a launch link are bound to it. */
   publicOrigin: string;
+  failures: AuthFailureLimiter;
 }
 
 /** Session routes that serve every kind (refresh, context) are gated by the module of the token's subject. */
@@ -62,25 +64,42 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('session', null);
 
+  /** A credential check, counted against the client's address when it fails; refused outright past the limit. */
+  async function checked<T>(request: FastifyRequest, resolve: () => Promise<T>): Promise<T> {
+    await auth.failures.assertAllowed(request.ip);
+    try {
+      return await resolve();
+    } catch (error) {
+      if (error instanceof ApiError && error.type === 'authentication_error') await auth.failures.recordFailure(request.ip);
+      throw error;
+    }
+  }
+
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     switch (config.auth) {
       case 'secret': {
         const raw = presentedKey(request);
-        if (raw === null) throw new ApiError('invalid_api_key', { message: 'No API key provided. Send it as "Authorization: Bearer <secret key>".' });
-        request.auth = await auth.resolveSecretKey(raw);
+        request.auth = await checked(request, async () => {
+          if (raw === null) throw new ApiError('invalid_api_key', { message: 'No API key provided. Send it as "Authorization: Bearer <secret key>".' });
+          return auth.resolveSecretKey(raw);
+        });
         return checkModule(auth, request.auth.organizationId, config.module);
       }
       case 'publishable': {
         const pk = (request.query as Record<string, unknown> | undefined)?.pk;
-        if (typeof pk !== 'string' || pk.length === 0) throw new ApiError('invalid_api_key', { param: 'pk', message: 'Pass your publishable key as the pk query parameter.' });
-        request.auth = await auth.resolvePublishableKey(pk);
+        request.auth = await checked(request, async () => {
+          if (typeof pk !== 'string' || pk.length === 0) throw new ApiError('invalid_api_key', { param: 'pk', message: 'Pass your publishable key as the pk query parameter.' });
+          return auth.resolvePublishableKey(pk);
+        });
         return;
       }
       case 'session': {
         const token = presentedKey(request);
-        if (!token) throw new ApiError('invalid_session_token', { message: 'A session token is required: "Authorization: Bearer <session token>".' });
-        const session = await auth.resolveSessionToken(token);
+        const session = await checked(request, async () => {
+          if (!token) throw new ApiError('invalid_session_token', { message: 'A session token is required: "Authorization: Bearer <session token>".' });
+          return auth.resolveSessionToken(token);
+        });
         if (requestOrigin(request, auth.publicOrigin) !== session.origin) {
           throw new ApiError('origin_not_allowed', { message: 'This session token is bound to another origin.' });
         }

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
 import { ApiError, docUrl, type ErrorCode } from './errors.js';
+import { newRequestId } from './ids.js';
 
 interface ValidationIssue {
   keyword: string;
@@ -55,18 +57,41 @@ export function toApiError(error: unknown): ApiError | null {
   return null;
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, publicUrl: string) {
-  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).send({
+/** The one error envelope. */
+export function errorBody(error: ApiError, requestId: string, publicUrl: string) {
+  return {
     error: {
       type: error.type,
       code: error.code,
       message: error.message,
       param: error.param,
-      request_id: request.id,
+      request_id: requestId,
       doc_url: docUrl(publicUrl, error.code),
     },
-  });
+  };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError, publicUrl: string) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).send(errorBody(error, request.id, publicUrl));
+}
+
+/**
+ * Requests that never reach the app (the HTTP parser refused them: malformed request line or headers, headers past
+ * the size limit, a request not received in time) still answer in the envelope, then the connection closes.
+ */
+export function clientErrorHandler(publicUrl: string) {
+  return function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    if (!socket.writable) return void socket.destroy(err);
+    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are larger than this server accepts.'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'The request was not received in time.'
+        : 'The HTTP request is malformed.';
+    const requestId = newRequestId();
+    const body = JSON.stringify(errorBody(new ApiError('malformed_request', { message }), requestId, publicUrl));
+    socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + `Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
 }
 
 /** One renderer for every failure, including unknown routes and framework errors. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { ApiError } from './errors.js';
 import { isUuid } from './ids.js';
+import { PAGE_LIMIT_DEFAULT } from './schemas.js';
 
 /**
  * Keyset pagination over time-ordered (UUIDv7) ids: newest first, the cursor is the last id of a page.
@@ -23,12 +24,12 @@ export interface Page<T> {
 // A page without a cursor starts past the largest (or before the smallest) possible id: one query shape for both.
 const BEYOND = { desc: 'ffffffff-ffff-ffff-ffff-ffffffffffff', asc: '00000000-0000-0000-0000-000000000000' } as const;
 
-export function pageRequest(query: { limit: number; starting_after?: string }, order: 'desc' | 'asc' = 'desc'): PageRequest {
+export function pageRequest(query: { limit?: number; starting_after?: string }, order: 'desc' | 'asc' = 'desc'): PageRequest {
   const cursor = query.starting_after;
   if (cursor !== undefined && !isUuid(cursor)) {
     throw new ApiError('invalid_cursor', { param: 'starting_after', message: 'starting_after must be the next_cursor of a previous page.' });
   }
-  return { limit: query.limit, startingAfter: cursor ? cursor.toLowerCase() : null, order };
+  return { limit: query.limit ?? PAGE_LIMIT_DEFAULT, startingAfter: cursor ? cursor.toLowerCase() : null, order };
 }
 
 /**

@@ -46,7 +46,6 @@ export function operation<S extends FastifySchema & { response: Record<number, u
   if (meta.auth === 'secret' || meta.auth === 'session') statuses.add(403);
   if (schema.body || schema.querystring || schema.params) statuses.add(400);
   if (schema.params) statuses.add(404);
-  if (schema.body) statuses.add(413).add(415);
   if (meta.idempotent) statuses.add(409);
   statuses.add(500);
   const errorResponses = Object.fromEntries([...statuses].sort().map((s) => [s, ERROR_REF]));

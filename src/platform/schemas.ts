@@ -25,7 +25,9 @@ export function Nullable<T extends TSchema>(schema: T) {
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
 export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
 export const PersonName = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
-export const UnixSeconds = Type.Integer({ minimum: 0, description: 'Unix time in seconds' });
+/** Up to the last second of year 9999: milliseconds stay exact in a double and fit PostgreSQL's bigint. */
+export const UNIX_SECONDS_MAX = 253_402_300_799;
+export const UnixSeconds = Type.Integer({ minimum: 0, maximum: UNIX_SECONDS_MAX, description: 'Unix time in seconds' });
 export const HttpsUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: '^https://' });
 export const HexColor = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', maxLength: 7, description: '#RRGGBB' });
 export const Slug = Type.String({ minLength: 1, maxLength: 80, pattern: '^[a-z0-9][a-z0-9-]*$' });
@@ -38,7 +40,7 @@ export const PAGE_LIMIT_MAX = 100;
 /** Query of every keyset list; a list with filters extends it with `ListQueryWith`. */
 export const ListQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT })),
     starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'next_cursor of the previous page' })),
   },
   { additionalProperties: false },

@@ -214,9 +214,13 @@ function worldReachable(dir: string): boolean {
   }
 }
 
+/**
+ * Candidates' TypeScript is transpiled by the last JavaScript release line of the compiler (`typescript-js`, an alias
+ * of typescript@6): TypeScript 7, which type-checks this project, is a native binary without `transpileModule`.
+ */
 function typescriptDir(): string | null {
   try {
-    const dir = path.dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
+    const dir = path.dirname(createRequire(import.meta.url).resolve('typescript-js/package.json'));
     return realpathSync(dir);
   } catch {
     return null;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 
-/** One execution slot and no waiting: a second run while the first holds the slot is refused with 503. */
+/** One execution slot and no waiting: a second run while the first holds the slot is refused with 429 (and Retry-After). */
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
 
@@ -13,14 +13,14 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('capacity', () => {
-  it('answers 503 capacity_unavailable when every slot is busy, and the API keeps answering during a fork bomb', async () => {
+  it('answers 429 capacity_unavailable when every slot is busy, and the API keeps answering during a fork bomb', async () => {
     const s = await kit.session(h.org.keys.secret_test, 'foundations-practice-set');
     const problem = s.problems[0]!;
     const run = (source: string) => kit.call('POST', `/v1/coding-sessions/${s.id}/run`, { token: s.token, body: { problem_id: problem.id, language: 'python', source, stdin: '' } });
     const bomb = run('import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n');
     await new Promise((r) => setTimeout(r, 300));
     const refused = await run('print(1)');
-    expect(refused.status, refused.raw).toBe(503);
+    expect(refused.status, refused.raw).toBe(429);
     expect(refused.body.error).toMatchObject({ type: 'capacity_error', code: 'capacity_unavailable' });
     for (let i = 0; i < 5; i++) expect((await kit.call('GET', '/v1/health')).status).toBe(200);
     const bombed = await bomb;

@@ -158,7 +158,7 @@ describe('finalize and report', () => {
     await kit.call('POST', url(s.id, 'events'), { token: s.token, body: { events: [{ type: 'tab_hidden' }, { type: 'tab_hidden' }, { type: 'paste' }] } });
 
     const notReady = await kit.call('GET', url(s.id, 'report'), { key });
-    expect(notReady.status).toBe(409);
+    expect(notReady.status).toBe(400);
     expect(notReady.body.error.code).toBe('report_not_ready');
 
     const fin = await kit.call('POST', url(s.id, 'finalize'), { token: s.token });

@@ -87,8 +87,40 @@ describe('webhook delivery retries', () => {
     expect((await kit.call('GET', '/v1/events?status=failed', key)).json().data.map((e: any) => e.id)).toEqual([eventId]);
     expect((await kit.call('GET', '/v1/events?status=pending', key)).json().data).toEqual([]);
     const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
-    expect(job.attempts).toBe(5);
-    expect(['succeeded', 'failed']).toContain(job.status); // settled: the delivery records the failure, the job is done
+    // The job, the delivery and the event all read failed after the last attempt.
+    expect(job).toMatchObject({ attempts: 5, status: 'failed' });
+    expect(await kit.deliveriesOfEvent(eventId)).toEqual([expect.objectContaining({ status: 'failed' })]);
+  });
+
+  it('holds retries already queued when the endpoint is disabled (no attempt made or used), and sends them with the attempts left once re-enabled', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'held' });
+    const w = kit.worker();
+    expect(await w.runOnce()).toBe(1); // attempt 1 fails; attempt 2 is queued for +30 s
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true })).statusCode).toBe(200);
+
+    h.clock.advance(30_000);
+    expect(await w.runOnce()).toBe(1); // the retry comes due, finds the endpoint disabled and holds
+    h.clock.advance(86_400_000);
+    expect(await w.runOnce()).toBe(0); // nothing left running while held
+    expect(receivedFor(receiver, eventId)).toHaveLength(1);
+    expect(await kit.attemptsOf(endpoint.id)).toHaveLength(1);
+    expect(await kit.deliveriesOfEvent(eventId)).toEqual([expect.objectContaining({ status: 'pending' })]);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'pending' });
+
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false })).statusCode).toBe(200);
+    const queued = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute();
+    expect(queued).toEqual([expect.objectContaining({ max_attempts: 4, attempts: 0 })]); // five less the one made
+    // Re-enabling twice does not queue it twice.
+    await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true });
+    await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false });
+    expect(await h.db.kysely.selectFrom('background_jobs').select('id').where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute()).toHaveLength(1);
+
+    receiver.answer(200);
+    expect(await w.runOnce()).toBe(1);
+    expect(receivedFor(receiver, eventId)).toHaveLength(2);
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
   });
 
   it('counts a time-out as a failure and retries it', async () => {

@@ -98,9 +98,11 @@ describe('webhook endpoints', () => {
 
     const row = await h.db.kysely.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(h.services.encryption.decrypt(row.secret)).toBe(rotated.secret);
-    expect(h.services.encryption.decrypt(row.previous_secret!)).toBe(created.secret);
-    expect(row.previous_secret_expires_at).toBe(h.clock.now() + DAY);
-    for (const sealed of [row.secret, row.previous_secret!]) expect(sealed.startsWith('v1.') && !sealed.includes('whsec_')).toBe(true);
+    const retired = JSON.parse(row.retired_secrets) as Array<{ secret: string; expires_at: number }>;
+    expect(retired).toHaveLength(1);
+    expect(h.services.encryption.decrypt(retired[0]!.secret)).toBe(created.secret);
+    expect(retired[0]!.expires_at).toBe(h.clock.now() + DAY);
+    for (const sealed of [row.secret, retired[0]!.secret]) expect(sealed.startsWith('v1.') && !sealed.includes('whsec_')).toBe(true);
 
     const got = await kit.call('GET', `/v1/webhook-endpoints/${created.id}`, key);
     expect(got.json()).not.toHaveProperty('secret');
@@ -188,7 +190,7 @@ describe('webhook endpoints', () => {
     }
     // Nothing the stranger tried changed the endpoint.
     const row = await h.db.kysely.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ disabled: 0, deleted_at: null, previous_secret: null });
+    expect(row).toMatchObject({ disabled: 0, deleted_at: null, retired_secrets: '[]' });
   });
 
   it('PATCH replaces the whole event filter ([] means every event) and refuses an empty or unknown change', async () => {
@@ -343,6 +345,50 @@ describe('signatures and the envelope', () => {
     expect(lateSig.v1).toEqual([hmac(newSecret, after, lateSig.t, late.body)]);
     expect(verify([newSecret], late, lateSig.t)).toBe(true);
     expect(verify([oldSecret], late, lateSig.t)).toBe(false);
+  });
+
+  it('rotating twice within 24 hours keeps every secret inside its grace verifying (one v1 each), each for 24 hours from its own rotation', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const endpoint = await kit.createEndpoint(key, { url: receiver.url });
+    const rotate = async () => (await kit.call('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, key)).json().secret as string;
+    const s0 = endpoint.secret;
+    const s1 = await rotate();
+    h.clock.advance(12 * 3_600_000);
+    const s2 = await rotate();
+
+    const signedWith = async (id: string) => {
+      const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id });
+      expect(await kit.drain()).toBe(1);
+      const [got] = receivedFor(receiver, eventId);
+      const sig = parseSignature(got.headers['svc-signature']);
+      const verifies = (secret: string) => verifyPrepWebhook({ body: got.body, eventId, signature: String(got.headers['svc-signature']), secrets: [secret], now: sig.t });
+      return { count: sig.v1.length, verifies };
+    };
+    const both = await signedWith('twice');
+    expect(both.count).toBe(3);
+    for (const secret of [s0, s1, s2]) expect(both.verifies(secret)).toBe(true);
+
+    h.clock.advance(12 * 3_600_000); // s0's grace (24 h from the first rotation) is over; s1's is not
+    const later = await signedWith('later');
+    expect(later.count).toBe(2);
+    expect(later.verifies(s0)).toBe(false);
+    expect(later.verifies(s1) && later.verifies(s2)).toBe(true);
+
+    h.clock.advance(12 * 3_600_000);
+    const last = await signedWith('last');
+    expect(last.count).toBe(1);
+    expect(last.verifies(s2) && !last.verifies(s1)).toBe(true);
+  });
+
+  it('refuses a rotation while five rotated secrets are still inside their grace', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const endpoint = await kit.createEndpoint(key, { url: receiver.url });
+    for (let i = 0; i < 5; i++) expect((await kit.call('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, key)).statusCode).toBe(200);
+    expectError(await kit.call('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, key), 400, 'secret_rotation_limit');
+    h.clock.advance(DAY);
+    expect((await kit.call('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, key)).statusCode).toBe(200);
   });
 });
 

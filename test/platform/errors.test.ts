@@ -49,11 +49,11 @@ describe('error envelope', () => {
     expectEnvelope(bad.json(), 'invalid_json');
 
     const text = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers: bearer(h.org.keys.secret_test, { 'content-type': 'text/plain' }), payload: 'hello' });
-    expect(text.statusCode).toBe(415);
+    expect(text.statusCode).toBe(400);
     expectEnvelope(text.json(), 'unsupported_media_type');
 
     const huge = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers, payload: JSON.stringify({ email: 'a@b.co', name: 'x'.repeat(10_000) }) });
-    expect(huge.statusCode).toBe(413);
+    expect(huge.statusCode).toBe(400);
     expectEnvelope(huge.json(), 'body_too_large');
   });
 

@@ -75,7 +75,7 @@ describe('GET /v1/openapi.yaml', () => {
         expect(JSON.stringify(op.responses[status]), `${key} ${status}`).toContain('#/components/schemas/Error');
       }
       if (op.security.length > 0) expect(statuses, key).toEqual(expect.arrayContaining(['401', '429']));
-      if (op.requestBody) expect(statuses, key).toEqual(expect.arrayContaining(['400', '413']));
+      if (op.requestBody) expect(statuses, key).toEqual(expect.arrayContaining(['400']));
     }
   });
 

@@ -42,7 +42,7 @@ function sandboxError(error: unknown): never {
     throw new ApiError('capacity_unavailable', { message: 'Every code-execution slot is busy; retry shortly.', headers: { 'Retry-After': '2' } });
   }
   if (error instanceof SandboxUnavailableError) {
-    throw new ApiError('capacity_unavailable', { message: `Code execution is unavailable on this server: ${error.message}.`, headers: { 'Retry-After': '30' } });
+    throw new ApiError('execution_unavailable', { message: `Code execution is unavailable on this server: ${error.message}.` });
   }
   throw error;
 }

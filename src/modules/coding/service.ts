@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CodingSessionsTable, Database } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
@@ -58,8 +58,12 @@ export function createCodingService(deps: {
     return row;
   }
 
-  /** Ends a started session whose time is up; returns the row as it now is. */
-  async function expireIfDue(tx: Kysely<Database>, row: CodingSessionsTable): Promise<CodingSessionsTable> {
+  /**
+   * Ends a started session whose time is up; returns the row as it now is. The status change and the queued
+   * completion commit together, so it takes a transaction (never the plain connection): a crash between the two
+   * writes must not leave a timed-out session that nothing will score.
+   */
+  async function expireIfDue(tx: Transaction<Database>, row: CodingSessionsTable): Promise<CodingSessionsTable> {
     if (isDue(row)) {
       const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
       if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
@@ -124,7 +128,7 @@ export function createCodingService(deps: {
       return {
         candidate: candidate ?? null,
         round: { id: row.test_id, name: test?.name ?? 'Coding test', description: test?.description ?? null },
-        status: (await expireIfDue(db, row)).status,
+        status: (await applyDueTimeout(row)).status,
         duration_seconds: row.duration_seconds,
       };
     },

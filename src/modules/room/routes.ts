@@ -14,11 +14,11 @@ import { LAUNCH_PAGE, LAUNCH_PAGE_HEADERS, NOT_BUILT_PAGE } from './page.js';
  */
 export function roomRoutes(app: App, deps: { sessions: SessionService; branding: (tenant: Tenant) => Promise<unknown> }): void {
   const dir = roomAssetsDir();
-  const assetHeaders = (res: { setHeader(name: string, value: string): void }) => {
-    res.setHeader('cache-control', 'no-cache');
-    res.setHeader('x-content-type-options', 'nosniff');
+  const assetHeaders = (reply: { header(name: string, value: string): unknown }) => {
+    reply.header('cache-control', 'no-cache');
+    reply.header('x-content-type-options', 'nosniff');
     // The widget's script is loaded by customers' pages, which may isolate themselves (COEP).
-    res.setHeader('cross-origin-resource-policy', 'cross-origin');
+    reply.header('cross-origin-resource-policy', 'cross-origin');
   };
   if (dir) {
     app.register(fastifyStatic, {

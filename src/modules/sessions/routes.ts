@@ -82,7 +82,7 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
 
   app.route({
     method: 'POST', url: '/v1/sessions/refresh',
-    ...operation({ id: 'refreshSession', tag: TAG, summary: 'A new token with the same binding (call at refresh_after)', auth: 'session' },
+    ...operation({ id: 'refreshSession', tag: TAG, summary: 'A new token with the same binding (call at refresh_after)', auth: 'session', errors: [400] },
       { response: { 201: Session } }),
     handler: async (request, reply) => reply.code(201).send(presentSession(await sessions.refresh(sessionOf(request)))),
   });

@@ -26,6 +26,18 @@ export function createWebhookRepo(database: Db) {
     updateEndpoint: (tx: Kysely<Database>, id: string, changes: Partial<WebhookEndpointsTable>) =>
       tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute(),
     /** Endpoints that take new events of this environment (disabled ones are parked). */
+    /** Replaces the secret only if it is still `current`; false when another rotation got there first. */
+    async replaceSecret(tx: Kysely<Database>, id: string, current: string, changes: Pick<WebhookEndpointsTable, 'secret' | 'retired_secrets' | 'updated_at'>) {
+      const r = await tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).where('secret', '=', current).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Pending deliveries of an endpoint, with their event's type and the attempts made so far. */
+    pendingDeliveriesOf: (tx: Kysely<Database>, endpointId: string) => tx.selectFrom('webhook_deliveries')
+      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+      .select((eb) => ['webhook_deliveries.id', 'events.type as event_type',
+        eb.selectFrom('webhook_attempts').select((e) => e.fn.countAll<number>().as('n')).whereRef('webhook_attempts.delivery_id', '=', 'webhook_deliveries.id').as('attempts')])
+      .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
+      .execute().then((rows) => rows.map((r) => ({ id: r.id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
     liveEndpoints: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('webhook_endpoints').selectAll()
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
       .where('deleted_at', 'is', null).where('disabled', '=', 0).execute(),

@@ -6,7 +6,7 @@ import { tenantOf } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
-import { Deleted, HttpsUrl, IdParams, ListOf, ListQuery, ListQueryWith, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { Deleted, HttpsUrl, IdParams, ListOf, ListQuery, ListQueryWith, Nullable, PAGE_LIMIT_DEFAULT, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import type { WebhookService } from './service.js';
 
 export const EVENT_TYPES = [
@@ -141,7 +141,7 @@ export function webhookRoutes(app: App, service: WebhookService): void {
     handler: async (request) => {
       const { limit, starting_after, status } = request.query;
       if (starting_after !== undefined && !/^whevt_[0-9A-Za-z]+$/.test(starting_after)) throw new ApiError('invalid_cursor', { param: 'starting_after' });
-      const page = await service.listEvents(tenantOf(request), limit, starting_after ?? null, status);
+      const page = await service.listEvents(tenantOf(request), limit ?? PAGE_LIMIT_DEFAULT, starting_after ?? null, status);
       if (!page) throw new ApiError('invalid_cursor', { param: 'starting_after' });
       return listEnvelope(page, presentEvent);
     },

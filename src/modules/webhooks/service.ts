@@ -15,10 +15,18 @@ export const DELIVERY_ATTEMPTS = 5;
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600];
 /** After rotate-secret the old secret keeps signing this long. */
 export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
+/** Rotated-out secrets that may be inside their grace at once (each adds a `v1` to every signature header). */
+export const RETIRED_SECRETS_MAX = 5;
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 const newSecret = () => `whsec_${randomToken(32)}`;
 const newEventId = () => `whevt_${randomToken(24)}`;
+
+interface RetiredSecret {
+  /** Encrypted, like the current secret. */
+  secret: string;
+  expires_at: number;
+}
 
 export interface DeliverPayload {
   delivery_id: string;
@@ -47,17 +55,31 @@ export function createWebhookService(deps: {
     }
   }
 
-  /** The secrets that sign now: the current one, and the previous one during its 24 hours. */
-  function signingSecrets(endpoint: WebhookEndpointsTable): string[] {
-    const secrets = [encryption.decrypt(endpoint.secret)];
-    if (endpoint.previous_secret && (endpoint.previous_secret_expires_at ?? 0) > clock.now()) secrets.push(encryption.decrypt(endpoint.previous_secret));
-    return secrets;
+  /** Rotated-out secrets still inside their grace window (encrypted), oldest first. */
+  function retiredSecrets(endpoint: WebhookEndpointsTable): RetiredSecret[] {
+    return (JSON.parse(endpoint.retired_secrets) as RetiredSecret[]).filter((r) => r.expires_at > clock.now());
   }
 
-  /** Queues the attempts of one delivery: `webhook.test` is attempted once, every other event five times. */
-  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string) {
-    const maxAttempts = eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS;
-    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, { maxAttempts });
+  /** The secrets that sign now: the current one, and every rotated-out one during its 24 hours. */
+  function signingSecrets(endpoint: WebhookEndpointsTable): string[] {
+    return [endpoint.secret, ...retiredSecrets(endpoint).map((r) => r.secret).reverse()].map((sealed) => encryption.decrypt(sealed));
+  }
+
+  /**
+   * Queues the attempts of one delivery: `webhook.test` is attempted once, every other event five times; a delivery
+   * held while its endpoint was disabled gets the attempts it had left. One queued job per delivery at most.
+   */
+  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string, attemptsLeft?: number) {
+    const maxAttempts = attemptsLeft ?? (eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS);
+    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, { maxAttempts, uniqueKey: `webhook.deliver:${deliveryId}` });
+  }
+
+  /** Deliveries held while the endpoint was disabled go out again, each with the attempts it had left. */
+  async function releaseHeld(tx: Kysely<Database>, endpointId: string) {
+    for (const held of await repo.pendingDeliveriesOf(tx, endpointId)) {
+      const budget = held.event_type === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS;
+      await queueAttempts(tx, held.id, held.event_type, Math.max(1, budget - held.attempts));
+    }
   }
 
   async function queueDelivery(tx: Kysely<Database>, eventId: string, eventType: string, endpointId: string) {
@@ -89,7 +111,7 @@ export function createWebhookService(deps: {
       const row: WebhookEndpointsTable = {
         id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, url: input.url,
         description: input.description ?? null, enabled_events: JSON.stringify([...new Set(input.enabled_events ?? [])]), disabled: 0,
-        secret: encryption.encrypt(secret), previous_secret: null, previous_secret_expires_at: null, created_at: now, updated_at: now, deleted_at: null,
+        secret: encryption.encrypt(secret), retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
       };
       await repo.insertEndpoint(db, row);
       return { row, secret };
@@ -98,15 +120,21 @@ export function createWebhookService(deps: {
     listEndpoints: repo.endpointsPage,
     getEndpoint: (tenant: Tenant, id: string) => mustGetEndpoint(db, tenant, id),
 
-    /** `enabled_events` replaces the whole filter (empty: every event); `disabled` parks or resumes. */
+    /**
+     * `enabled_events` replaces the whole filter (empty: every event); `disabled` parks or resumes. Retries already
+     * queued when an endpoint is disabled are held (no attempt is made or used) and go out when it is re-enabled.
+     */
     async updateEndpoint(tenant: Tenant, id: string, changes: { enabled_events?: string[]; disabled?: boolean; description?: string | null }) {
-      const row = await mustGetEndpoint(db, tenant, id);
-      const next: Partial<WebhookEndpointsTable> = { updated_at: clock.now() };
-      if (changes.enabled_events !== undefined) next.enabled_events = JSON.stringify([...new Set(changes.enabled_events)]);
-      if (changes.disabled !== undefined) next.disabled = changes.disabled ? 1 : 0;
-      if (changes.description !== undefined) next.description = changes.description;
-      await repo.updateEndpoint(db, id, next);
-      return { ...row, ...next } as WebhookEndpointsTable;
+      return db.transaction().execute(async (tx) => {
+        const row = await mustGetEndpoint(tx, tenant, id);
+        const next: Partial<WebhookEndpointsTable> = { updated_at: clock.now() };
+        if (changes.enabled_events !== undefined) next.enabled_events = JSON.stringify([...new Set(changes.enabled_events)]);
+        if (changes.disabled !== undefined) next.disabled = changes.disabled ? 1 : 0;
+        if (changes.description !== undefined) next.description = changes.description;
+        await repo.updateEndpoint(tx, id, next);
+        if (row.disabled === 1 && next.disabled === 0) await releaseHeld(tx, id);
+        return { ...row, ...next } as WebhookEndpointsTable;
+      });
     },
 
     async deleteEndpoint(tenant: Tenant, id: string) {
@@ -114,12 +142,25 @@ export function createWebhookService(deps: {
       await repo.updateEndpoint(db, id, { deleted_at: clock.now(), disabled: 1 });
     },
 
+    /** A new secret; every rotated-out secret keeps signing for 24 hours from its own rotation. */
     async rotateSecret(tenant: Tenant, id: string) {
-      const row = await mustGetEndpoint(db, tenant, id);
-      const secret = newSecret();
-      const changes = { secret: encryption.encrypt(secret), previous_secret: row.secret, previous_secret_expires_at: clock.now() + SECRET_ROTATION_GRACE_MS, updated_at: clock.now() };
-      await repo.updateEndpoint(db, id, changes);
-      return { row: { ...row, ...changes }, secret };
+      for (;;) {
+        const row = await mustGetEndpoint(db, tenant, id);
+        const retired = retiredSecrets(row);
+        if (retired.length >= RETIRED_SECRETS_MAX) {
+          throw new ApiError('secret_rotation_limit', {
+            message: `${RETIRED_SECRETS_MAX} rotated secrets are still inside their 24-hour grace; rotate again after the oldest expires.`,
+          });
+        }
+        const secret = newSecret();
+        const now = clock.now();
+        const changes = {
+          secret: encryption.encrypt(secret), updated_at: now,
+          retired_secrets: JSON.stringify([...retired, { secret: row.secret, expires_at: now + SECRET_ROTATION_GRACE_MS }]),
+        };
+        // Only over the secret just read: two rotations at once must not drop one another's retired secret.
+        if (await repo.replaceSecret(db, id, row.secret, changes)) return { row: { ...row, ...changes }, secret };
+      }
     },
 
     /**
@@ -194,24 +235,22 @@ export function createWebhookService(deps: {
         });
         return;
       }
+      // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again.
+      if (endpoint.disabled === 1) return;
       const timestamp = Math.floor(clock.now() / 1000);
       let outcome: { status: number | null; body: string | null; ms: number | null; error: string | null };
-      if (endpoint.disabled === 1) {
-        outcome = { status: null, body: null, ms: null, error: 'endpoint disabled' };
-      } else {
-        try {
-          const res = await sender.send({
-            url: endpoint.url,
-            headers: {
-              'content-type': 'application/json', 'user-agent': 'Prep-Webhooks/1.0',
-              'svc-event-id': event.id, 'svc-signature': signatureHeader(event.id, timestamp, event.payload, signingSecrets(endpoint)),
-            },
-            body: event.payload,
-          });
-          outcome = { status: res.status, body: res.body, ms: Math.round(res.durationMs), error: null };
-        } catch (error) {
-          outcome = { status: null, body: null, ms: null, error: error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error) };
-        }
+      try {
+        const res = await sender.send({
+          url: endpoint.url,
+          headers: {
+            'content-type': 'application/json', 'user-agent': 'Prep-Webhooks/1.0',
+            'svc-event-id': event.id, 'svc-signature': signatureHeader(event.id, timestamp, event.payload, signingSecrets(endpoint)),
+          },
+          body: event.payload,
+        });
+        outcome = { status: res.status, body: res.body, ms: Math.round(res.durationMs), error: null };
+      } catch (error) {
+        outcome = { status: null, body: null, ms: null, error: error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error) };
       }
       const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       const last = job.attempts >= job.max_attempts;
@@ -225,7 +264,8 @@ export function createWebhookService(deps: {
           await settleEvent(tx, event.id);
         }
       });
-      if (!succeeded && !last) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
+      // The last failure throws too, so the job reads failed like its delivery and event.
+      if (!succeeded) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
     },
 
     /** Retention, in batches until none is left: the hourly run must keep up with any event rate. */

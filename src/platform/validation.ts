@@ -1,0 +1,52 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { ApiError } from './errors.js';
+
+/** Shared by every part of a request: unknown fields are refused (not stripped), defaults filled in, NaN and ±Infinity are not numbers. */
+const AJV_OPTIONS = { removeAdditional: false, useDefaults: true, allErrors: false, strictNumbers: true } as const;
+
+type ExternalSchemas = Parameters<ReturnType<typeof AjvCompiler>>[0];
+interface ValidatorOptions { customOptions?: object; plugins?: unknown[] }
+interface RouteDefinition { method: string; url: string; httpPart: string; schema?: unknown }
+
+/**
+ * Request validation with type coercion only where the transport forces strings. Query strings, path parameters
+ * and headers arrive as text, so `limit=20` becomes 20 there; a JSON body already carries types, so `name: 123`
+ * or `grace_seconds: null` is a 400 naming the field rather than a value silently converted.
+ */
+export function validatorFactory() {
+  const pool = AjvCompiler();
+  return (externalSchemas: ExternalSchemas, options: ValidatorOptions = {}) => {
+    const withCoercion = (coerceTypes: false | 'array') =>
+      pool(externalSchemas, { ...options, customOptions: { ...options.customOptions, ...AJV_OPTIONS, coerceTypes } } as never);
+    const body = withCoercion(false);
+    const transport = withCoercion('array');
+    return (route: RouteDefinition) => (route.httpPart === 'body' ? body(route as never) : transport(route as never));
+  };
+}
+
+/**
+ * What schema validation lets through but no engine can store: NUL inside a string (PostgreSQL's text refuses it)
+ * and a non-finite number coerced from a query or path value (ajv skips `minimum`/`maximum` for ±Infinity once it
+ * has coerced "Infinity" or "1e400"). Runs after validation on every request; the walk is iterative, so a deeply
+ * nested body cannot exhaust the stack.
+ */
+export function unstorableValue(parts: Array<[label: string, value: unknown]>): ApiError | null {
+  const stack: Array<[path: string, value: unknown]> = parts.map(([label, value]) => [label, value]);
+  while (stack.length > 0) {
+    const [at, value] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return new ApiError('parameter_invalid', { param: at || null, message: `Invalid parameter ${at}: must not contain a NUL character.` });
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return new ApiError('parameter_invalid', { param: at || null, message: `Invalid parameter ${at}: must be a finite number.` });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push([`${at}[${i}]`, item]));
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const path = at ? `${at}.${key}` : key;
+        if (key.includes('\u0000')) return new ApiError('parameter_invalid', { param: null, message: 'A field name must not contain a NUL character.' });
+        stack.push([path, item]);
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,73 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { tcpReachable } from '../helpers/reachable.js';
+
+const REDIS_UP = await tcpReachable('127.0.0.1', 6379, 500);
+const LIMIT = 5;
+const WINDOW_MS = 60_000;
+const ENV = { PREP_AUTH_FAILURE_LIMIT: String(LIMIT), PREP_RATE_LIMIT_WINDOW_MS: String(WINDOW_MS), PREP_RATE_LIMIT: '100000' };
+
+/** A client address of its own per test, so counts never leak between tests or test files sharing Redis. */
+let seq = 0;
+const uniqueAddress = () => `203.0.${++seq}.${randomInt(1, 255)}`;
+
+function call(h: Harness, remoteAddress: string, authorization?: string, url = '/v1/candidates') {
+  return h.app.inject({ method: 'GET', url, remoteAddress, headers: authorization ? { authorization } : {} });
+}
+
+describe.each([
+  ['memory', {}],
+  ...(REDIS_UP ? [['redis', { REDIS_URL: 'redis://127.0.0.1:6379' }] as const] : []),
+] as Array<[string, Record<string, string>]>)('failed authentication is limited per client address (%s counters)', (_store, extra) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...ENV, ...extra } });
+  });
+  afterAll(() => h.close());
+
+  it(`refuses an address with 429 and Retry-After after ${LIMIT} failed checks in a window, until the window ends`, async () => {
+    const ip = uniqueAddress();
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await call(h, ip, `Bearer sk_test_guess${i}`);
+      expect(res.statusCode).toBe(401);
+    }
+    const refused = await call(h, ip, 'Bearer sk_test_guess_more');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
+    // While refused, the address gets 429 whatever it presents (the credential is not looked up).
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(429);
+    // Another address is not affected.
+    expect((await call(h, uniqueAddress(), `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
+
+    h.clock.advance(retryAfter * 1000);
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
+  });
+
+  it('never counts a request whose credential checks out', async () => {
+    const ip = uniqueAddress();
+    for (let i = 0; i < 3 * LIMIT; i++) expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
+    for (let i = 0; i < LIMIT; i++) expect((await call(h, ip, 'Bearer sk_test_wrong')).statusCode).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_test_wrong')).statusCode).toBe(429);
+  });
+
+  it('counts every kind of failed credential: no key, a forged key, a forged session token, a bad publishable key', async () => {
+    const ip = uniqueAddress();
+    expect((await call(h, ip)).statusCode).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_live_forged')).statusCode).toBe(401);
+    expect((await call(h, ip, 'Bearer eyJhbGciOiJFZERTQSJ9.e30.c2ln', '/v1/session')).statusCode).toBe(401);
+    expect((await h.app.inject({ method: 'GET', url: '/v1/embed-config?pk=pk_test_forged', remoteAddress: ip })).statusCode).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_test_forged')).statusCode).toBe(401);
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(429);
+  });
+
+  it('leaves routes without a credential alone', async () => {
+    const ip = uniqueAddress();
+    for (let i = 0; i < LIMIT + 1; i++) await call(h, ip, 'Bearer sk_test_nope');
+    const health = await h.app.inject({ method: 'GET', url: '/v1/health', remoteAddress: ip });
+    expect(health.statusCode).toBe(200);
+  });
+});
