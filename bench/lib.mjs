@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
 import { openDatabase } from '../dist/db/database.js';
-import { migrateToLatest } from '../dist/db/migrate.js';
+import { prepareDatabase } from '../dist/catalogues.js';
 
 export const options = parseArgs({
   strict: false,
@@ -23,7 +23,7 @@ export async function startBenchApp(extend, env = {}) {
     PREP_PUBLIC_URL: 'http://localhost:8080', ...env,
   });
   const db = openDatabase(config);
-  await migrateToLatest(db);
+  await prepareDatabase(db);
   const built = await buildApp({ config, db, logger: false, extend });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -36,8 +36,9 @@ export async function startBenchApp(extend, env = {}) {
   };
 }
 
-function autocannon(url, seconds, headers) {
-  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', options.connections, '-d', String(seconds), ...headers.flatMap((h) => ['-H', h]), url];
+function autocannon(url, seconds, headers, request = {}) {
+  const args = ['node_modules/autocannon/autocannon.js', '-j', '-c', options.connections, '-d', String(seconds), ...headers.flatMap((h) => ['-H', h]),
+    ...(request.method ? ['-m', request.method] : []), ...(request.body ? ['-b', request.body] : []), url];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -49,7 +50,7 @@ function autocannon(url, seconds, headers) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Measures two targets ({name: [url, headers]}) in alternating rounds and prints requests/s, p99 and
+ * Measures two targets ({name: [url, headers, {method, body}?]}) in alternating rounds and prints requests/s, p99 and
  * the median round's ratio candidate/baseline against `target` (a measurement to report, not a gate).
  */
 export async function compare({ baseline, candidate, target }) {
@@ -57,10 +58,10 @@ export async function compare({ baseline, candidate, target }) {
   const [baseName] = Object.keys(baseline);
   const [candName] = Object.keys(candidate);
   const seen = Object.fromEntries(Object.keys(targets).map((n) => [n, []]));
-  for (const [url, headers] of Object.values(targets)) await autocannon(url, 2, headers); // warm-up
+  for (const [url, headers, request] of Object.values(targets)) await autocannon(url, 2, headers, request); // warm-up
   for (let round = 0; round < Number(options.rounds); round++) {
-    for (const [name, [url, headers]] of Object.entries(targets)) {
-      const r = await autocannon(url, Number(options.duration), headers);
+    for (const [name, [url, headers, request]] of Object.entries(targets)) {
+      const r = await autocannon(url, Number(options.duration), headers, request);
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       seen[name].push({ rps: r.requests.average, p99: r.latency.p99 });
     }

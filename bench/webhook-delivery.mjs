@@ -7,7 +7,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { jobHandlers } from '../dist/jobs/handlers.js';
+import { jobHandlers } from '../dist/modules/jobs.js';
 import { createWorker } from '../dist/jobs/worker.js';
 import { startBenchApp } from './lib.mjs';
 

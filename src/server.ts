@@ -2,10 +2,11 @@ import type { App } from './app-types.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { prepareDatabase } from './catalogues.js';
 import type { OrganizationKeys } from './modules/organizations/service.js';
-import { jobHandlers } from './jobs/handlers.js';
+import { jobHandlers } from './modules/jobs.js';
 import { createWorker } from './jobs/worker.js';
+import { CREDIT_KINDS } from './platform/credits.js';
 
 /** Sandbox credits the default organisation starts with, so the quick start can assign and score at once. */
 const DEFAULT_ORG_SANDBOX_CREDITS = 100;
@@ -31,14 +32,14 @@ function printFirstStartKeys(organizationId: string, keys: OrganizationKeys, pri
 export async function startServer(config: Config, options: { workers: boolean; print?: (line: string) => void } = { workers: true }): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const db = openDatabase(config);
-  await migrateToLatest(db);
+  await prepareDatabase(db);
   const { app, services, modules } = await buildApp({ config, db });
   await services.signingKeys.ensureKey();
 
   // The live half of the default organisation's budget starts empty: live credits are bought, not given.
   const created = await services.organizations.bootstrapDefault(0);
   if (created) {
-    for (const kind of ['coding', 'resume', 'interview', 'prompt_engineering', 'psychometric'] as const) {
+    for (const kind of CREDIT_KINDS) {
       await services.organizations.grantCredits(created.organization.id, kind, DEFAULT_ORG_SANDBOX_CREDITS, [false]);
     }
     printFirstStartKeys(created.organization.id, created.keys, print);

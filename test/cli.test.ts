@@ -160,6 +160,27 @@ describe('prep CLI', () => {
     expect(broken.stderr).toContain("no problem 'no-such-problem'");
   });
 
+  it('org psychometric-test add loads the organisation\'s own instrument after checking its keys, seen only by that organisation', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-own-instrument-'));
+    const file = path.join(dir, 'instrument.json');
+    const mini = JSON.parse(readFileSync('catalog/psychometric/mini-ipip.json', 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...mini, slug: 'acme-short-form', name: 'Acme short form' }));
+    const res = await prep('org', 'psychometric-test', 'add', '--org', org.organization.id, '--file', file);
+    expect(res.code, res.stderr).toBe(0);
+    const a = await api();
+    const list = (await a.inject({ method: 'GET', url: '/v1/psychometric-tests', headers: bearer(org.keys.secret_test) })).json();
+    const own = list.data.find((t: any) => t.slug === 'acme-short-form');
+    expect(own).toMatchObject({ custom: true, item_count: 20, norm_group: null });
+    const other = JSON.parse((await prep('org', 'create', '--name', 'Other instruments', '--json')).stdout);
+    expect((await a.inject({ method: 'GET', url: `/v1/psychometric-tests/${own.id}`, headers: bearer(other.keys.secret_test) })).statusCode).toBe(404);
+
+    // An item on a scale that does not exist is refused, naming it.
+    writeFileSync(file, JSON.stringify({ ...mini, slug: 'broken', items: [...mini.items, { ...mini.items[0], id: 'x-1', domain: 'Z' }] }));
+    const broken = await prep('org', 'psychometric-test', 'add', '--org', org.organization.id, '--file', file);
+    expect(broken.code).not.toBe(0);
+    expect(broken.stderr).toContain('item x-1 is on unknown domain Z');
+  });
+
   it('keys create and keys limit mint a live key and raise its limit', async () => {
     const created = await prep('keys', 'create', '--org', org.organization.id, '--env', 'live', '--type', 'secret', '--name', 'ci');
     expect(created.code).toBe(0);

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { prepareDatabase } from '../catalogues.js';
+import { addOrganizationInstrument } from '../modules/psychometric/catalog.js';
+import { InstrumentError } from '../modules/psychometric/instrument.js';
 import { createCatalogueRepo } from '../modules/catalogues/repo.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
 import { addOrganizationCodingTest, CatalogueFileError, seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
-import { jobHandlers } from '../jobs/handlers.js';
+import { jobHandlers } from '../modules/jobs.js';
 import { createWorker } from '../jobs/worker.js';
 import { createModuleServices } from '../modules/index.js';
 import { startServer } from '../server.js';
@@ -29,7 +31,7 @@ async function withServices(work: (services: Services) => Promise<unknown>): Pro
   const cfg = config();
   const db = openDatabase(cfg);
   try {
-    await migrateToLatest(db);
+    await prepareDatabase(db);
     await work(createServices(db, cfg));
   } finally {
     await db.close();
@@ -44,7 +46,7 @@ program.command('migrate').description('Apply migrations to the configured datab
   const cfg = config();
   const db = openDatabase(cfg);
   try {
-    const applied = await migrateToLatest(db);
+    const applied = await prepareDatabase(db);
     print(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
   } finally {
     await db.close();
@@ -73,7 +75,7 @@ program.command('worker').description('Run background jobs only (timeouts, reten
   .action(async (opts: { concurrency: number }) => {
     const cfg = config();
     const db = openDatabase(cfg);
-    await migrateToLatest(db);
+    await prepareDatabase(db);
     const services = createServices(db, cfg);
     const modules = createModuleServices(services);
     const log = { error: (obj: object, msg: string) => process.stderr.write(JSON.stringify({ level: 'error', msg, ...obj, err: String((obj as { err?: unknown }).err ?? '') }) + '\n') };
@@ -151,6 +153,19 @@ org.command('coding-test').description("The organisation's own coding tests").co
       print(`Added coding test ${added.id} with ${added.problems} problem(s) of the organisation's own.`);
     } catch (error) {
       if (error instanceof CatalogueFileError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  }));
+
+org.command('psychometric-test').description("The organisation's own psychometric tests").command('add')
+  .description('Add an instrument from a JSON file in the catalogue format (as catalog/psychometric/mini-ipip.json)')
+  .requiredOption('--org <id>').requiredOption('--file <path>', 'the instrument JSON: scales, items with keys and texts, choices, norms or null')
+  .action((opts: { org: string; file: string }) => withServices(async (s) => {
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    try {
+      print(`Added psychometric test ${await addOrganizationInstrument(s.core.db.kysely, opts.org, opts.file)}.`);
+    } catch (error) {
+      if (error instanceof InstrumentError) throw new InvalidArgumentError(error.message);
       throw error;
     }
   }));

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_background_jobs.js';
 import * as m0005 from './migrations/0005_webhooks.js';
 import * as m0006 from './migrations/0006_judging.js';
 import * as m0007 from './migrations/0007_webhook_secrets.js';
+import * as m0008 from './migrations/0008_psychometric.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_webhooks': m0005,
   '0006_judging': m0006,
   '0007_webhook_secrets': m0007,
+  '0008_psychometric': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -162,7 +162,8 @@ export interface DomainsTable {
   created_at: number;
 }
 
-export type SubjectKind = 'interview' | 'coding' | 'prompt_engineering' | 'psychometric';
+export type { SubjectKind } from '../platform/kinds.js';
+import type { SubjectKind } from '../platform/kinds.js';
 
 export interface SessionTokensTable {
   jti: string;
@@ -243,13 +244,46 @@ export interface CodingSlotProblemsTable {
 
 export type CodingSessionStatus = 'assigned' | 'started' | 'in_progress' | 'completed' | 'timed_out' | 'cancelled';
 
-export interface CodingSessionsTable {
+export interface PsychometricTestsTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  name: string;
+  description: string;
+  estimated_minutes: number;
+  source: string;
+  /** JSON instrument definition (see modules/psychometric/instrument.ts). */
+  definition: string;
+  created_at: number;
+}
+
+export interface PsychometricSessionsTable extends AssessmentSessionColumns {
+  language: string;
+  /** JSON array of item ids in the order this session shows them. */
+  item_order: string;
+  /** JSON object: item id -> answer 1..5. */
+  answers: string;
+}
+
+export interface PsychometricReportsTable {
+  session_id: string;
+  organization_id: string;
+  livemode: Flag;
+  test_id: string;
+  raw_scores: string;
+  report: string;
+  created_at: number;
+}
+
+/** The columns every assessment kind's session table has (the shared lifecycle reads and writes these). */
+export interface AssessmentSessionColumns {
   id: string;
   organization_id: string;
   livemode: Flag;
   candidate_id: string | null;
+  /** The test assigned (a coding test, a psychometric instrument, …). */
   test_id: string;
-  status: CodingSessionStatus;
+  status: 'assigned' | 'started' | 'in_progress' | 'completed' | 'timed_out' | 'cancelled';
   duration_seconds: number | null;
   credit_reservation_id: string | null;
   created_at: number;
@@ -257,6 +291,10 @@ export interface CodingSessionsTable {
   started_at: number | null;
   deadline_at: number | null;
   ended_at: number | null;
+}
+
+export interface CodingSessionsTable extends AssessmentSessionColumns {
+  status: CodingSessionStatus;
   /** Set by finalize: no more runs or submissions; the report follows. */
   finalize_requested_at?: number | null;
 }
@@ -418,6 +456,9 @@ export interface Database {
   coding_test_slots: CodingTestSlotsTable;
   coding_slot_problems: CodingSlotProblemsTable;
   coding_sessions: CodingSessionsTable;
+  psychometric_tests: PsychometricTestsTable;
+  psychometric_sessions: PsychometricSessionsTable;
+  psychometric_reports: PsychometricReportsTable;
   coding_session_problems: CodingSessionProblemsTable;
   coding_submissions: CodingSubmissionsTable;
   coding_reports: CodingReportsTable;

@@ -14,6 +14,9 @@ import { createJudgingService } from './coding/judging.js';
 import { createJudgingRepo } from './coding/judging-repo.js';
 import { judgingRoutes } from './coding/judging-routes.js';
 import { createDomainRepo } from './domains/repo.js';
+import { createPsychometricCatalog } from './psychometric/catalog.js';
+import { psychometricRoutes } from './psychometric/routes.js';
+import { createPsychometricService } from './psychometric/service.js';
 import { domainRoutes } from './domains/routes.js';
 import { createDomainService } from './domains/service.js';
 import { embedRoutes } from './embed/routes.js';
@@ -52,7 +55,12 @@ export function createModuleServices(services: Services) {
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,
     model: services.model, judgeBudgetMs: Math.floor(config.jobLeaseMs / 2), emit: webhooks.emitEvent,
   });
-  return { domainRepo, domains, sessions, coding, judging, branding, webhooks };
+  const psychometric = createPsychometricService({
+    db: db.kysely, database: db, clock, credits: services.credits, sessions, queue: services.queue,
+    catalog: createPsychometricCatalog(db), emit: webhooks.emitEvent,
+  });
+  subjects.set('psychometric', psychometric.provider);
+  return { domainRepo, domains, sessions, coding, judging, psychometric, branding, webhooks };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -67,7 +75,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   memberRoutes(app, services.organizationRepo);
   analyticsRoutes(app, core);
   catalogueRoutes(app, core);
-  candidateRoutes(app, core, [modules.coding.eraseCandidate]);
+  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate]);
   domainRoutes(app, modules.domains);
   sessionRoutes(app, { sessions: modules.sessions, signingKeys: services.signingKeys, branding: modules.branding.get });
   embedRoutes(app, {
@@ -76,6 +84,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   });
   codingRoutes(app, modules.coding, modules.judging.languages);
   judgingRoutes(app, modules.judging);
+  psychometricRoutes(app, modules.psychometric);
   webhookRoutes(app, modules.webhooks);
   roomRoutes(app, { sessions: modules.sessions, branding: modules.branding.get });
 }

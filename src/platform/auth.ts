@@ -4,6 +4,7 @@ import type { KeyAuth, ModuleName, SessionAuth } from './context.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
 import { ApiError } from './errors.js';
 import { originOfHeader } from './origin.js';
+import { SUBJECT_KINDS } from './kinds.js';
 
 export interface Authenticator {
   /** The key's tenant, or an ApiError (invalid_api_key / revoked_api_key / public_api_not_enabled). */
@@ -19,9 +20,7 @@ export interface Authenticator {
 }
 
 /** Session routes that serve every kind (refresh, context) are gated by the module of the token's subject. */
-const MODULE_OF_SUBJECT: Record<SubjectKind, ModuleName> = {
-  coding: 'coding', interview: 'interviews', prompt_engineering: 'prompt_engineering', psychometric: 'psychometric',
-};
+const MODULE_OF_SUBJECT = Object.fromEntries(Object.entries(SUBJECT_KINDS).map(([kind, k]) => [kind, k.module])) as Record<SubjectKind, ModuleName>;
 
 /** The credential a request carries: `Authorization: Bearer <x>`, else `X-API-KEY: <x>`. */
 export function presentedKey(request: FastifyRequest): string | null {

@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   candidate_email_taken: code('invalid_request_error', 400, 'A candidate with this email address already exists.'),
   api_key_self_revocation: code('invalid_request_error', 400, 'A key cannot revoke itself without a grace window.'),
   session_not_started: code('invalid_request_error', 400, 'The session has not started yet; start it first.'),
+  answers_incomplete: code('invalid_request_error', 400, 'Some items are unanswered; answer every item before submitting.'),
   attempts_exhausted: code('invalid_request_error', 400, 'Every attempt at this problem has been used.'),
   secret_rotation_limit: code('invalid_request_error', 400, 'Too many rotated secrets are still inside their grace window.'),
   api_key_inactive: code('invalid_request_error', 400, 'This key is revoked or already rotated.'),

@@ -1,30 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { RoomError, type Api } from './api.js';
 import { brandStyle } from './branding.js';
-import { Brand, NoticePage } from './chrome.js';
+import { Brand } from './chrome.js';
 import { Countdown, formatClock } from './countdown.js';
 import { Drafts } from './drafts.js';
 import { createEditor, type CodeEditor } from './editor.js';
 import { Markdown } from './markdown.js';
-import { noticeFor, TERMINAL, VERDICT_LABELS, type Notice } from './messages.js';
+import { endedBy, useLifecycle, type Ended, type RoomProps } from './lifecycle.js';
+import { VERDICT_LABELS } from './messages.js';
 import { startProctoring } from './proctoring.js';
-import type { Branding, CodingDetail, CodingStatus, RunResult, SessionProblem, Submission, Timer } from './types.js';
+import type { CodingDetail, RunResult, SessionProblem, Submission, Timer } from './types.js';
 
-/** What the page around the room provides: the API with the session token, where to report, how to finish. */
-export interface RoomHost {
-  api: Api;
-  /** The document or shadow root the room renders in (the editor needs it). */
-  root: Document | ShadowRoot;
-  /** DOM events for the host page (the embed); a no-op on the hosted page. */
-  emit(name: string, detail: Record<string, unknown>): void;
-  /** Shown under the finished page: the hosted page's "continue" link. */
-  finishedExtra?: preact.ComponentChildren;
-  onEnded?(status: 'completed' | 'timed_out'): void;
-  /** The message for an error code, when the host words some differently (the hosted page's lost session). */
-  notice?(code: string): Notice;
-}
-
-type Ended = { status: 'completed' | 'timed_out' | 'cancelled' | 'expired' } | { error: RoomError };
+export type { RoomHost } from './lifecycle.js';
 
 const TIMER_POLL_MS = 30_000;
 const SUBMISSION_POLL_MS = 1000;
@@ -40,19 +27,11 @@ interface ProblemState {
   error: string | null;
 }
 
-const endedBy = (status: CodingStatus): Ended | null =>
-  status === 'completed' ? { status: 'completed' } : status === 'timed_out' ? { status: 'timed_out' } : status === 'cancelled' ? { status: 'cancelled' } : null;
-
 /** The coding room: problems, editor, run, submit, clock and finish, shared by the hosted page and the widget. */
-export function CodingRoom({ host, sessionId, branding, title, lost }: {
-  host: RoomHost; sessionId: string; branding: Branding; title: string;
-  /** Set when the session token could not be refreshed. */
-  lost?: RoomError | null;
-}) {
+export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps) {
   const { api } = host;
   const base = `/v1/coding-sessions/${sessionId}`;
   const [detail, setDetail] = useState<CodingDetail | null>(null);
-  const [ended, setEnded] = useState<Ended | null>(null);
   const [selected, setSelected] = useState(0);
   const [states, setStates] = useState<Record<string, ProblemState>>({});
   const [language, setLanguage] = useState<string>('');
@@ -60,9 +39,6 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   const [useStdin, setUseStdin] = useState(false);
   const [outputTab, setOutputTab] = useState<'result' | 'input'>('result');
   const [remaining, setRemaining] = useState<number | null>(null);
-  const [finishing, setFinishing] = useState(false);
-  const [banner, setBanner] = useState<string | null>(null);
-  const [opening, setOpening] = useState(0); // bumped by "Try again" when the room could not open
   const alive = useRef(new AbortController());
   useEffect(() => () => alive.current.abort(), []);
   const editorHost = useRef<HTMLDivElement>(null);
@@ -87,15 +63,8 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
 
   // A token lost after the local clock ran out (a laptop that slept through the deadline) means time is up.
   const lostEnding = (e: RoomError): Ended => (timed.current && countdown.remaining() <= 0 ? { status: 'timed_out' } : { error: e });
-
-  const fail = useCallback((error: unknown) => {
-    const e = error instanceof RoomError ? error : new RoomError(0, 'api_error', String(error));
-    if (e.code === 'session_already_finalized') return setEnded({ status: 'completed' });
-    if (e.code === 'session_cancelled') return setEnded({ status: 'cancelled' });
-    if (e.code === 'assignment_expired') return setEnded({ status: 'expired' });
-    if (e.code === 'invalid_session_token' || e.code === 'origin_not_allowed') return setEnded(lostEnding(e));
-    setBanner(e.message);
-  }, []);
+  const { ended, setEnded, banner, setBanner, fail, opening, finishing, finish: finishWith, openingPage, endedPage } =
+    useLifecycle({ host, sessionId, lost }, { lostEnding, onEnd: () => drafts.clear() });
 
   // Open the room: start (idempotent: a reload or a second device gets the same clock) and load the problems.
   useEffect(() => {
@@ -261,51 +230,10 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: {
   };
   latest.current = { run: () => void run(), submit: () => void submit() };
 
-  const finish = async () => {
-    setFinishing(true);
-    try {
-      await api.post(`${base}/finalize`);
-      dialog.current?.close();
-      setEnded({ status: 'completed' });
-    } catch (e) {
-      dialog.current?.close();
-      fail(e);
-    } finally {
-      setFinishing(false);
-    }
-  };
+  const finish = () => finishWith(`${base}/finalize`, dialog.current);
 
-  useEffect(() => {
-    if (lost && !ended) setEnded(lostEnding(lost));
-  }, [lost]);
-
-  // Tell the host once, whichever way the room ended.
-  useEffect(() => {
-    if (!ended) return;
-    if ('status' in ended) {
-      drafts.clear();
-      host.emit('prep:completed', { session_id: sessionId, status: ended.status });
-      if (ended.status === 'completed' || ended.status === 'timed_out') host.onEnded?.(ended.status);
-    } else {
-      host.emit('prep:error', { code: ended.error.code, message: ended.error.message });
-    }
-  }, [ended]);
-
-  if (ended) return <EndedPage branding={branding} ended={ended} extra={host.finishedExtra} notice={host.notice ?? noticeFor} />;
-  if (!detail || !problem || !state) {
-    return (
-      <div class="prep-page" style={brandStyle(branding)}>
-        <div class="prep-card" role="status">
-          {banner ? (
-            <>
-              <p>{banner}</p>
-              <button type="button" class="prep-button" onClick={() => { setBanner(null); setOpening((n) => n + 1); }}>Try again</button>
-            </>
-          ) : <p class="prep-loading">Opening your assessment…</p>}
-        </div>
-      </div>
-    );
-  }
+  if (ended) return endedPage(branding);
+  if (!detail || !problem || !state) return openingPage(branding);
 
   const solved = Object.values(states).filter((s) => s.solved).length;
   const low = remaining !== null && remaining <= 300;
@@ -492,11 +420,4 @@ function Results({ state, solved, total }: { state: ProblemState; solved: number
       {!run && !submission && !error ? <p class="prep-dim">Run your code to see its output on the examples, or submit it to be judged on every test case.</p> : null}
     </div>
   );
-}
-
-function EndedPage({ branding, ended, extra, notice: noticeOf }: { branding: Branding; ended: Ended; extra?: preact.ComponentChildren; notice(code: string): Notice }) {
-  if ('error' in ended) return <NoticePage branding={branding} notice={noticeOf(ended.error.code)} tone="warning" />;
-  const notice: Notice = TERMINAL[ended.status];
-  const tone = ended.status === 'completed' ? 'success' : ended.status === 'timed_out' ? 'info' : 'warning';
-  return <NoticePage branding={branding} notice={notice} tone={tone}>{ended.status === 'completed' || ended.status === 'timed_out' ? extra : null}</NoticePage>;
 }

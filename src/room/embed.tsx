@@ -2,7 +2,8 @@ import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createApi, RoomError } from './api.js';
 import { NoticePage } from './chrome.js';
-import { CodingRoom, type RoomHost } from './coding-room.js';
+import type { RoomHost } from './lifecycle.js';
+import { ROOMS } from './rooms.js';
 import { noticeFor } from './messages.js';
 import { SessionKeeper } from './session.js';
 import { adoptStyles } from './styles.js';
@@ -97,7 +98,7 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
       return api.get<SessionContext>('/v1/session');
     }).then((ctx) => {
       setContext(ctx);
-      if (ctx.subject_kind === 'coding') keeper.start(); // refreshes only while a room is shown
+      if (ROOMS[ctx.subject_kind]) keeper.start(); // refreshes only while a room is shown
       emit('prep:ready', { subject_kind: ctx.subject_kind, subject_id: ctx.subject_id, status: ctx.status });
     }).catch(fail);
   }, []);
@@ -111,9 +112,10 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
   const problem = error ?? (context ? null : lost);
   if (problem) return <NoticePage branding={branding} notice={noticeFor(problem.code)} tone="warning" />;
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Loading the assessment…</p></div></div>;
-  if (context.subject_kind !== 'coding') {
+  const Room = ROOMS[context.subject_kind];
+  if (!Room) {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be shown in this widget yet.' }} tone="warning" />;
   }
   const host: RoomHost = { api, root, emit, onEnded: () => keeper.stop() };
-  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
+  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
 }

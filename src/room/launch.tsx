@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createApi, RoomError } from './api.js';
 import { brandStyle } from './branding.js';
 import { Brand, NoticePage } from './chrome.js';
-import { CodingRoom, type RoomHost } from './coding-room.js';
+import type { RoomHost } from './lifecycle.js';
+import { ROOMS } from './rooms.js';
 import { formatDuration } from './countdown.js';
 import { noticeFor, type Notice } from './messages.js';
 import { SessionKeeper } from './session.js';
@@ -151,7 +152,8 @@ function OpenedRoom({ opened }: { opened: Opened }) {
     );
   }
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Opening your assessment…</p></div></div>;
-  if (context.subject_kind !== 'coding') {
+  const Room = ROOMS[context.subject_kind];
+  if (!Room) {
     keeper.stop();
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be taken on this page yet.' }} tone="warning" />;
   }
@@ -161,7 +163,7 @@ function OpenedRoom({ opened }: { opened: Opened }) {
     finishedExtra: opened.redirect_url ? <Redirect url={opened.redirect_url} /> : null,
     notice: hostedNotice,
   };
-  return <CodingRoom host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
+  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
 }
 
 /** On the hosted page a lost session cannot be reopened from the (single-use) link: say what to do instead. */

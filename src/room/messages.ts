@@ -49,7 +49,7 @@ export function noticeFor(code: string): Notice {
 export const TERMINAL: Record<'completed' | 'timed_out' | 'cancelled' | 'expired', Notice> = {
   completed: {
     title: 'Thank you — you are done',
-    body: 'Your solutions have been submitted. The company that invited you will receive your results and be in touch about next steps.',
+    body: 'Your work has been submitted. The company that invited you will receive your results and be in touch about next steps.',
   },
   timed_out: {
     title: 'Time is up',

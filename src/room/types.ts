@@ -61,3 +61,10 @@ export interface Submission {
   cases_passed?: number; cases_total?: number; compile?: { ok: boolean; output: string } | null; error?: string | null;
   remaining?: number;
 }
+
+export interface PsychometricDetail {
+  id: string; status: CodingStatus; language: string; answered_count: number; item_count: number;
+  items: Array<{ id: string; text: string }>;
+  choices: Array<{ value: number; label: string }>;
+  answers: Array<{ item_id: string; value: number }>;
+}

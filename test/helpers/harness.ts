@@ -6,7 +6,7 @@ import { buildApp, type BuildOptions } from '../../src/app.js';
 import type { App } from '../../src/app-types.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { prepareDatabase } from '../../src/catalogues.js';
 import type { OrganizationKeys } from '../../src/modules/organizations/service.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import type { Services } from '../../src/services.js';
@@ -72,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const config = loadConfig(env);
   const db = openDatabase(config);
-  await migrateToLatest(db);
+  await prepareDatabase(db);
   const clock = new ManualClock();
   const { app, services, modules } = await buildApp({ config, db, clock, logger: false, extend: options.extend });
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/jobs/handlers.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { bearer, type Harness } from './harness.js';
 
 export const ORIGIN = 'https://room.acme.test';

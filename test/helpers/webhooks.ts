@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { jobHandlers } from '../../src/jobs/handlers.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import type { Tenant } from '../../src/platform/context.js';
 import { bearer, type Harness } from './harness.js';

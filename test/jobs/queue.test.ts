@@ -109,7 +109,7 @@ describe('coding timeouts through the queue', () => {
     const stored = await h.db.kysely.selectFrom('coding_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'queued', run_at: stored.deadline_at, unique_key: `coding.timeout:${session.id}` });
 
-    const { jobHandlers } = await import('../../src/jobs/handlers.js');
+    const { jobHandlers } = await import('../../src/modules/jobs.js');
     const w = worker(jobHandlers(h.services, h.modules).filter((x) => x.kind === 'coding.timeout'));
     h.clock.set(stored.deadline_at! - 1000);
     expect(await w.runOnce()).toBe(0);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/jobs/handlers.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { verifyPrepWebhook } from '../../src/modules/webhooks/verify.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { startWebhookReceiver } from '../helpers/tls.js';

@@ -21,6 +21,10 @@ const OPERATIONS = [
   'POST /v1/webhook-endpoints', 'GET /v1/webhook-endpoints', 'GET /v1/webhook-endpoints/{id}', 'PATCH /v1/webhook-endpoints/{id}',
   'DELETE /v1/webhook-endpoints/{id}', 'POST /v1/webhook-endpoints/{id}/test', 'GET /v1/webhook-endpoints/{id}/deliveries',
   'POST /v1/webhook-endpoints/{id}/rotate-secret', 'GET /v1/events', 'GET /v1/events/{id}', 'POST /v1/events/{id}/redeliver',
+  'GET /v1/psychometric-tests', 'GET /v1/psychometric-tests/{id}', 'GET /v1/psychometric-sessions', 'POST /v1/psychometric-sessions',
+  'GET /v1/psychometric-sessions/{id}', 'POST /v1/psychometric-sessions/{id}/cancel', 'POST /v1/psychometric-sessions/{id}/launch-link',
+  'POST /v1/psychometric-sessions/{id}/start', 'POST /v1/psychometric-sessions/{id}/progress', 'POST /v1/psychometric-sessions/{id}/submit',
+  'GET /v1/psychometric-sessions/{id}/report',
 ];
 
 let h: Harness;

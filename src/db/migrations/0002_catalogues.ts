@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { seedCatalogues } from '../../modules/catalogues/seed.js';
 import { columnTypes } from './types.js';
 
 /** Shared catalogues (organization_id null) plus each organisation's own entries. */
@@ -50,7 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.createIndex(`${table}_org_slug_uq`).on(table).columns(['organization_id', 'slug']).unique().execute();
   }
 
-  await seedCatalogues(db);
+  // The shared entries themselves load through prepareDatabase (src/catalogues.ts) and `prep seed`, not here.
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

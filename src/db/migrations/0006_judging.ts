@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { seedCodingCatalogue } from '../../modules/coding/catalog-seed.js';
 import { columnTypes } from './types.js';
 
 /** Judging: submissions, reports, reference timings, per-test attempt budgets; loads the coding catalogue. */
@@ -51,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('coding_reference_timings_pk', ['problem_id', 'language'])
     .execute();
 
-  await seedCodingCatalogue(db);
+  // The coding catalogue itself loads through prepareDatabase (src/catalogues.ts) and `prep seed`, not here.
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

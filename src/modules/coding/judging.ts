@@ -2,6 +2,7 @@ import { starterTemplate } from '../../sandbox/starters.js';
 import type { Kysely } from 'kysely';
 import type { CodingProblemsTable, CodingSessionsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
@@ -14,7 +15,7 @@ import type { JudgingRepo } from './judging-repo.js';
 import { bestSubmission, buildReport, REFERENCE_LANGUAGES, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
-import { assignmentEndsAt, stateOf, type CodingService } from './service.js';
+import { assignmentEndsAt, COMPLETE_JOB, stateOf, type CodingService } from './service.js';
 import { assertOpen } from '../sessions/subjects.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
@@ -106,9 +107,7 @@ export function createJudgingService(deps: {
   }
 
   /** The first run or submission moves a started session to in_progress. */
-  async function markInProgress(tx: Kysely<Database>, row: CodingSessionsTable): Promise<void> {
-    if (row.status === 'started') await sessions.transition(tx, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });
-  }
+  const markInProgress = coding.markInProgress;
 
   function presentCase(c: CaseOutcome, example?: { input: string; expected: string }) {
     const stdout = shown(c.stdout, STDOUT_SHOWN);
@@ -339,3 +338,20 @@ export function createJudgingService(deps: {
 }
 
 export type JudgingService = ReturnType<typeof createJudgingService>;
+
+/** Judging's background work: judge a submission; complete a finished session once every submission is judged. */
+export function judgingJobs(judging: JudgingService): JobHandler[] {
+  return [
+    {
+      kind: JUDGE_JOB,
+      retryDelaysSeconds: [2, 10, 30, 60],
+      run: (payload, job) => judging.judge((payload as { submission_id: string }).submission_id, job.attempts >= job.max_attempts),
+    },
+    {
+      // Queued by finalize and by a timeout; waits for judging by retrying.
+      kind: COMPLETE_JOB,
+      retryDelaysSeconds: [1, 2, 5, 10, 30],
+      run: (payload) => judging.complete((payload as { session_id: string }).session_id),
+    },
+  ];
+}

@@ -2,16 +2,16 @@ import { Type, type Static } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { CodingSessionsTable, CodingTestsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
-import { sessionOf, tenantOf } from '../../platform/context.js';
+import { tenantOf } from '../../platform/context.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
-import { IdParams, ListQueryWith, ListWithTotal, Nullable, Slug, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
-import { LAUNCH_TTL_DEFAULT, LAUNCH_TTL_MAX, LAUNCH_TTL_MIN } from '../sessions/service.js';
+import { IdParams, ListQueryWith, ListWithTotal, Nullable, Slug, StringEnum, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { AssessmentStatusSchema, lifecycleRoutes } from '../assessments/routes.js';
 import { CodingLanguage } from './judging-routes.js';
-import { assignmentEndsAt, PROCTORING_EVENTS_CAP, type CodingService } from './service.js';
+import { assignmentEndsAt, type CodingService } from './service.js';
 
 const Difficulty = StringEnum(['easy', 'medium', 'hard'] as const);
-const Status = StringEnum(['assigned', 'started', 'in_progress', 'completed', 'timed_out', 'cancelled'] as const);
+const Status = AssessmentStatusSchema;
 
 const Problem = Type.Object({
   id: Uuid, slug: Type.String(), title: Type.String(), difficulty: Difficulty, skills: Type.Array(Type.String()),
@@ -55,16 +55,6 @@ const CodingSessionDetail = Type.Object({
 
 const Assignment = Type.Object({ ...CodingSessionDetail.properties, resumed: Type.Boolean() });
 
-const LaunchLink = Type.Object({
-  object: Type.Literal('launch_link'), url: Type.String({ format: 'uri', description: 'Hosted page; the token is in the fragment and shown only here' }),
-  expires_at: UnixSeconds, subject_kind: Type.Literal('coding'), subject_id: Uuid, redirect_url: Nullable(Type.String({ format: 'uri' })),
-});
-
-const Timer = Type.Object({
-  object: Type.Literal('coding_timer'), timed: Type.Boolean(),
-  remaining_seconds: Type.Integer({ description: 'Meaningless (0) when timed is false' }),
-  status: Status, deadline_at: Nullable(UnixSeconds), server_time: UnixSeconds,
-});
 
 const TAG = 'Coding tests';
 
@@ -94,7 +84,17 @@ type Languages = () => Promise<Array<Omit<Static<typeof CodingLanguage>, 'object
 
 export function codingRoutes(app: App, service: CodingService, languages: Languages): void {
   const secret = { auth: 'secret' as const, module: 'coding' as const, tag: TAG };
-  const candidate = { auth: 'session' as const, module: 'coding' as const, subject: 'coding' as const, tag: TAG };
+
+  lifecycleRoutes(app, {
+    path: '/v1/coding-sessions', tag: TAG, kind: 'coding', module: 'coding', noun: { one: 'Coding session', many: 'Coding sessions' },
+    testField: 'coding_test_id', service,
+    summary: CodingSession, presentSummary: presentCodingSession,
+    assignment: Assignment, presentAssignment: presentDetail,
+    started: Type.Object({ ...CodingSessionDetail.properties, languages: Type.Array(CodingLanguage, { description: 'The languages the room may offer, with starter templates' }) }),
+    presentStarted: async (detail) => ({ ...presentDetail(detail), languages: (await languages()).map((l) => ({ object: 'coding_language' as const, ...l })) }),
+    ids: { list: 'listCodingSessions', assign: 'assignCodingTest', cancel: 'cancelCodingSession', launchLink: 'createCodingLaunchLink', start: 'startCodingSession' },
+    timed: { timerObject: 'coding_timer', timerId: 'getCodingTimer', eventsId: 'recordCodingEvents' },
+  });
 
   app.route({
     method: 'GET', url: '/v1/coding-tests',
@@ -119,102 +119,8 @@ export function codingRoutes(app: App, service: CodingService, languages: Langua
   });
 
   app.route({
-    method: 'GET', url: '/v1/coding-sessions',
-    ...operation({ ...secret, id: 'listCodingSessions', summary: 'Coding sessions, newest first' }, {
-      querystring: ListQueryWith({ status: Type.Optional(Status) }),
-      response: { 200: ListWithTotal(CodingSession) },
-    }),
-    handler: async (request) => {
-      const { page, total } = await service.list(tenantOf(request), pageRequest(request.query), request.query.status);
-      return { ...listEnvelope(page, presentCodingSession), total_count: total };
-    },
-  });
-
-  app.route({
-    method: 'POST', url: '/v1/coding-sessions',
-    ...operation({
-      ...secret, id: 'assignCodingTest', idempotent: true, errors: [402, 404],
-      summary: 'Assign a test to a candidate (reserves one coding credit; an open assignment is returned with resumed: true)',
-    }, {
-      body: Type.Object({ candidate_id: Uuid, coding_test_id: Uuid }, { additionalProperties: false }),
-      response: { 200: Assignment, 201: Assignment },
-    }),
-    handler: async (request, reply) => {
-      const result = await service.assign(tenantOf(request), request.body);
-      return reply.code(result.resumed ? 200 : 201).send({ ...presentDetail(result), resumed: result.resumed });
-    },
-  });
-
-  app.route({
     method: 'GET', url: '/v1/coding-sessions/:id',
     ...operation({ ...secret, id: 'getCodingSession', summary: 'A session with its locked problems' }, { params: IdParams, response: { 200: CodingSessionDetail } }),
     handler: async (request) => presentDetail(await service.get(tenantOf(request), request.params.id)),
-  });
-
-  app.route({
-    method: 'POST', url: '/v1/coding-sessions/:id/cancel',
-    ...operation({ ...secret, id: 'cancelCodingSession', summary: 'Cancel before it starts (the credit comes back)' }, { params: IdParams, response: { 200: CodingSession } }),
-    handler: async (request) => presentCodingSession(await service.cancel(tenantOf(request), request.params.id)),
-  });
-
-  app.route({
-    method: 'POST', url: '/v1/coding-sessions/:id/launch-link',
-    ...operation({ ...secret, id: 'createCodingLaunchLink', idempotent: true, secretResponse: true, summary: 'A single-use hosted link for the candidate' }, {
-      params: IdParams,
-      body: Type.Object({
-        ttl_seconds: Type.Optional(Type.Integer({ minimum: LAUNCH_TTL_MIN, maximum: LAUNCH_TTL_MAX, default: LAUNCH_TTL_DEFAULT })),
-        redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://[^/?#\\s]' })),
-      }, { additionalProperties: false }),
-      response: { 201: LaunchLink },
-    }),
-    handler: async (request, reply) => {
-      const link = await service.launchLink(tenantOf(request), request.params.id, { ttlSeconds: request.body.ttl_seconds, redirectUrl: request.body.redirect_url });
-      return reply.code(201).send({
-        object: 'launch_link' as const, url: link.url, expires_at: toUnixSeconds(link.expiresAt), subject_kind: 'coding' as const,
-        subject_id: request.params.id, redirect_url: link.redirectUrl,
-      });
-    },
-  });
-
-  app.route({
-    method: 'POST', url: '/v1/coding-sessions/:id/start',
-    ...operation({ ...candidate, id: 'startCodingSession', summary: 'Start the clock (once; a repeat returns the same started_at)' }, {
-      params: IdParams,
-      response: { 200: Type.Object({ ...CodingSessionDetail.properties, languages: Type.Array(CodingLanguage, { description: 'The languages the room may offer, with starter templates' }) }) },
-    }),
-    handler: async (request) => {
-      const [detail, available] = await Promise.all([service.start(sessionOf(request), request.params.id), languages()]);
-      return { ...presentDetail(detail), languages: available.map((l) => ({ object: 'coding_language' as const, ...l })) };
-    },
-  });
-
-  app.route({
-    method: 'GET', url: '/v1/coding-sessions/:id/timer',
-    ...operation({ ...candidate, id: 'getCodingTimer', summary: 'Time left, by the server\'s clock' }, { params: IdParams, response: { 200: Timer } }),
-    handler: async (request) => {
-      const t = await service.timer(sessionOf(request), request.params.id);
-      return {
-        object: 'coding_timer' as const, timed: t.timed, remaining_seconds: t.remaining, status: t.row.status,
-        deadline_at: toUnixSeconds(t.row.deadline_at), server_time: toUnixSeconds(t.now),
-      };
-    },
-  });
-
-  app.route({
-    method: 'POST', url: '/v1/coding-sessions/:id/events',
-    ...operation({ ...candidate, id: 'recordCodingEvents', summary: `Proctoring signals (at most ${PROCTORING_EVENTS_CAP} kept per session)` }, {
-      params: IdParams,
-      body: Type.Object({
-        events: Type.Array(Type.Object({
-          type: Text({ min: 1, max: 64, pattern: '^[A-Za-z0-9_.:-]+$' }),
-          meta: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 32 })),
-        }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
-      }, { additionalProperties: false }),
-      response: { 202: Type.Object({ object: Type.Literal('proctoring_events'), recorded: Type.Integer() }) },
-    }),
-    handler: async (request, reply) => {
-      const recorded = await service.recordEvents(sessionOf(request), request.params.id, request.body.events);
-      return reply.code(202).send({ object: 'proctoring_events' as const, recorded });
-    },
   });
 }

@@ -8,8 +8,9 @@ import { Branding } from '../branding/routes.js';
 import type { SigningKeys } from '../signing-keys/service.js';
 import type { IssuedSession, SessionService } from './service.js';
 import { SUBJECT_FIELDS } from './subjects.js';
+import { SUBJECT_KIND_NAMES } from '../../platform/kinds.js';
 
-const SubjectKindSchema = StringEnum(['interview', 'coding', 'prompt_engineering', 'psychometric'] as const);
+const SubjectKindSchema = StringEnum(SUBJECT_KIND_NAMES);
 
 const Session = Type.Object({
   object: Type.Literal('session'),

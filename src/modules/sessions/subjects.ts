@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, SubjectKind } from '../../db/schema.js';
 import type { ModuleName, Tenant } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
+import { SUBJECT_KINDS } from '../../platform/kinds.js';
 
 /** Where a subject stands, as far as handing a candidate access to it goes. */
 export type SubjectState = 'open' | 'lapsed' | 'cancelled' | 'finished';
@@ -32,12 +33,7 @@ export interface SubjectProvider {
 export type SubjectRegistry = Map<SubjectKind, SubjectProvider>;
 
 /** The POST /v1/sessions fields, one per kind (the kinds whose modules have not landed answer 404). */
-export const SUBJECT_FIELDS: Record<SubjectKind, string> = {
-  interview: 'interview_id',
-  coding: 'coding_session_id',
-  prompt_engineering: 'prompt_engineering_session_id',
-  psychometric: 'psychometric_session_id',
-};
+export const SUBJECT_FIELDS = Object.fromEntries(Object.entries(SUBJECT_KINDS).map(([kind, k]) => [kind, k.sessionField])) as Record<SubjectKind, string>;
 
 /** Refuses access to a subject that is not open, with the contract's code for each state. */
 export function assertOpen(state: SubjectState): void {

@@ -3,6 +3,7 @@ import type { SubjectKind } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import { TOKEN_LIFETIME_SECONDS, type SigningKeys } from '../signing-keys/service.js';
+import { SUBJECT_KIND_NAMES } from '../../platform/kinds.js';
 
 /** Clients refresh this long before expiry (refresh_after = expires_at - 300 s). */
 export const REFRESH_MARGIN_SECONDS = 300;
@@ -19,7 +20,7 @@ export interface SessionClaims {
   expiresAt: number;
 }
 
-const SUBJECT_KINDS = new Set<SubjectKind>(['interview', 'coding', 'prompt_engineering', 'psychometric']);
+const SUBJECT_KINDS = new Set<SubjectKind>(SUBJECT_KIND_NAMES);
 const REFUSED_HEADERS = ['jwk', 'jku', 'x5u', 'x5c', 'x5t', 'x5t#S256'] as const;
 const VERIFIED_CACHE_MAX = 10_000;
 

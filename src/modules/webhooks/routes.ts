@@ -8,10 +8,11 @@ import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { Deleted, HttpsUrl, IdParams, ListOf, ListQuery, ListQueryWith, Nullable, PAGE_LIMIT_DEFAULT, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import type { WebhookService } from './service.js';
+import { SUBJECT_KIND_NAMES, SUBJECT_KINDS } from '../../platform/kinds.js';
 
 export const EVENT_TYPES = [
-  'interview.created', 'interview.started', 'interview.ended', 'interview.completed', 'interview.cancelled',
-  'interview.summary_available', 'interview.transcript_available', 'resume.scored', 'coding.completed', 'webhook.test',
+  'interview.created', 'interview.started', 'interview.ended', 'interview.cancelled', 'interview.summary_available', 'interview.transcript_available',
+  'resume.scored', ...SUBJECT_KIND_NAMES.map((kind) => SUBJECT_KINDS[kind].completedEvent), 'webhook.test',
 ] as const;
 
 const EventType = StringEnum(EVENT_TYPES);

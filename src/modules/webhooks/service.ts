@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BackgroundJobsTable, Database, WebhookEndpointsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
 import type { Encryption } from '../../platform/encryption.js';
@@ -279,3 +280,8 @@ export function createWebhookService(deps: {
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+
+/** The webhook module's background work: one delivery attempt per job, on the contract's retry schedule. */
+export function webhookJobs(service: WebhookService): JobHandler[] {
+  return [{ kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS, run: (payload, job) => service.deliver(payload as DeliverPayload, job) }];
+}

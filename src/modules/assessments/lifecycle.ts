@@ -1,0 +1,361 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AssessmentSessionColumns, Database, SubjectKind } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ModuleName, Tenant } from '../../platform/context.js';
+import type { CreditKind, Credits } from '../../platform/credits.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { PageRequest } from '../../platform/pagination.js';
+import type { SessionService } from '../sessions/service.js';
+import { assertOpen, SUBJECT_FIELDS, type SubjectContext, type SubjectProvider, type SubjectState } from '../sessions/subjects.js';
+import type { AssessmentRepo } from './repo.js';
+
+/**
+ * The lifecycle every assessment kind shares (coding, psychometric, …): assignment that reserves a credit and
+ * resumes an open session, cancel, launch links, start, a server-owned timer, proctoring signals, timeouts and the
+ * completion job. A kind declares only what is its own (`AssessmentKind`); the race-sensitive parts (the credit lock
+ * taken before looking for an open session, transitions only from the state seen, a timeout committed before a
+ * request is refused) live here once.
+ */
+
+/** The columns every assessment session table has. */
+export type AssessmentSessionRow = AssessmentSessionColumns;
+
+export type AssessmentStatus = AssessmentSessionColumns['status'];
+export const OPEN_STATUSES: AssessmentStatus[] = ['assigned', 'started', 'in_progress'];
+const FINISHED = new Set<AssessmentStatus>(['completed', 'timed_out']);
+
+/** An assignment can be opened for 7 days from its creation (the contract's coding window; every kind keeps it). */
+export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
+/** Proctoring signals kept per session; beyond it `recorded` is 0. */
+export const PROCTORING_EVENTS_CAP = 500;
+export const PROCTORING_META_MAX_BYTES = 2048;
+
+export function assignmentEndsAt(row: Pick<AssessmentSessionRow, 'created_at'>): number {
+  return row.created_at + ASSIGNMENT_WINDOW_MS;
+}
+
+/** Where a session stands for candidate access (launch links, tokens, start). */
+export function stateOf(row: AssessmentSessionRow, now: number): SubjectState {
+  if (row.status === 'cancelled') return 'cancelled';
+  if (FINISHED.has(row.status)) return 'finished';
+  if (row.status === 'assigned' && assignmentEndsAt(row) <= now) return 'lapsed';
+  if (row.deadline_at !== null && row.deadline_at <= now) return 'finished';
+  return 'open';
+}
+
+/** What assigning needs to know of the test being assigned. */
+export interface AssessmentTest {
+  id: string;
+  name: string;
+  description: string | null;
+  /** null: untimed. */
+  duration_minutes: number | null;
+}
+
+/** What a kind declares: its names, its tables (through its repo), its credit, its test and its detail. */
+export interface AssessmentKind<Row extends AssessmentSessionRow, Test extends AssessmentTest, Detail, AssignInput> {
+  kind: SubjectKind;
+  module: ModuleName;
+  credit: CreditKind;
+  /** Human noun for errors: "coding session". */
+  noun: string;
+  /** The assign body field naming the test, for a 404 that names it. */
+  testParam: keyof AssignInput & string;
+  repo: AssessmentRepo<Row>;
+  test(tx: Kysely<Database>, organizationId: string, id: string): Promise<Test | undefined>;
+  /** The kind's own columns of a new session, beyond the shared ones. */
+  newRow(shared: AssessmentSessionRow, test: Test, input: AssignInput): Row;
+  /** Written with the new session, in its transaction (coding: the drawn problems). */
+  afterAssign?(tx: Transaction<Database>, row: Row, test: Test): Promise<void>;
+  detail(tx: Kysely<Database>, row: Row): Promise<Detail>;
+  /** Whether an existing open session of the candidate should be resumed for this request (default: same test). */
+  resumes?(row: Row, input: AssignInput): boolean;
+}
+
+export interface LifecycleDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  credits: Credits;
+  sessions: SessionService;
+  queue: JobQueue;
+}
+
+export function createLifecycle<Row extends AssessmentSessionRow, Test extends AssessmentTest, Detail, AssignInput extends { candidate_id: string }>(
+  deps: LifecycleDeps, kind: AssessmentKind<Row, Test, Detail, AssignInput>,
+) {
+  const { db, clock, credits, sessions, queue } = deps;
+  const { repo } = kind;
+  const timeoutJob = `${kind.kind}.timeout`;
+  const completeJob = `${kind.kind}.complete`;
+
+  async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row> {
+    const row = await repo.get(tx, tenant, id);
+    if (!row) throw notFound(kind.noun, id);
+    return row;
+  }
+
+  function isDue(row: Row): boolean {
+    return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now();
+  }
+
+  /** Completes the session in the background (the kind's completion job scores it and sends its event, once). */
+  async function queueCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
+    await queue.enqueue(tx, completeJob, { session_id: sessionId }, { uniqueKey: `${completeJob}:${sessionId}`, maxAttempts: 60 });
+  }
+
+  /**
+   * Ends a started session whose time is up; returns the row as it now is. The status change and the queued
+   * completion commit together, so it takes a transaction (never the plain connection): a crash between the two
+   * writes must not leave a timed-out session that nothing will score.
+   */
+  async function expireIfDue(tx: Transaction<Database>, row: Row): Promise<Row> {
+    if (!isDue(row)) return row;
+    const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
+    if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
+      await queueCompletion(tx, row.id); // a timed-out session is scored like a finished one
+      return { ...row, ...changes };
+    }
+    return (await repo.get(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, row.id))!;
+  }
+
+  /** A row read outside a transaction, with its timeout committed if it is due (no write lock otherwise). */
+  async function applyDueTimeout(row: Row): Promise<Row> {
+    return isDue(row) ? db.transaction().execute((tx) => expireIfDue(tx, row)) : row;
+  }
+
+  /**
+   * The session as it stands now, with an overdue timeout applied and committed first, so a request refused
+   * because the time is up does not roll the timeout back.
+   */
+  async function settled(tenant: Tenant, id: string): Promise<Row> {
+    return applyDueTimeout(await mustGet(db, tenant, id));
+  }
+
+  /** The timeout job of one session: a no-op unless its time is up (or when the session is gone). */
+  async function expireSession(tenant: Tenant, id: string): Promise<void> {
+    const row = await repo.get(db, tenant, id);
+    if (row) await applyDueTimeout(row);
+  }
+
+  /** The scheduled sweep: every started session whose time is up becomes timed_out. */
+  async function expireDue(limit = 500): Promise<number> {
+    // Found with a plain read, so the sweep takes no write lock when nothing is due (it runs every 10 s).
+    let n = 0;
+    for (const row of await repo.due(db, clock.now(), limit)) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
+    // Assignments whose window lapsed unopened are abandoned: scored (as nothing) and announced once.
+    const lapsed = await repo.lapsedWithoutReport(db, clock.now() - ASSIGNMENT_WINDOW_MS, limit);
+    if (lapsed.length > 0) await db.transaction().execute(async (tx) => { for (const id of lapsed) await queueCompletion(tx, id); });
+    return n;
+  }
+
+  const provider: SubjectProvider = {
+    kind: kind.kind,
+    module: kind.module,
+    field: SUBJECT_FIELDS[kind.kind],
+    async state(tx, tenant, id) {
+      const row = await repo.get(tx, tenant, id);
+      return row ? stateOf(row, clock.now()) : null;
+    },
+    async context(tenant, id): Promise<SubjectContext | null> {
+      const row = await repo.get(db, tenant, id);
+      if (!row) return null;
+      const [test, candidate] = await Promise.all([
+        kind.test(db, tenant.organizationId, row.test_id),
+        row.candidate_id ? repo.candidate(db, tenant, row.candidate_id) : undefined,
+      ]);
+      return {
+        candidate: candidate ?? null,
+        round: { id: row.test_id, name: test?.name ?? kind.noun, description: test?.description ?? null },
+        status: (await applyDueTimeout(row)).status,
+        duration_seconds: row.duration_seconds,
+      };
+    },
+  };
+
+  return {
+    provider,
+    timeoutJob,
+    completeJob,
+    mustGet,
+    settled,
+    queueCompletion,
+    stateOf: (row: Row) => stateOf(row, clock.now()),
+
+    /**
+     * Assigns a test: one credit reserved. A candidate who already holds an open session of the test gets it
+     * back (resumed, no charge), also when requests race: the balance lock is taken before looking.
+     */
+    async assign(tenant: Tenant, input: AssignInput): Promise<{ detail: Detail; row: Row; resumed: boolean }> {
+      return db.transaction().execute(async (tx) => {
+        await credits.lock(tx, tenant, kind.credit);
+        const candidate = await repo.candidate(tx, tenant, input.candidate_id);
+        if (!candidate) throw new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${input.candidate_id}'.` });
+        const testId = input[kind.testParam] as unknown as string;
+        const test = await kind.test(tx, tenant.organizationId, testId);
+        if (!test) throw new ApiError('resource_not_found', { param: kind.testParam, message: `No such test: '${testId}'.` });
+
+        const now = clock.now();
+        for (const open of await repo.openFor(tx, tenant, candidate.id, test.id)) {
+          if (kind.resumes && !kind.resumes(open, input)) continue;
+          const current = await expireIfDue(tx, open);
+          const state = stateOf(current, now);
+          if (state === 'open') return { detail: await kind.detail(tx, current), row: current, resumed: true };
+          // An assignment that lapsed unopened gives its credit back; a new one is made below.
+          if (state === 'lapsed' && current.credit_reservation_id) await credits.release(tx, current.credit_reservation_id);
+        }
+
+        const id = newId();
+        const reservation = await credits.reserve(tx, tenant, kind.credit, `${kind.kind}_session:${id}`);
+        const row = kind.newRow({
+          id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, candidate_id: candidate.id, test_id: test.id,
+          status: 'assigned', duration_seconds: test.duration_minutes === null ? null : test.duration_minutes * 60,
+          credit_reservation_id: reservation, created_at: now, updated_at: now, started_at: null, deadline_at: null, ended_at: null,
+        }, test, input);
+        await repo.insert(tx, row);
+        if (kind.afterAssign) await kind.afterAssign(tx, row, test);
+        return { detail: await kind.detail(tx, row), row, resumed: false };
+      });
+    },
+
+    async list(tenant: Tenant, page: PageRequest, filters: { status?: AssessmentStatus; candidateId?: string } = {}) {
+      const [result, total] = await Promise.all([repo.list(tenant, page, filters), repo.count(tenant, filters)]);
+      return { page: result, total };
+    },
+
+    async get(tenant: Tenant, id: string): Promise<Detail> {
+      return kind.detail(db, await settled(tenant, id));
+    },
+
+    /** Customer cancels an assignment not yet started: its credit comes back. Repeating is harmless. */
+    async cancel(tenant: Tenant, id: string): Promise<Row> {
+      return db.transaction().execute(async (tx) => {
+        const row = await mustGet(tx, tenant, id);
+        if (row.status === 'cancelled') return row;
+        if (row.status !== 'assigned') throw new ApiError('session_already_started');
+        const changes = { status: 'cancelled' as const, ended_at: clock.now(), updated_at: clock.now() };
+        if (!(await repo.transition(tx, id, ['assigned'], changes))) throw new ApiError('session_already_started');
+        if (row.credit_reservation_id) await credits.release(tx, row.credit_reservation_id);
+        return { ...row, ...changes };
+      });
+    },
+
+    /** A single-use link; while assigned it cannot outlive the assignment window. */
+    async launchLink(tenant: Tenant, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
+      await settled(tenant, id);
+      return db.transaction().execute(async (tx) => {
+        const row = await mustGet(tx, tenant, id);
+        assertOpen(stateOf(row, clock.now()));
+        return sessions.createLaunchLink(tx, tenant, kind.kind, id, {
+          ...options, capAt: row.status === 'assigned' ? assignmentEndsAt(row) : undefined,
+        });
+      });
+    },
+
+    /** The candidate starts: the clock starts once and the reserved credit is spent. A repeat returns the same. */
+    async start(tenant: Tenant, id: string): Promise<Detail> {
+      await settled(tenant, id);
+      return db.transaction().execute(async (tx) => {
+        const row = await mustGet(tx, tenant, id);
+        const state = stateOf(row, clock.now());
+        if (row.status !== 'assigned' && state === 'open') return kind.detail(tx, row); // already started: same started_at
+        assertOpen(state);
+        const now = clock.now();
+        const changes = {
+          status: 'started' as const, started_at: now, updated_at: now,
+          deadline_at: row.duration_seconds === null ? null : now + row.duration_seconds * 1000,
+        };
+        if (!(await repo.transition(tx, id, ['assigned'], changes))) return kind.detail(tx, await mustGet(tx, tenant, id));
+        if (row.credit_reservation_id) await credits.commit(tx, row.credit_reservation_id);
+        if (changes.deadline_at !== null) {
+          await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
+            runAt: changes.deadline_at, uniqueKey: `${timeoutJob}:${id}`,
+          });
+        }
+        return kind.detail(tx, { ...row, ...changes });
+      });
+    },
+
+    /** The first piece of work (a run, a saved answer) moves a started session to in_progress. */
+    async markInProgress(tx: Kysely<Database>, row: Row): Promise<void> {
+      if (row.status === 'started') await repo.transition(tx, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });
+    },
+
+    /** Server-owned clock. Reads the row outside a transaction (hot path) and only writes when time is up. */
+    async timer(tenant: Tenant, id: string) {
+      const read = await repo.read(tenant, id);
+      if (!read) throw notFound(kind.noun, id);
+      const row = await applyDueTimeout(read);
+      const now = clock.now();
+      const timed = row.duration_seconds !== null;
+      let remaining = 0;
+      if (timed) {
+        remaining = row.deadline_at === null
+          ? (row.status === 'assigned' ? row.duration_seconds! : 0)
+          : Math.max(0, Math.ceil((row.deadline_at - now) / 1000));
+        if (FINISHED.has(row.status) || row.status === 'cancelled') remaining = 0;
+      }
+      return { row, timed, remaining, now };
+    },
+
+    /** Proctoring signals: stored while the session is live, up to the cap. */
+    async recordEvents(tenant: Tenant, id: string, events: Array<{ type: string; meta?: Record<string, unknown> }>) {
+      const metas = events.map((e, i) => {
+        if (e.meta === undefined) return null;
+        let json: string;
+        try {
+          json = JSON.stringify(e.meta);
+        } catch {
+          throw new ApiError('parameter_invalid', { param: `events[${i}].meta`, message: 'meta is nested too deeply.' });
+        }
+        if (Buffer.byteLength(json) > PROCTORING_META_MAX_BYTES) {
+          throw new ApiError('parameter_invalid', { param: `events[${i}].meta`, message: `meta is at most ${PROCTORING_META_MAX_BYTES} bytes of JSON.` });
+        }
+        return json;
+      });
+      await settled(tenant, id);
+      return db.transaction().execute(async (tx) => {
+        const row = await mustGet(tx, tenant, id);
+        if (!OPEN_STATUSES.includes(row.status)) return 0;
+        // Concurrent posts for one session queue here (a row lock on PostgreSQL), so the cap holds.
+        await repo.lock(tx, id);
+        const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
+        const kept = events.slice(0, room);
+        if (kept.length === 0) return 0;
+        const now = clock.now();
+        await repo.insertEvents(tx, kept.map((e, i) => ({
+          id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, subject_kind: kind.kind,
+          subject_id: id, type: e.type, meta: metas[i], created_at: now,
+        })));
+        return kept.length;
+      });
+    },
+
+    expireSession,
+    expireDue,
+
+    /** The background jobs the lifecycle runs for this kind (the kind adds its completion job). */
+    jobs(): JobHandler[] {
+      return [
+        {
+          // Queued at start for the deadline, in the transaction that starts the session.
+          kind: timeoutJob,
+          run: async (payload) => {
+            const { organization_id, livemode, session_id } = payload as { organization_id: string; livemode: boolean; session_id: string };
+            await expireSession({ organizationId: organization_id, livemode }, session_id);
+          },
+        },
+        {
+          // A safety net for timeouts without a job (a restored backup, say): one indexed query every 10 s.
+          kind: `${kind.kind}.timeout-sweep`,
+          everyMs: 10_000,
+          run: async () => void (await expireDue()),
+        },
+      ];
+    },
+
+    eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
+  };
+}

@@ -1,0 +1,98 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Database, ProctoringEventsTable, SubjectKind } from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
+
+const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+
+/** The tables of one assessment kind. */
+export interface AssessmentTables {
+  kind: SubjectKind;
+  /** Its sessions: the shared columns of AssessmentSessionRow and its own. */
+  sessions: 'coding_sessions' | 'psychometric_sessions';
+  /** Its reports, keyed by session_id (a lapsed assignment without one is still to be announced). */
+  reports: 'coding_reports' | 'psychometric_reports';
+}
+
+export interface ListFilters {
+  status?: AssessmentStatus;
+  candidateId?: string;
+}
+
+/**
+ * The SQL of the shared lifecycle, written once over a kind's own tables. The table names come from the kind's
+ * declaration, never from a request; the queries are the same on both engines.
+ */
+export function createAssessmentRepo<Row extends AssessmentSessionRow>(database: Db, tables: AssessmentTables) {
+  const db = database.kysely as unknown as Kysely<any>;
+  // Names from the kind's declaration, widened: Kysely's types cannot follow a table chosen at run time.
+  const t = tables.sessions as string;
+  const reports = tables.reports as string;
+  const scoped = (tx: Kysely<Database>, tenant: Tenant) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
+    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, status?: AssessmentStatus, candidateId?: string) => {
+    let q = db.selectFrom(t).selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode);
+    if (status !== undefined) q = q.where('status', '=', status);
+    if (candidateId !== undefined) q = q.where('candidate_id', '=', candidateId);
+    return q as unknown as SelectQueryBuilder<any, any, { id: string }>;
+  });
+  /** The hot read of session-token operations (timer, start): one row by id within the tenant. */
+  const byId = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom(t).selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
+
+  return {
+    list: (tenant: Tenant, page: PageRequest, f: ListFilters = {}) =>
+      pageOf(page, tenant.organizationId, lm(tenant), f.status, f.candidateId) as Promise<{ data: Row[]; has_more: boolean; next_cursor: string | null }>,
+    async count(tenant: Tenant, f: ListFilters = {}): Promise<number> {
+      let q = db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+      if (f.status) q = q.where('status', '=', f.status);
+      if (f.candidateId) q = q.where('candidate_id', '=', f.candidateId);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    },
+    get: (tx: Kysely<Database>, tenant: Tenant, id: string) => scoped(tx, tenant).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>,
+    read: async (tenant: Tenant, id: string) => (await byId(id, tenant.organizationId, lm(tenant)))[0] as Row | undefined,
+    /** The candidate's sessions of this test that are not finished (newest first). */
+    openFor: (tx: Kysely<Database>, tenant: Tenant, candidateId: string, testId: string) => scoped(tx, tenant)
+      .where('candidate_id', '=', candidateId).where('test_id', '=', testId).where('status', 'in', OPEN_STATUSES)
+      .orderBy('id', 'desc').execute() as Promise<Row[]>,
+    insert: (tx: Kysely<Database>, row: Row) => (tx as unknown as Kysely<any>).insertInto(t).values(row).execute(),
+    /** Moves a session on only from the state the caller saw (so two racing transitions cannot both apply). */
+    async transition(tx: Kysely<Database>, id: string, from: AssessmentStatus[], changes: Partial<AssessmentSessionRow> | Partial<Row>): Promise<boolean> {
+      const r = await (tx as unknown as Kysely<any>).updateTable(t).set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** Takes the session's row lock for the rest of the transaction, changing nothing. */
+    lock: (tx: Kysely<Database>, id: string) => (tx as unknown as Kysely<any>).updateTable(t).set({ status: sql`status` }).where('id', '=', id).execute(),
+    /** Started sessions whose time is up. */
+    due: (tx: Kysely<Database>, now: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
+      .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute() as Promise<Row[]>,
+    /** Assignments created before `createdBefore` never started and not yet reported (abandoned). */
+    lapsedWithoutReport: async (tx: Kysely<Database>, createdBefore: number, limit: number) => (await (tx as unknown as Kysely<any>).selectFrom(t)
+      .leftJoin(reports, `${reports}.session_id`, `${t}.id`)
+      .select(`${t}.id as id`).where(`${t}.status`, '=', 'assigned').where(`${t}.created_at`, '<=', createdBefore)
+      .where(`${reports}.session_id`, 'is', null).limit(limit).execute()).map((r: { id: string }) => r.id),
+
+    /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own candidates). */
+    candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name'])
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+
+    countEvents: async (tx: Kysely<Database>, sessionId: string) => Number((await tx.selectFrom('proctoring_events')
+      .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)
+      .executeTakeFirstOrThrow()).n),
+    insertEvents: (tx: Kysely<Database>, rows: ProctoringEventsTable[]) => tx.insertInto('proctoring_events').values(rows).execute(),
+
+    /** Erasure: the sessions stay (anonymous), the person's link and their proctoring signals go. */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
+      const ids = ((await scoped(tx, tenant).where('candidate_id', '=', candidateId).execute()) as Row[]).map((r) => r.id);
+      if (ids.length === 0) return;
+      await tx.deleteFrom('proctoring_events').where('subject_kind', '=', tables.kind).where('subject_id', 'in', ids).execute();
+      await (tx as unknown as Kysely<any>).updateTable(t).set({ candidate_id: null }).where('id', 'in', ids).execute();
+    },
+  };
+}
+
+export type AssessmentRepo<Row extends AssessmentSessionRow> = ReturnType<typeof createAssessmentRepo<Row>>;

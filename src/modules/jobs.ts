@@ -1,0 +1,28 @@
+import type { JobHandler } from '../jobs/worker.js';
+import { sweepIdempotencyKeys } from '../platform/idempotency.js';
+import type { Services } from '../services.js';
+import type { ModuleServices } from './index.js';
+import { judgingJobs } from './coding/judging.js';
+import { psychometricJobs } from './psychometric/service.js';
+import { webhookJobs } from './webhooks/service.js';
+
+/** Every kind of background work: each module's own jobs, and the retention sweep over all of them. */
+export function jobHandlers(services: Services, modules: ModuleServices): JobHandler[] {
+  const { db, clock } = services.core;
+  return [
+    ...webhookJobs(modules.webhooks),
+    ...modules.coding.jobs(),
+    ...judgingJobs(modules.judging),
+    ...psychometricJobs(modules.psychometric),
+    {
+      kind: 'retention.sweep',
+      everyMs: 3_600_000,
+      run: async () => {
+        await sweepIdempotencyKeys(db.kysely, clock.now());
+        await modules.sessions.sweep();
+        await services.queue.sweep();
+        await modules.webhooks.sweep();
+      },
+    },
+  ];
+}

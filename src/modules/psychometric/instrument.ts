@@ -1,0 +1,145 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * A psychometric instrument as Prep keeps it: scales (domains with their facets), items with their scale, key and
+ * texts per language, the answer labels per language, and the published norm group if there is one. Instruments
+ * are catalogue files under catalog/psychometric/; an item bank in an npm package is read from it (`items_from`).
+ */
+export interface Scale {
+  key: string;
+  name: string;
+  facets: Array<{ key: string; name: string }>;
+}
+
+export interface Item {
+  id: string;
+  /** A domain key. */
+  domain: string;
+  /** A facet key of that domain, or null (short forms score domains only). */
+  facet: string | null;
+  keyed: 'plus' | 'minus';
+  text: Record<string, string>;
+}
+
+export interface NormGroup {
+  key: string;
+  label: string;
+  source: string;
+  /** Scale key -> [mean, SD] of the raw score. */
+  mean_sd: Record<string, [number, number]>;
+}
+
+export interface Instrument {
+  slug: string;
+  name: string;
+  description: string;
+  estimated_minutes: number;
+  source: string;
+  languages: string[];
+  /** Language -> the five answer labels, for values 1..5. */
+  choices: Record<string, string[]>;
+  scales: Scale[];
+  items: Item[];
+  norms: NormGroup | null;
+}
+
+export class InstrumentError extends Error {}
+
+const ROOT = new URL('../../../catalog/psychometric/', import.meta.url);
+const require = createRequire(import.meta.url);
+
+interface PackageItem { id: string; text: string; keyed: 'plus' | 'minus'; domain: string; facet: number }
+
+/** Items and answer labels of an IPIP item bank published as an npm package (data/<lang>/questions.json, choices.js). */
+function packageBank(name: string): Pick<Instrument, 'languages' | 'choices' | 'items'> {
+  const dir = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'data');
+  const languages = (JSON.parse(readFileSync(path.join(dir, 'languages.json'), 'utf8')) as Array<{ id: string }>).map((l) => l.id);
+  const items = new Map<string, Item>();
+  const choices: Record<string, string[]> = {};
+  for (const language of languages) {
+    // Read as data, never through the package's getItems (it shuffles and mutates a cached array).
+    const questions = JSON.parse(readFileSync(path.join(dir, language, 'questions.json'), 'utf8')) as PackageItem[];
+    const labels = (require(path.join(dir, language, 'choices.js')) as { plus: Array<{ text: string; score: number }> }).plus;
+    choices[language] = [...labels].sort((a, b) => a.score - b.score).map((c) => c.text);
+    for (const q of questions) {
+      const item = items.get(q.id) ?? { id: q.id, domain: q.domain, facet: `${q.domain}${q.facet}`, keyed: q.keyed, text: {} };
+      if (item.domain !== q.domain || item.facet !== `${q.domain}${q.facet}` || item.keyed !== q.keyed) {
+        throw new InstrumentError(`${name}: item ${q.id} is keyed differently in ${language}`);
+      }
+      item.text[language] = q.text;
+      items.set(q.id, item);
+    }
+  }
+  return { languages, choices, items: [...items.values()] };
+}
+
+interface NormsFile {
+  source: string;
+  names: Record<string, string>;
+  [group: string]: unknown;
+}
+
+function readNorms(file: string, group: string): { norms: NormGroup; names: Record<string, string> } {
+  const data = JSON.parse(readFileSync(new URL(file, ROOT), 'utf8')) as NormsFile;
+  const g = data[group] as { label: string; mean_sd: Record<string, [number, number]> } | undefined;
+  if (!g) throw new InstrumentError(`${file}: no norm group ${group}`);
+  return { norms: { key: group, label: g.label, source: data.source, mean_sd: g.mean_sd }, names: data.names };
+}
+
+/** One catalogue file -> an instrument, checked whole. */
+export function readInstrument(file: string): Instrument {
+  const raw = JSON.parse(readFileSync(new URL(file, ROOT), 'utf8')) as Record<string, any>;
+  let instrument: Instrument;
+  if (raw.items_from) {
+    const bank = packageBank(raw.items_from);
+    const { norms, names } = readNorms(raw.norms.file, raw.norms.group);
+    const domains = [...new Set(bank.items.map((i) => i.domain))];
+    const scales = domains.map((d) => ({
+      key: d, name: names[d] ?? d,
+      facets: [...new Set(bank.items.filter((i) => i.domain === d).map((i) => i.facet!))].sort().map((f) => ({ key: f, name: names[f] ?? f })),
+    }));
+    instrument = { slug: raw.slug, name: raw.name, description: raw.description, estimated_minutes: raw.estimated_minutes, source: raw.source, ...bank, scales, norms };
+  } else {
+    instrument = raw as Instrument;
+  }
+  validateInstrument(instrument, file);
+  return instrument;
+}
+
+/** Every key complete: each item on a known scale, each scale and facet with items, each item in every language. */
+export function validateInstrument(i: Instrument, where = i.slug): void {
+  const fail = (message: string) => { throw new InstrumentError(`${where}: ${message}`); };
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(i.slug ?? '')) fail('slug must be kebab-case');
+  if (!i.name || !i.description || !i.source) fail('name, description and source are required');
+  if (!Number.isInteger(i.estimated_minutes) || i.estimated_minutes < 1) fail('estimated_minutes must be a positive whole number');
+  if (!Array.isArray(i.languages) || i.languages.length === 0) fail('languages are required');
+  const ids = new Set<string>();
+  for (const item of i.items) {
+    if (ids.has(item.id)) fail(`item ${item.id} appears twice`);
+    ids.add(item.id);
+    const scale = i.scales.find((s) => s.key === item.domain);
+    if (!scale) fail(`item ${item.id} is on unknown domain ${item.domain}`);
+    if (item.facet !== null && !scale!.facets.some((f) => f.key === item.facet)) fail(`item ${item.id} is on unknown facet ${item.facet}`);
+    if (item.keyed !== 'plus' && item.keyed !== 'minus') fail(`item ${item.id} must be keyed plus or minus`);
+    for (const language of i.languages) if (!item.text[language]) fail(`item ${item.id} has no ${language} text`);
+  }
+  for (const scale of i.scales) {
+    if (!i.items.some((item) => item.domain === scale.key)) fail(`domain ${scale.key} has no items`);
+    for (const facet of scale.facets) if (!i.items.some((item) => item.facet === facet.key)) fail(`facet ${facet.key} has no items`);
+  }
+  for (const language of i.languages) if (i.choices[language]?.length !== 5) fail(`${language} needs five answer labels`);
+  if (i.norms) {
+    for (const key of i.scales.flatMap((s) => [s.key, ...s.facets.map((f) => f.key)])) {
+      const ms = i.norms.mean_sd[key];
+      if (!ms || !(ms[1] > 0)) fail(`norms have no mean and SD for ${key}`);
+    }
+  }
+}
+
+/** Every instrument in catalog/psychometric/. */
+export function readInstruments(): Instrument[] {
+  if (!existsSync(ROOT)) return [];
+  return readdirSync(ROOT).filter((f) => f.endsWith('.json')).sort().map((f) => readInstrument(f));
+}

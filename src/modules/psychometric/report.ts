@@ -1,0 +1,91 @@
+import { createRequire } from 'node:module';
+import type { PsychometricTest } from './catalog.js';
+import { qualityIndicators, scoreSheet, type DomainScore, type Label, type ScaleScore } from './scoring.js';
+
+/** Johnson's public-domain result texts, per domain and level, in several languages (MIT package). */
+interface TemplateDomain {
+  domain: string;
+  title: string;
+  shortDescription: string;
+  results: Array<{ score: 'low' | 'neutral' | 'high'; text: string }>;
+  facets: Array<{ facet: number; title: string; text: string }>;
+}
+const resultText = createRequire(import.meta.url)('@alheimsins/b5-result-text') as {
+  getTemplate(language: string): TemplateDomain[];
+  getInfo(): { languages: Array<{ id: string }> };
+};
+const TEXT_LANGUAGES = new Set(resultText.getInfo().languages.map((l) => l.id));
+const LEVEL: Record<Label, 'low' | 'neutral' | 'high'> = { low: 'low', average: 'neutral', high: 'high' };
+
+/** The package writes line breaks and <br /> for a web page; a report carries plain text. */
+const plain = (text: string) => text.replace(/<br\s*\/?>/gi, '\n').replace(/[ \t]*\n[ \t]*/g, '\n').replace(/([^\n])\n([^\n])/g, '$1 $2').trim();
+
+export interface NormRef {
+  key: string;
+  label: string;
+  source: string;
+}
+
+export interface PsychometricReport {
+  outcome: 'completed';
+  language: string;
+  text_language: string;
+  norm_group: NormRef | null;
+  domains: Array<ScaleScore & { text: string; facets: Array<ScaleScore & { text: string }> }>;
+  quality: ReturnType<typeof qualityIndicators>;
+  flagged: string[];
+  summary: string;
+}
+
+function describe(domains: DomainScore[], norms: NormRef | null, flagged: string[]): string {
+  const parts: string[] = [];
+  if (norms) {
+    const sorted = [...domains].sort((a, b) => (b.t_score ?? 0) - (a.t_score ?? 0));
+    const hi = sorted[0]!;
+    const lo = sorted[sorted.length - 1]!;
+    parts.push(`Scored against ${norms.key === 'local' ? 'local norms' : 'published norms'} (${norms.label}).`);
+    parts.push(`Highest: ${hi.name} (${hi.label}, T ${hi.t_score}); lowest: ${lo.name} (${lo.label}, T ${lo.t_score}).`);
+    const outside = domains.filter((d) => d.label !== 'average').map((d) => `${d.name} ${d.label}`);
+    parts.push(outside.length ? `Outside the average band: ${outside.join(', ')}.` : 'Every domain is in the average band.');
+  } else {
+    parts.push('Raw and mean item scores only: this instrument has no published norms, and the organisation does not yet have 50 completed sessions of it in this environment for local norms, so no T-scores or percentiles are given.');
+    const sorted = [...domains].sort((a, b) => b.mean - a.mean);
+    parts.push(`Highest mean item score: ${sorted[0]!.name} (${sorted[0]!.mean} of 5); lowest: ${sorted[sorted.length - 1]!.name} (${sorted[sorted.length - 1]!.mean}).`);
+  }
+  parts.push(flagged.length ? `Response quality: ${flagged.join(', ')} flagged; read the scores with caution.` : 'Response quality: no indicator flagged.');
+  parts.push('A personality profile is one input to a decision about a person, never the decision: weigh it with the role\'s requirements and other evidence, and facet scores (four items each) less than domain scores.');
+  return parts.join(' ');
+}
+
+/** The report of a complete answer sheet: scores per domain and facet, texts, quality indicators and a summary. */
+export function buildReport(input: {
+  test: PsychometricTest; language: string; order: string[]; answers: Record<string, number>;
+  norms: { group: NormRef; mean_sd: Record<string, [number, number]> } | null; seconds: number | null;
+}): PsychometricReport {
+  const { test, language, order, answers, norms, seconds } = input;
+  const textLanguage = TEXT_LANGUAGES.has(language) ? language : 'en';
+  const template = resultText.getTemplate(textLanguage);
+  const domains = scoreSheet(test.instrument, answers, norms ? { mean_sd: norms.mean_sd } : null);
+  const quality = qualityIndicators(test.instrument, order, answers, seconds);
+  const flagged = Object.entries(quality).filter(([, q]) => q.flagged).map(([name]) => name);
+  return {
+    outcome: 'completed',
+    language,
+    text_language: textLanguage,
+    norm_group: norms?.group ?? null,
+    domains: domains.map((d) => {
+      const t = template.find((x) => x.domain === d.key);
+      const text = t ? plain(d.label ? t.results.find((r) => r.score === LEVEL[d.label!])!.text : t.shortDescription) : '';
+      return {
+        ...d, text,
+        facets: d.facets.map((f) => {
+          const ft = t?.facets.find((x) => `${d.key}${x.facet}` === f.key);
+          return { ...f, text: ft ? plain(ft.text) : '' };
+        }),
+      };
+    }),
+    quality,
+    flagged,
+    summary: describe(domains, norms?.group ?? null, flagged),
+  };
+}

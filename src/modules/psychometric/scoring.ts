@@ -1,0 +1,143 @@
+import type { Instrument, Item, NormGroup } from './instrument.js';
+
+/**
+ * Scoring of a completed answer sheet: raw sums (minus-keyed items reversed, 6 − answer), mean item scores, and,
+ * against a norm group, T = 50 + 10·(raw − mean)/SD, percentile = 100·Φ((T − 50)/10), label low (T < 45),
+ * average (45–55) or high (T > 55). Pure: the same sheet always scores the same.
+ */
+
+export type Label = 'low' | 'average' | 'high';
+
+export interface ScaleScore {
+  key: string;
+  name: string;
+  raw: number;
+  mean: number;
+  items: number;
+  t_score: number | null;
+  percentile: number | null;
+  label: Label | null;
+}
+
+export interface DomainScore extends ScaleScore {
+  facets: ScaleScore[];
+}
+
+/** The item's score after keying: minus-keyed items are reversed. */
+export const keyed = (item: Item, answer: number) => (item.keyed === 'minus' ? 6 - answer : answer);
+
+/** Standard normal CDF (Abramowitz & Stegun 7.1.26 through erf; absolute error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+export function labelOf(t: number): Label {
+  return t < 45 ? 'low' : t > 55 ? 'high' : 'average';
+}
+
+const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** T, percentile and label of a raw score against [mean, SD]; nulls without a norm. */
+export function normed(raw: number, ms: [number, number] | undefined): Pick<ScaleScore, 't_score' | 'percentile' | 'label'> {
+  if (!ms || !(ms[1] > 0)) return { t_score: null, percentile: null, label: null };
+  const t = 50 + (10 * (raw - ms[0])) / ms[1];
+  return { t_score: round(t, 1), percentile: round(100 * normalCdf((t - 50) / 10), 1), label: labelOf(t) };
+}
+
+/** Raw sums per scale key (domains and facets) of a complete sheet. */
+export function rawScores(instrument: Instrument, answers: Record<string, number>): Record<string, number> {
+  const raw: Record<string, number> = {};
+  for (const item of instrument.items) {
+    const answer = answers[item.id];
+    if (answer === undefined) throw new Error(`item ${item.id} is unanswered`);
+    for (const key of item.facet ? [item.domain, item.facet] : [item.domain]) raw[key] = (raw[key] ?? 0) + keyed(item, answer);
+  }
+  return raw;
+}
+
+export function scoreSheet(instrument: Instrument, answers: Record<string, number>, norms: Pick<NormGroup, 'mean_sd'> | null): DomainScore[] {
+  const raw = rawScores(instrument, answers);
+  const count = (key: string) => instrument.items.filter((i) => i.domain === key || i.facet === key).length;
+  const scale = (key: string, name: string): ScaleScore => {
+    const items = count(key);
+    return { key, name, raw: raw[key]!, mean: round(raw[key]! / items, 2), items, ...normed(raw[key]!, norms?.mean_sd[key]) };
+  };
+  return instrument.scales.map((s) => ({ ...scale(s.key, s.name), facets: s.facets.map((f) => scale(f.key, f.name)) }));
+}
+
+/** Mean and SD (sample, n − 1) of each scale over many sheets' raw scores: an organisation's local norms. */
+export function localNorms(sheets: Array<Record<string, number>>): Record<string, [number, number]> {
+  const keys = new Set(sheets.flatMap((s) => Object.keys(s)));
+  const out: Record<string, [number, number]> = {};
+  for (const key of keys) {
+    const values = sheets.map((s) => s[key]).filter((v): v is number => typeof v === 'number');
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
+    out[key] = [round(mean, 4), round(Math.sqrt(variance), 4)];
+  }
+  return out;
+}
+
+export interface QualityIndicator {
+  value: number;
+  threshold: number;
+  flagged: boolean;
+  description: string;
+}
+
+/** A run this long of one answer suggests answering without reading: a sixth of the items, and at least six. */
+export const longRunThreshold = (itemCount: number) => Math.max(6, Math.ceil(itemCount / 6));
+export const SECONDS_PER_ITEM_MIN = 2;
+/** Mean |plus-keyed mean + minus-keyed mean − 6| over scales with both keys; 0 is consistent, 4 contradicts fully. */
+export const INCONSISTENCY_THRESHOLD = 1.5;
+
+/**
+ * Response-quality indicators: the longest run of identical answers in the order shown, the time per item, and how
+ * far the answers to opposite-keyed items of the same scale disagree (agreeing with both "worry about things" and
+ * "am relaxed most of the time"). Each is reported with its threshold; none decides anything by itself.
+ */
+export function qualityIndicators(instrument: Instrument, order: string[], answers: Record<string, number>, seconds: number | null) {
+  let longest = 0;
+  let run = 0;
+  let previous: number | undefined;
+  for (const id of order) {
+    const answer = answers[id];
+    run = answer !== undefined && answer === previous ? run + 1 : 1;
+    previous = answer;
+    longest = Math.max(longest, run);
+  }
+  const runThreshold = longRunThreshold(order.length);
+
+  const gaps: number[] = [];
+  const scales = instrument.scales.flatMap((s) => (s.facets.length > 0 ? s.facets.map((f) => f.key) : [s.key]));
+  for (const key of scales) {
+    const items = instrument.items.filter((i) => (i.facet ?? i.domain) === key);
+    const mean = (keyedAs: 'plus' | 'minus') => {
+      const values = items.filter((i) => i.keyed === keyedAs).map((i) => answers[i.id]!);
+      return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+    };
+    const plus = mean('plus');
+    const minus = mean('minus');
+    if (plus !== null && minus !== null) gaps.push(Math.abs(plus + minus - 6));
+  }
+  const inconsistency = gaps.length ? round(gaps.reduce((a, b) => a + b, 0) / gaps.length, 2) : 0;
+  const perItem = seconds === null ? null : round(seconds / order.length, 1);
+
+  return {
+    longest_identical_run: {
+      value: longest, threshold: runThreshold, flagged: longest >= runThreshold,
+      description: `The longest run of the same answer to consecutive items; flagged at ${runThreshold} or more.`,
+    } satisfies QualityIndicator,
+    seconds_per_item: {
+      value: perItem ?? 0, threshold: SECONDS_PER_ITEM_MIN, flagged: perItem !== null && perItem < SECONDS_PER_ITEM_MIN,
+      description: `Time from start to submit per item, in seconds; flagged under ${SECONDS_PER_ITEM_MIN} s (too fast to read each item).`,
+    } satisfies QualityIndicator,
+    inconsistency: {
+      value: inconsistency, threshold: INCONSISTENCY_THRESHOLD, flagged: inconsistency > INCONSISTENCY_THRESHOLD,
+      description: `Mean disagreement between opposite-keyed items of the same scale (0 consistent, 4 contradictory); flagged above ${INCONSISTENCY_THRESHOLD}.`,
+    } satisfies QualityIndicator,
+  };
+}

@@ -1,0 +1,199 @@
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, PsychometricSessionsTable } from '../../db/schema.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { Tenant } from '../../platform/context.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import type { PageRequest } from '../../platform/pagination.js';
+import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import { createAssessmentRepo } from '../assessments/repo.js';
+import type { Db } from '../../db/database.js';
+import { assertOpen } from '../sessions/subjects.js';
+import type { PsychometricCatalog, PsychometricTest } from './catalog.js';
+import { buildReport, type PsychometricReport } from './report.js';
+import { localNorms, rawScores } from './scoring.js';
+
+/** From this many completed sessions of a test in one environment on, an instrument without published norms uses the organisation's own. */
+export const LOCAL_NORMS_MIN = 50;
+export const DEFAULT_LANGUAGE = 'en';
+
+export interface AssignInput {
+  candidate_id: string;
+  psychometric_test_id: string;
+  language?: string;
+}
+
+type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
+const answersOf = (row: PsychometricSessionsTable) => JSON.parse(row.answers) as Record<string, number>;
+const orderOf = (row: PsychometricSessionsTable) => JSON.parse(row.item_order) as string[];
+
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Psychometric tests on the shared assessment lifecycle: untimed questionnaires, saved as the candidate goes. */
+export function createPsychometricService(deps: LifecycleDeps & { database: Db; catalog: PsychometricCatalog; emit: Emit }) {
+  const { db, clock, catalog, emit } = deps;
+  const repo = createAssessmentRepo<PsychometricSessionsTable>(deps.database, { kind: 'psychometric', sessions: 'psychometric_sessions', reports: 'psychometric_reports' });
+
+  async function testOf(tx: Kysely<Database>, row: PsychometricSessionsTable): Promise<PsychometricTest> {
+    const test = await catalog.get(tx, row.organization_id, row.test_id);
+    if (!test) throw new Error(`psychometric test ${row.test_id} is missing`);
+    return test;
+  }
+
+  const kind: AssessmentKind<PsychometricSessionsTable, PsychometricTest, { row: PsychometricSessionsTable; test: PsychometricTest }, AssignInput> = {
+    kind: 'psychometric', module: 'psychometric', credit: 'psychometric', noun: 'psychometric session', testParam: 'psychometric_test_id', repo,
+    test: (tx, organizationId, id) => catalog.get(tx, organizationId, id),
+    newRow(shared, test, input) {
+      const language = input.language ?? (test.definition.languages.includes(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : test.definition.languages[0]!);
+      if (!test.definition.languages.includes(language)) {
+        throw new ApiError('parameter_invalid', { param: 'language', message: `This test is not available in '${language}'; available: ${test.definition.languages.join(', ')}.` });
+      }
+      // The order is drawn once and kept: a reload, or another device, shows the same sequence.
+      return { ...shared, language, item_order: JSON.stringify(shuffled(test.definition.items.map((i) => i.id))), answers: '{}' };
+    },
+    detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
+  };
+  const lifecycle = createLifecycle(deps, kind);
+
+  /** A started, unfinished session that still takes answers. */
+  async function answering(tenant: Tenant, id: string): Promise<PsychometricSessionsTable> {
+    const row = await lifecycle.settled(tenant, id);
+    const state = lifecycle.stateOf(row);
+    if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
+    assertOpen(state);
+    return row;
+  }
+
+  /** Reports of this test in this environment so far, for an instrument without published norms. */
+  async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
+    if (test.definition.norms) return { group: { key: test.definition.norms.key, label: test.definition.norms.label, source: test.definition.norms.source }, mean_sd: test.definition.norms.mean_sd };
+    const earlier = await tx.selectFrom('psychometric_reports').select('raw_scores')
+      .where('organization_id', '=', row.organization_id).where('livemode', '=', row.livemode).where('test_id', '=', row.test_id).execute();
+    const sheets = [...earlier.map((r) => JSON.parse(r.raw_scores) as Record<string, number>).filter((s) => Object.keys(s).length > 0), raw];
+    if (sheets.length < LOCAL_NORMS_MIN) return null;
+    return {
+      group: { key: 'local', label: `This organisation's own candidates: ${sheets.length} completed sessions of this test in this environment`, source: 'local' },
+      mean_sd: localNorms(sheets),
+    };
+  }
+
+  return {
+    ...lifecycle,
+
+    listTests: (organizationId: string, page: PageRequest) => catalog.list(organizationId, page),
+    async getTest(organizationId: string, id: string) {
+      const test = await catalog.get(db, organizationId, id);
+      if (!test) throw notFound('psychometric test', id);
+      return test;
+    },
+
+    /** Saves answers (each may be changed until submit). Nothing of a request with one bad answer is saved. */
+    async progress(tenant: Tenant, id: string, answers: Array<{ item_id: string; value: number }>) {
+      const seen = await answering(tenant, id);
+      const known = new Set(orderOf(seen));
+      answers.forEach((a, i) => {
+        if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
+      });
+      return db.transaction().execute(async (tx) => {
+        await repo.lock(tx, id);
+        const row = (await repo.get(tx, tenant, id))!;
+        if (row.status !== 'started' && row.status !== 'in_progress') throw new ApiError('session_already_finalized');
+        const saved = answersOf(row);
+        for (const a of answers) saved[a.item_id] = a.value;
+        await repo.transition(tx, id, ['started', 'in_progress'], { status: 'in_progress', answers: JSON.stringify(saved), updated_at: clock.now() });
+        return { answered: Object.keys(saved).length, total: known.size };
+      });
+    },
+
+    /**
+     * Scores, completes and emits psychometric.completed exactly once, in the transaction that writes the report.
+     * Every item must be answered. A repeat answers the same.
+     */
+    async submit(tenant: Tenant, id: string) {
+      const row = await lifecycle.settled(tenant, id);
+      if (row.status === 'completed') return row;
+      await answering(tenant, id);
+      return db.transaction().execute(async (tx) => {
+        await repo.lock(tx, id);
+        const current = (await repo.get(tx, tenant, id))!;
+        if (current.status === 'completed') return current;
+        if (current.status !== 'started' && current.status !== 'in_progress') throw new ApiError('session_already_finalized');
+        const order = orderOf(current);
+        const answers = answersOf(current);
+        const missing = order.map((itemId, i) => ({ itemId, position: i + 1 })).filter((m) => answers[m.itemId] === undefined);
+        if (missing.length > 0) {
+          throw new ApiError('answers_incomplete', {
+            param: 'answers',
+            message: `${missing.length} of ${order.length} items are unanswered; the first is '${missing[0]!.itemId}' (item ${missing[0]!.position} in this session's order).`,
+          });
+        }
+        const test = await testOf(tx, current);
+        const now = clock.now();
+        const raw = rawScores(test.instrument, answers);
+        const normGroup = await norms(tx, current, test, raw);
+        const report = buildReport({
+          test, language: current.language, order, answers, norms: normGroup,
+          seconds: current.started_at === null ? null : (now - current.started_at) / 1000,
+        });
+        await tx.insertInto('psychometric_reports').values({
+          session_id: id, organization_id: current.organization_id, livemode: current.livemode, test_id: current.test_id,
+          raw_scores: JSON.stringify(raw), report: JSON.stringify(report), created_at: now,
+        }).execute();
+        const changes = { status: 'completed' as const, ended_at: now, updated_at: now };
+        await repo.transition(tx, id, ['started', 'in_progress'], changes);
+        await emit(tx, tenant, 'psychometric.completed', {
+          object: 'psychometric_session', id, status: 'completed', outcome: 'completed', candidate_id: current.candidate_id,
+          psychometric_test_id: current.test_id, norm_group: report.norm_group, flagged: report.flagged, summary: report.summary,
+        });
+        return { ...current, ...changes };
+      });
+    },
+
+    async report(tenant: Tenant, id: string): Promise<{ row: PsychometricSessionsTable; report: PsychometricReport; createdAt: number }> {
+      const row = await lifecycle.settled(tenant, id);
+      const stored = row.status === 'completed'
+        ? await db.selectFrom('psychometric_reports').selectAll().where('session_id', '=', id).executeTakeFirst()
+        : undefined;
+      if (!stored) throw new ApiError('report_not_ready', { message: 'The report is ready once the candidate has submitted every answer.' });
+      return { row, report: JSON.parse(stored.report) as PsychometricReport, createdAt: stored.created_at };
+    },
+
+    /** Announces, once, an assignment whose window lapsed unopened (queued by the lifecycle's sweep). */
+    async complete(sessionId: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await repo.lock(tx, sessionId);
+        const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+        if (!row || row.status !== 'assigned' || assignmentEndsAt(row) > clock.now()) return;
+        const inserted = await tx.insertInto('psychometric_reports').values({
+          session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
+          raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
+        }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+        await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
+          object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
+          psychometric_test_id: row.test_id, norm_group: null, flagged: [], summary: 'The assignment lapsed before the candidate opened it.',
+        });
+      });
+    },
+
+    answersOf,
+    orderOf,
+  };
+}
+
+export type PsychometricService = ReturnType<typeof createPsychometricService>;
+
+export function psychometricJobs(service: PsychometricService): JobHandler[] {
+  return [
+    ...service.jobs(),
+    { kind: service.completeJob, retryDelaysSeconds: [1, 5, 30], run: (payload) => service.complete((payload as { session_id: string }).session_id) },
+  ];
+}

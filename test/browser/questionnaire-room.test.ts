@@ -1,0 +1,116 @@
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, freePort, launchBrowser, screenshotDir } from '../helpers/browser.js';
+import { bearer, startHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+let browser: Browser;
+let shots: string;
+
+async function call(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) {
+  const res = await h.app.inject({ method, url, headers: bearer(h.org.keys.secret_test), ...(body === undefined ? {} : { payload: body as object }) });
+  return { status: res.statusCode, body: res.json() as any };
+}
+
+async function assign(slug: string, language?: string) {
+  const tests = await call('GET', '/v1/psychometric-tests');
+  const test = tests.body.data.find((t: any) => t.slug === slug);
+  const candidate = await call('POST', '/v1/candidates', { email: `q.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`, name: 'Katherine Johnson' });
+  const assigned = await call('POST', '/v1/psychometric-sessions', { candidate_id: candidate.body.id, psychometric_test_id: test.id, ...(language ? { language } : {}) });
+  expect(assigned.status).toBe(201);
+  const link = await call('POST', `/v1/psychometric-sessions/${assigned.body.id}/launch-link`, {});
+  expect(link.status).toBe(201);
+  return { id: assigned.body.id as string, url: link.body.url as string };
+}
+
+describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    h = await startHarness({ env: { PREP_PUBLIC_URL: `http://127.0.0.1:${port}`, PREP_RATE_LIMIT: '100000' } });
+    await h.app.listen({ port, host: '127.0.0.1' });
+    await h.services.signingKeys.ensureKey();
+    await call('PATCH', '/v1/branding', { company_name: 'Acme Robotics', primary_color: '#0f766e' });
+    browser = await launchBrowser();
+    shots = screenshotDir();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('a page at a time, keys 1–5 and arrows, saved as it goes and restored after a reload, confirmed before submit', async () => {
+    const session = await assign('mini-ipip');
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(session.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('0 of 20 answered').waitFor();
+    expect(await page.locator('fieldset').count()).toBe(10); // a page of ten
+    const first = page.locator('fieldset').first();
+    // A screen reader hears the statement (legend) and each answer's label.
+    expect(await first.locator('legend').textContent()).toMatch(/^Statement 1 of 20: /);
+    expect(await first.getByRole('radio', { name: /Very Accurate/ }).count()).toBe(1);
+    expect(await page.locator('ol.prep-items').getAttribute('lang')).toBe('en');
+    await page.screenshot({ path: path.join(shots, 'q1-questionnaire.png') });
+
+    // Click the first answer, then answer by keys: 4 answers the focused statement and moves focus on.
+    await first.getByText('Moderately Accurate').click();
+    await page.keyboard.press('ArrowDown');
+    for (const key of ['2', '3', '4', '5', '1', '2', '3', '4', '5']) await page.keyboard.press(key);
+    await page.getByText('10 of 20 answered').waitFor();
+    await expect.poll(async () => {
+      const row = await h.db.kysely.selectFrom('psychometric_sessions').select('answers').where('id', '=', session.id).executeTakeFirstOrThrow();
+      return Object.keys(JSON.parse(row.answers)).length;
+    }).toBe(10);
+    const row = await h.db.kysely.selectFrom('psychometric_sessions').select(['answers', 'item_order']).where('id', '=', session.id).executeTakeFirstOrThrow();
+    const order = JSON.parse(row.item_order) as string[];
+    expect(JSON.parse(row.answers)).toEqual(Object.fromEntries(order.slice(0, 10).map((id, i) => [id, [4, 2, 3, 4, 5, 1, 2, 3, 4, 5][i]])));
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    for (let i = 0; i < 5; i++) await page.locator('fieldset').nth(i).getByText('Neither Accurate Nor Inaccurate').click();
+    await page.getByText('15 of 20 answered').waitFor();
+    await expect.poll(async () => Object.keys(JSON.parse((await h.db.kysely.selectFrom('psychometric_sessions').select('answers').where('id', '=', session.id).executeTakeFirstOrThrow()).answers)).length).toBe(15);
+
+    // A reload comes back to the page of the first unanswered statement, with every answer shown.
+    await page.reload();
+    await page.getByText('15 of 20 answered').waitFor();
+    expect(await page.locator('fieldset').first().locator('legend').textContent()).toMatch(/^Statement 11 of 20/);
+    expect(await page.locator('input[type=radio]:checked').count()).toBe(5);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    expect(await page.locator('input[type=radio]:checked').count()).toBe(10);
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // Submitting early sends the candidate to what is left; then the confirmation.
+    await page.getByRole('button', { name: 'Answer the 5 left' }).click();
+    await page.locator('fieldset').nth(5).getByRole('radio').first().focus();
+    for (const key of ['1', '2', '3', '4', '5']) await page.keyboard.press(key);
+    await page.getByText('20 of 20 answered').waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('heading', { name: 'Submit your answers?' }).waitFor();
+    await page.screenshot({ path: path.join(shots, 'q2-confirm.png') });
+    await page.getByRole('button', { name: 'Review my answers' }).click();
+    expect((await call('GET', `/v1/psychometric-sessions/${session.id}/report`)).body.error.code).toBe('report_not_ready');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('button', { name: 'Submit now' }).click();
+    await page.getByRole('heading', { name: 'Thank you — you are done' }).waitFor();
+    await page.screenshot({ path: path.join(shots, 'q3-finished.png') });
+
+    const report = await call('GET', `/v1/psychometric-sessions/${session.id}/report`);
+    expect(report.status).toBe(200);
+    expect(report.body.domains).toHaveLength(5);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('shows the items in the session\'s language', async () => {
+    const session = await assign('ipip-neo-120', 'de');
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await page.goto(session.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('0 of 120 answered').waitFor();
+    expect(await page.locator('ol.prep-items').getAttribute('lang')).toBe('de');
+    expect(await page.locator('fieldset').first().getByText('Sehr zutreffend').count()).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readInstruments, validateInstrument, type Instrument } from '../../src/modules/psychometric/instrument.js';
+
+// The psychometric catalogue itself: every instrument's key is complete and matches its published structure.
+const instruments = readInstruments();
+const bySlug = (slug: string) => instruments.find((i) => i.slug === slug)!;
+
+describe('the psychometric catalogue', () => {
+  it('holds the IPIP-NEO-120 and the Mini-IPIP, each passing the full check', () => {
+    expect(instruments.map((i) => i.slug).sort()).toEqual(['ipip-neo-120', 'mini-ipip']);
+    for (const i of instruments) expect(() => validateInstrument(i)).not.toThrow();
+  });
+
+  it('IPIP-NEO-120: item i is on domain "NEOAC"[(i−1) mod 5] and facet ⌊((i−1) mod 30)/5⌋ + 1, four items a facet, 32 languages', () => {
+    const neo = bySlug('ipip-neo-120');
+    expect(neo.items).toHaveLength(120);
+    neo.items.forEach((item, i) => {
+      expect(item.domain).toBe('NEOAC'[i % 5]);
+      expect(item.facet).toBe(`${item.domain}${Math.floor((i % 30) / 5) + 1}`);
+    });
+    for (const s of neo.scales) for (const f of s.facets) expect(neo.items.filter((i) => i.facet === f.key)).toHaveLength(4);
+    expect(neo.languages).toHaveLength(32);
+    expect(neo.items.filter((i) => i.keyed === 'minus')).toHaveLength(55);
+    expect(neo.scales.flatMap((s) => s.facets.map((f) => f.name))).toContain('Cautiousness');
+    expect(neo.norms?.key).toBe('pooled_working_age');
+  });
+
+  it('the norms are the shared reference figures, unchanged', () => {
+    const shared = new URL('../../../shared/data/psychometrics/ipip-neo-120-norms.json', import.meta.url);
+    let text: string | null = null;
+    try { text = readFileSync(shared, 'utf8'); } catch { /* shared/ is beside the repository in CI and on developers' machines */ }
+    if (text === null) return;
+    expect(JSON.parse(readFileSync(new URL('../../catalog/psychometric/norms/ipip-neo-120.json', import.meta.url), 'utf8'))).toEqual(JSON.parse(text));
+  });
+
+  it('Mini-IPIP: four items per domain, two keyed each way except Intellect (one plus, three minus), as published', () => {
+    const mini = bySlug('mini-ipip');
+    expect(mini.items).toHaveLength(20);
+    for (const s of mini.scales) {
+      const items = mini.items.filter((i) => i.domain === s.key);
+      expect(items).toHaveLength(4);
+      expect(items.filter((i) => i.keyed === 'plus')).toHaveLength(s.key === 'O' ? 1 : 2);
+    }
+    expect(mini.norms).toBeNull();
+  });
+
+  it('refuses an instrument whose key is incomplete', () => {
+    const mini = bySlug('mini-ipip');
+    const broken: Instrument = { ...mini, items: mini.items.filter((i) => i.domain !== 'E') };
+    expect(() => validateInstrument(broken)).toThrow(/domain E has no items/);
+    const untranslated: Instrument = { ...mini, languages: ['en', 'de'], choices: { ...mini.choices, de: mini.choices.en! } };
+    expect(() => validateInstrument(untranslated)).toThrow(/has no de text/);
+  });
+});

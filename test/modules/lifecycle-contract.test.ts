@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { judgingKit, ORIGIN } from '../helpers/judging.js';
+import { psychometricKit } from '../helpers/psychometric.js';
+
+/**
+ * The assessment-session lifecycle, as every kind must keep it: one suite, run for each kind. A new kind adds a row
+ * to KINDS: how to find a test, how to finish a started session, and the names of its path, field and event.
+ */
+interface Kind {
+  kind: 'coding' | 'psychometric';
+  path: string;
+  testField: string;
+  tokenField: string;
+  credit: 'coding' | 'psychometric';
+  event: string;
+  test(h: Harness, key: string): Promise<string>;
+  /** Brings a started session to completion, with its token. */
+  finish(h: Harness, id: string, token: string): Promise<void>;
+}
+
+const KINDS: Kind[] = [
+  {
+    kind: 'coding', path: '/v1/coding-sessions', testField: 'coding_test_id', tokenField: 'coding_session_id', credit: 'coding', event: 'coding.completed',
+    test: async (h) => (await h.db.kysely.selectFrom('coding_tests').select('id').where('slug', '=', 'foundations-practice-set').executeTakeFirstOrThrow()).id,
+    async finish(h, id, token) {
+      const kit = judgingKit(h);
+      expect((await kit.call('POST', `/v1/coding-sessions/${id}/finalize`, { token })).status).toBe(202);
+      await kit.settle();
+    },
+  },
+  {
+    kind: 'psychometric', path: '/v1/psychometric-sessions', testField: 'psychometric_test_id', tokenField: 'psychometric_session_id', credit: 'psychometric',
+    event: 'psychometric.completed',
+    test: (h, key) => psychometricKit(h).testId(key, 'mini-ipip'),
+    async finish(h, id, token) {
+      const kit = psychometricKit(h);
+      const items = (await kit.call('GET', `/v1/psychometric-sessions/${id}`, { token })).body.items as Array<{ id: string }>;
+      await kit.answerAll({ id, token, items }, () => 3, 20);
+    },
+  },
+];
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+});
+afterAll(() => h.close());
+
+describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
+  let seq = 0;
+  const call = (...args: Parameters<ReturnType<typeof judgingKit>['call']>) => judgingKit(h).call(...args);
+  const balance = async (key: string) => (await call('GET', '/v1/usage', { key })).body.credits[k.credit] as number;
+  async function candidate(key: string) {
+    const res = await call('POST', '/v1/candidates', { key, body: { email: `${k.kind}.${++seq}.${Date.now()}@example.com`, name: 'Ada' } });
+    expect(res.status, res.raw).toBe(201);
+    return res.body.id as string;
+  }
+  async function assign(key: string, candidateId: string) {
+    return call('POST', k.path, { key, body: { candidate_id: candidateId, [k.testField]: await k.test(h, key) } });
+  }
+  async function token(key: string, id: string) {
+    await call('POST', '/v1/domains', { key, body: { origin: ORIGIN } });
+    const res = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, [k.tokenField]: id } });
+    expect(res.status, res.raw).toBe(201);
+    return res.body.session_token as string;
+  }
+
+  it('assign reserves one credit; assigning again resumes the open session (200, resumed, no charge)', async () => {
+    const org = await h.createOrg(`${k.kind} credits`, 3);
+    const key = org.keys.secret_test;
+    const who = await candidate(key);
+    const first = await assign(key, who);
+    expect(first.status, first.raw).toBe(201);
+    expect(first.body).toMatchObject({ status: 'assigned', resumed: false, candidate_id: who });
+    expect(await balance(key)).toBe(2);
+    const again = await assign(key, who);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, resumed: true });
+    expect(await balance(key)).toBe(2);
+    const listed = await call('GET', `${k.path}?candidate_id=${who}`, { key });
+    expect(listed.body.data.map((s: any) => s.id)).toEqual([first.body.id]);
+    expect(listed.body.total_count).toBe(1);
+  });
+
+  it('402 without credit, creating nothing', async () => {
+    const org = await h.createOrg(`${k.kind} broke`, 0);
+    const key = org.keys.secret_test;
+    const res = await assign(key, await candidate(key));
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('insufficient_credits');
+    expect((await call('GET', k.path, { key })).body.data).toEqual([]);
+  });
+
+  it('cancel before start returns the credit; after start it is refused; a repeat changes nothing', async () => {
+    const org = await h.createOrg(`${k.kind} cancel`, 3);
+    const key = org.keys.secret_test;
+    const a = await assign(key, await candidate(key));
+    const cancelled = await call('POST', `${k.path}/${a.body.id}/cancel`, { key });
+    expect(cancelled.body.status).toBe('cancelled');
+    expect(await balance(key)).toBe(3);
+    expect((await call('POST', `${k.path}/${a.body.id}/cancel`, { key })).body.status).toBe('cancelled');
+    expect(await balance(key)).toBe(3);
+
+    const b = await assign(key, await candidate(key));
+    const t = await token(key, b.body.id);
+    expect((await call('POST', `${k.path}/${b.body.id}/start`, { token: t })).status).toBe(200);
+    const refused = await call('POST', `${k.path}/${b.body.id}/cancel`, { key });
+    expect(refused.body.error.code).toBe('session_already_started');
+    expect(await balance(key)).toBe(2); // spent at start
+  });
+
+  it('start is idempotent (the same started_at), spends the reserved credit, and the token is bound to its subject', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await candidate(key));
+    const b = await assign(key, await candidate(key));
+    const t = await token(key, a.body.id);
+    const first = await call('POST', `${k.path}/${a.body.id}/start`, { token: t });
+    h.clock.advance(5_000);
+    const second = await call('POST', `${k.path}/${a.body.id}/start`, { token: t });
+    expect(second.body.started_at).toBe(first.body.started_at);
+    const other = await call('POST', `${k.path}/${b.body.id}/start`, { token: t });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('session_scope_mismatch');
+  });
+
+  it('a launch link cannot outlive the 7-day window; past it, minting answers assignment_expired', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await candidate(key));
+    const link = await call('POST', `${k.path}/${a.body.id}/launch-link`, { key, body: { ttl_seconds: 604_800 } });
+    expect(link.status, link.raw).toBe(201);
+    expect(link.body).toMatchObject({ subject_kind: k.kind, subject_id: a.body.id });
+    expect(link.body.expires_at).toBeLessThanOrEqual(a.body.assignment_expires_at);
+    h.clock.advance(7 * 86_400_000 + 1000);
+    const late = await call('POST', `${k.path}/${a.body.id}/launch-link`, { key, body: {} });
+    expect(late.body.error.code).toBe('assignment_expired');
+  });
+
+  it('another organisation or environment gets 404 for every operation', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await candidate(key));
+    const other = (await h.createOrg(`${k.kind} other`)).keys.secret_test;
+    for (const k2 of [other, h.org.keys.secret_live]) {
+      for (const [method, url] of [['POST', `${k.path}/${a.body.id}/cancel`], ['POST', `${k.path}/${a.body.id}/launch-link`], ['GET', `${k.path}/${a.body.id}/report`]] as const) {
+        const res = await call(method, url, { key: k2, body: method === 'POST' ? {} : undefined });
+        expect(res.status, `${method} ${url}: ${res.raw}`).toBe(404);
+      }
+      expect((await call('GET', k.path, { key: k2 })).body.data.map((s: any) => s.id)).not.toContain(a.body.id);
+      await call('POST', '/v1/domains', { key: k2, body: { origin: ORIGIN } });
+      const mint = await call('POST', '/v1/sessions', { key: k2, body: { origin: ORIGIN, [k.tokenField]: a.body.id } });
+      expect(mint.status, mint.raw).toBe(404);
+    }
+  });
+
+  it('the report is not ready until completion; completion sends its event exactly once', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await candidate(key));
+    const t = await token(key, a.body.id);
+    expect((await call('GET', `${k.path}/${a.body.id}/report`, { key })).body.error.code).toBe('report_not_ready');
+    expect((await call('POST', `${k.path}/${a.body.id}/start`, { token: t })).status).toBe(200);
+    await k.finish(h, a.body.id, t);
+    await k.finish(h, a.body.id, t).catch(() => undefined); // finishing again changes nothing
+    expect((await call('GET', `${k.path}/${a.body.id}/report`, { key })).status).toBe(200);
+    const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', k.event).execute())
+      .map((e) => JSON.parse(e.payload)).filter((e) => e.data.object.id === a.body.id);
+    expect(events).toHaveLength(1);
+  });
+});

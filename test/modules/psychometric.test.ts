@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { psychometricKit } from '../helpers/psychometric.js';
+
+let h: Harness;
+let kit: ReturnType<typeof psychometricKit>;
+const key = () => h.org.keys.secret_test;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  kit = psychometricKit(h);
+});
+afterAll(() => h.close());
+
+// The IPIP-NEO-120 key as published, read straight from the item bank (not through src/).
+const BANK = createRequire(import.meta.url)('@alheimsins/b5-johnson-120-ipip-neo-pi-r/data/en/questions.json') as Array<{ id: string; keyed: string; domain: string; facet: number }>;
+const NORMS = JSON.parse(readFileSync(new URL('../../catalog/psychometric/norms/ipip-neo-120.json', import.meta.url), 'utf8')).pooled_working_age.mean_sd as Record<string, [number, number]>;
+
+const report = async (id: string) => kit.call('GET', `/v1/psychometric-sessions/${id}/report`, { key: key() });
+const scale = (r: any, k: string) => r.domains.find((d: any) => d.key === k) ?? r.domains.flatMap((d: any) => d.facets).find((f: any) => f.key === k);
+
+describe('the catalogue', () => {
+  it('lists the IPIP-NEO-120 and the Mini-IPIP with their scales, keys and languages', async () => {
+    const list = await kit.call('GET', '/v1/psychometric-tests', { key: key() });
+    expect(list.status).toBe(200);
+    const neo = list.body.data.find((t: any) => t.slug === 'ipip-neo-120');
+    expect(neo).toMatchObject({ object: 'psychometric_test', item_count: 120, estimated_minutes: 15, norm_group: { key: 'pooled_working_age' } });
+    expect(neo.languages).toEqual(expect.arrayContaining(['en', 'de', 'fr', 'es']));
+    expect(neo.scales.map((s: any) => s.key)).toEqual(['N', 'E', 'O', 'A', 'C']);
+    for (const s of neo.scales) {
+      expect(s.items).toBe(24);
+      expect(s.facets).toHaveLength(6);
+      for (const f of s.facets) expect(f.items).toBe(4);
+    }
+    expect(neo.scales.find((s: any) => s.key === 'N').keys).toEqual({ plus: 17, minus: 7 });
+    const mini = (await kit.call('GET', `/v1/psychometric-tests/${list.body.data.find((t: any) => t.slug === 'mini-ipip').id}`, { key: key() })).body;
+    expect(mini).toMatchObject({ item_count: 20, norm_group: null, languages: ['en'] });
+    for (const s of mini.scales) expect(s).toMatchObject({ items: 4, facets: [] });
+    expect((await kit.call('GET', '/v1/psychometric-tests/01900000-0000-7000-8000-000000000000', { key: key() })).status).toBe(404);
+  });
+});
+
+describe('a session', () => {
+  it('shows the items in an order fixed per session, in its language, with the answers saved so far', async () => {
+    const s = await kit.session(key(), 'ipip-neo-120', { language: 'de' });
+    expect(s.items).toHaveLength(120);
+    expect(s.items.map((i) => i.id)).not.toEqual(BANK.map((b) => b.id)); // drawn, not the bank's order
+    const got = await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token });
+    expect(got.status, got.raw).toBe(200);
+    expect(got.body).toMatchObject({ language: 'de', status: 'started', answered_count: 0, item_count: 120, answers: [] });
+    expect(got.body.items).toEqual(s.items);
+    expect(got.body.choices.map((c: any) => c.value)).toEqual([1, 2, 3, 4, 5]);
+    expect(got.body.choices[0].label).toBe('Sehr unzutreffend');
+
+    const saved = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: s.items[0]!.id, value: 2 }, { item_id: s.items[1]!.id, value: 4 }] } });
+    expect(saved.body).toMatchObject({ object: 'psychometric_progress', answered_count: 2, item_count: 120 });
+    const changed = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: s.items[0]!.id, value: 5 }] } });
+    expect(changed.body.answered_count).toBe(2);
+    const again = await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token });
+    expect(again.body).toMatchObject({ status: 'in_progress', answered_count: 2 });
+    expect(again.body.answers).toEqual([{ item_id: s.items[0]!.id, value: 5 }, { item_id: s.items[1]!.id, value: 4 }]);
+  });
+
+  it('refuses an unknown item or a bad value naming it, and saves nothing of that request', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    const first = s.items[0]!.id;
+    const unknown = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: first, value: 3 }, { item_id: 'no-such-item', value: 3 }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'parameter_invalid', param: 'answers[1].item_id' });
+    for (const value of [0, 6, 2.5, '3']) {
+      const bad = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: first, value }] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'parameter_invalid', param: 'answers[0].value' });
+    }
+    expect((await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body.answered_count).toBe(0);
+  });
+
+  it('takes no answers before start, and none after submit', async () => {
+    const s = await kit.session(key(), 'mini-ipip', { start: false });
+    const early = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: 'mini-ipip-01', value: 3 }] } });
+    expect(early.body.error.code).toBe('session_not_started');
+    const started = await kit.session(key(), 'mini-ipip');
+    await kit.answerAll(started, () => 3);
+    const late = await kit.call('POST', `/v1/psychometric-sessions/${started.id}/progress`, { token: started.token, body: { answers: [{ item_id: started.items[0]!.id, value: 3 }] } });
+    expect(late.body.error.code).toBe('session_already_finalized');
+  });
+
+  it('refuses to submit with items unanswered, saying how many and which is first', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: s.items[0]!.id, value: 3 }] } });
+    const res = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/submit`, { token: s.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'answers_incomplete', param: 'answers' });
+    expect(res.body.error.message).toContain('19 of 20');
+    expect(res.body.error.message).toContain(s.items[1]!.id);
+    expect((await report(s.id)).body.error.code).toBe('report_not_ready');
+  });
+
+  it('submits once: scored, completed, psychometric.completed emitted once; a repeat answers the same', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    const done = await kit.answerAll(s, () => 4);
+    expect(done).toMatchObject({ status: 'completed', answered_count: 20 });
+    const repeat = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/submit`, { token: s.token });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(done);
+    const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'psychometric.completed').execute();
+    const mine = events.map((e) => JSON.parse(e.payload)).filter((e) => e.data.object.id === s.id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].data.object).toMatchObject({ object: 'psychometric_session', outcome: 'completed', candidate_id: s.candidateId });
+  });
+});
+
+/** Expected raw score of a scale, computed from the published key (minus-keyed items reversed). */
+function expectedRaw(answer: (id: string, canonicalIndex: number) => number, match: (b: (typeof BANK)[number]) => boolean) {
+  return BANK.reduce((sum, b, i) => (match(b) ? sum + (b.keyed === 'minus' ? 6 - answer(b.id, i) : answer(b.id, i)) : sum), 0);
+}
+const T = (raw: number, key: string) => Math.round((50 + (10 * (raw - NORMS[key]![0])) / NORMS[key]![1]) * 10) / 10;
+
+describe('IPIP-NEO-120 scoring against the pooled working-age norms', () => {
+  it('all ones: hand-computed raw, T, percentile and label per domain and facet', async () => {
+    const s = await kit.session(key(), 'ipip-neo-120');
+    await kit.answerAll(s, () => 1, 30);
+    const r = (await report(s.id)).body;
+    expect(r.norm_group).toMatchObject({ key: 'pooled_working_age' });
+    const expected: Array<[string, number, number, number, string]> = [
+      ['N', 52, 40.5, 17.1, 'low'], ['E', 48, 29.0, 1.8, 'low'], ['O', 72, 39.0, 13.7, 'low'], ['A', 92, 51.6, 56.3, 'average'],
+      ['C', 76, 40.4, 16.8, 'low'], ['N1', 4, 29.2, 1.9, 'low'], ['C6', 20, 65.4, 93.8, 'high'], ['E1', 12, 45.5, 32.8, 'average'],
+    ];
+    for (const [k, raw, t, pct, label] of expected) expect(scale(r, k), k).toMatchObject({ raw, t_score: t, percentile: pct, label });
+    expect(scale(r, 'N').mean).toBeCloseTo(52 / 24, 2);
+    // Every answer the same, at once, contradicting itself: all three indicators flag.
+    expect(r.quality.longest_identical_run).toMatchObject({ value: 120, flagged: true });
+    expect(r.quality.seconds_per_item.flagged).toBe(true);
+    expect(r.quality.inconsistency).toMatchObject({ value: 4, flagged: true });
+    expect(r.summary).toMatch(/one input to a decision/);
+    expect(scale(r, 'N').text).toMatch(/Neuroticism is low/);
+  });
+
+  it('all fives', async () => {
+    const s = await kit.session(key(), 'ipip-neo-120');
+    await kit.answerAll(s, () => 5, 30);
+    const r = (await report(s.id)).body;
+    const expected: Array<[string, number, number, number, string]> = [
+      ['N', 92, 64.8, 93.1, 'high'], ['E', 96, 61.7, 87.9, 'high'], ['O', 72, 39.0, 13.7, 'low'], ['A', 52, 19.2, 0.1, 'low'],
+      ['C', 68, 34.6, 6.2, 'low'], ['N1', 20, 71.6, 98.5, 'high'], ['C6', 4, 25.7, 0.7, 'low'],
+    ];
+    for (const [k, raw, t, pct, label] of expected) expect(scale(r, k), k).toMatchObject({ raw, t_score: t, percentile: pct, label });
+  });
+
+  it('alternating ones and fives (by item number), and a realistic sheet answered over ten minutes', async () => {
+    const alternating = (_id: string, i: number) => (i % 2 === 0 ? 1 : 5);
+    const byId = new Map(BANK.map((b, i) => [b.id, i]));
+    const a = await kit.session(key(), 'ipip-neo-120');
+    await kit.answerAll(a, (id) => alternating(id, byId.get(id)!), 30);
+    const ra = (await report(a.id)).body;
+    for (const k of ['N', 'E', 'O', 'A', 'C']) {
+      const raw = expectedRaw(alternating, (b) => b.domain === k);
+      expect(scale(ra, k), k).toMatchObject({ raw, t_score: T(raw, k) });
+    }
+
+    // A realistic sheet: mostly 2–4, a conscientious, calm profile.
+    const realistic = (_id: string, i: number) => {
+      const b = BANK[i]!;
+      const lean = ({ N: 2, E: 3, O: 4, A: 4, C: 4 } as Record<string, number>)[b.domain]!;
+      const value = b.keyed === 'plus' ? lean : 6 - lean;
+      return Math.min(5, Math.max(1, value + ((i * 7) % 3) - 1));
+    };
+    const s = await kit.session(key(), 'ipip-neo-120');
+    h.clock.advance(600_000);
+    await kit.answerAll(s, (id) => realistic(id, byId.get(id)!), 10);
+    const r = (await report(s.id)).body;
+    for (const k of ['N', 'E', 'O', 'A', 'C', 'N1', 'E3', 'O5', 'A2', 'C4']) {
+      const raw = expectedRaw(realistic, (b) => b.domain === k || `${b.domain}${b.facet}` === k);
+      expect(scale(r, k), k).toMatchObject({ raw, t_score: T(raw, k) });
+    }
+    const labelOf = (t: number) => (t < 45 ? 'low' : t > 55 ? 'high' : 'average');
+    for (const k of ['N', 'C']) expect(scale(r, k).label).toBe(labelOf(50 + (10 * (scale(r, k).raw - NORMS[k]![0])) / NORMS[k]![1]));
+    expect(scale(r, 'N').t_score).toBeLessThan(scale(r, 'C').t_score);
+    expect(r.quality.seconds_per_item).toMatchObject({ value: 5, flagged: false });
+    expect(r.quality.inconsistency.flagged).toBe(false);
+  });
+});
+
+describe('the Mini-IPIP: raw scores until the organisation has local norms', () => {
+  it('reports raw and mean item scores with norm_group null, then switches to local norms at 50 completed sessions', async () => {
+    const org = await h.createOrg('Norms Ltd', 100);
+    const k = org.keys.secret_test;
+    const sheets: number[][] = [];
+    for (let n = 1; n <= 50; n++) {
+      const s = await kit.session(k, 'mini-ipip');
+      // Extraversion items are mini-ipip-01, -06 (minus), -11, -16 (minus): the plus-keyed ones vary with n.
+      const values: Record<string, number> = {};
+      const done = await kit.answerAll(s, (id) => {
+        const item = Number(id.slice(-2));
+        const v = item === 1 || item === 11 ? 1 + (n % 5) : 3;
+        values[id] = v;
+        return v;
+      }, 20);
+      expect(done.status).toBe('completed');
+      sheets.push([values['mini-ipip-01']!, values['mini-ipip-06']!, values['mini-ipip-11']!, values['mini-ipip-16']!]);
+      const r = (await kit.call('GET', `/v1/psychometric-sessions/${s.id}/report`, { key: k })).body;
+      const e = r.domains.find((d: any) => d.key === 'E');
+      const raw = (x: number[]) => x[0]! + (6 - x[1]!) + x[2]! + (6 - x[3]!);
+      expect(e.raw).toBe(raw(sheets[n - 1]!));
+      expect(e.mean).toBeCloseTo(raw(sheets[n - 1]!) / 4, 2);
+      if (n < 50) {
+        expect(r.norm_group).toBeNull();
+        expect(e).toMatchObject({ t_score: null, percentile: null, label: null });
+      } else {
+        expect(r.norm_group).toMatchObject({ key: 'local', source: 'local' });
+        expect(r.norm_group.label).toContain('50 completed sessions');
+        const raws = sheets.map(raw);
+        const mean = raws.reduce((a, b) => a + b, 0) / raws.length;
+        const sd = Math.sqrt(raws.reduce((a, v) => a + (v - mean) ** 2, 0) / (raws.length - 1));
+        expect(e.t_score).toBeCloseTo(50 + (10 * (raws[49]! - mean)) / sd, 1);
+        expect(r.summary).toMatch(/local norms/);
+      }
+    }
+    // Another environment of the same organisation has none of them.
+    const live = await kit.session(org.keys.secret_live, 'mini-ipip').catch(() => null);
+    if (live) {
+      await kit.answerAll(live, () => 3, 20);
+      expect((await kit.call('GET', `/v1/psychometric-sessions/${live.id}/report`, { key: org.keys.secret_live })).body.norm_group).toBeNull();
+    }
+  }, 120_000);
+});
