@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely } from 'kysely';
 import type { Db } from './database.js';
 
 const sentinel = (i: number) => `\u0001prep-arg-${i}\u0001`;
@@ -13,8 +13,23 @@ type Slot = { arg: number } | { value: unknown };
  * shape (e.g. an optional filter left out).
  */
 export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>) {
+  const bind = compiledShapes(build);
+  return async (...args: A): Promise<R[]> => db.read<R>(bind(args));
+}
+
+/**
+ * The same, for a hot statement inside a transaction (a read under its lock, or a write): compiled once per
+ * shape, run on the transaction it is given.
+ */
+export function preparedIn<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
+  const bind = compiledShapes(build);
+  return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;
+}
+
+/** The compiled query of `build` for these arguments' shape, with their values bound. */
+function compiledShapes<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
   const shapes = new Map<string, { compiled: CompiledQuery<R>; slots: Slot[] }>();
-  return async (...args: A): Promise<R[]> => {
+  return (args: A): CompiledQuery<R> => {
     const mask = args.map((a) => (a === undefined ? '0' : '1')).join('');
     let shape = shapes.get(mask);
     if (!shape) {
@@ -27,7 +42,6 @@ export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => 
       shape = { compiled, slots };
       shapes.set(mask, shape);
     }
-    const parameters = shape.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
-    return db.read<R>({ ...shape.compiled, parameters });
+    return { ...shape.compiled, parameters: shape.slots.map((s) => ('arg' in s ? args[s.arg] : s.value)) };
   };
 }

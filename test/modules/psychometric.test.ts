@@ -6,10 +6,12 @@ import { psychometricKit } from '../helpers/psychometric.js';
 
 let h: Harness;
 let kit: ReturnType<typeof psychometricKit>;
-const key = () => h.org.keys.secret_test;
+let org: Awaited<ReturnType<Harness['createOrg']>>;
+const key = () => org.keys.secret_test;
 
 beforeAll(async () => {
   h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  org = await h.createOrg('Psychometrics', 100);
   kit = psychometricKit(h);
 });
 afterAll(() => h.close());
@@ -74,6 +76,18 @@ describe('a session', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatchObject({ code: 'parameter_invalid', param: 'answers[0].value' });
     }
+    expect((await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body.answered_count).toBe(0);
+  });
+
+  it('refuses an item answered twice in one request, and more answers than the session has items', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    const twice = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: s.items[0]!.id, value: 1 }, { item_id: s.items[0]!.id, value: 5 }] } });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toMatchObject({ code: 'parameter_invalid', param: 'answers[1].item_id' });
+    const many = Array.from({ length: 21 }, (_, i) => ({ item_id: `${s.items[i % 20]!.id}${i >= 20 ? '-x' : ''}`, value: 3 }));
+    const tooMany = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: many } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error).toMatchObject({ code: 'parameter_invalid', param: 'answers' });
     expect((await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body.answered_count).toBe(0);
   });
 

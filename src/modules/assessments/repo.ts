@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { prepared } from '../../db/prepared.js';
+import { prepared, preparedIn } from '../../db/prepared.js';
 import type { Database, ProctoringEventsTable, SubjectKind } from '../../db/schema.js';
 import type { Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
@@ -43,7 +43,20 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
   const byId = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
     db.selectFrom(t).selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
 
+  // The lock and the locked read of hot candidate writes (saving answers), compiled once.
+  const lockRow = preparedIn((id: string) => db.updateTable(t).set({ status: sql`status` }).where('id', '=', id));
+  const lockedRow = preparedIn((id: string, organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom(t).selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
+
   return {
+    /**
+     * The session's row under its lock, for the rest of the transaction: a row lock on PostgreSQL; on SQLite every
+     * write transaction already holds the database's one write lock (BEGIN IMMEDIATE), so nothing more is taken.
+     */
+    async locked(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row | undefined> {
+      if (database.dialect === 'postgres') await lockRow(tx as unknown as Kysely<any>, id);
+      return (await lockedRow(tx as unknown as Kysely<any>, id, tenant.organizationId, lm(tenant)))[0] as Row | undefined;
+    },
     list: (tenant: Tenant, page: PageRequest, f: ListFilters = {}) =>
       pageOf(page, tenant.organizationId, lm(tenant), f.status, f.candidateId) as Promise<{ data: Row[]; has_more: boolean; next_cursor: string | null }>,
     async count(tenant: Tenant, f: ListFilters = {}): Promise<number> {

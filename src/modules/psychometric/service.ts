@@ -8,6 +8,7 @@ import type { PageRequest } from '../../platform/pagination.js';
 import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
+import { preparedIn } from '../../db/prepared.js';
 import { assertOpen } from '../sessions/subjects.js';
 import type { PsychometricCatalog, PsychometricTest } from './catalog.js';
 import { buildReport, type PsychometricReport } from './report.js';
@@ -62,6 +63,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
   };
   const lifecycle = createLifecycle(deps, kind);
+  const saveAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
+    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
 
   /** A started, unfinished session that still takes answers. */
   async function answering(tenant: Tenant, id: string): Promise<PsychometricSessionsTable> {
@@ -95,22 +98,40 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       return test;
     },
 
-    /** Saves answers (each may be changed until submit). Nothing of a request with one bad answer is saved. */
+    /**
+     * Saves answers (each may be changed until submit). Nothing of a request with one bad answer is saved. The hot
+     * path of the questionnaire: one transaction, the row read under its lock, compiled statements.
+     */
     async progress(tenant: Tenant, id: string, answers: Array<{ item_id: string; value: number }>) {
-      const seen = await answering(tenant, id);
-      const known = new Set(orderOf(seen));
+      const seenIds = new Map<string, number>();
       answers.forEach((a, i) => {
-        if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
+        const earlier = seenIds.get(a.item_id);
+        if (earlier !== undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `Item '${a.item_id}' is answered twice in this request (answers[${earlier}] too).` });
+        seenIds.set(a.item_id, i);
       });
-      return db.transaction().execute(async (tx) => {
-        await repo.lock(tx, id);
-        const row = (await repo.get(tx, tenant, id))!;
-        if (row.status !== 'started' && row.status !== 'in_progress') throw new ApiError('session_already_finalized');
-        const saved = answersOf(row);
-        for (const a of answers) saved[a.item_id] = a.value;
-        await repo.transition(tx, id, ['started', 'in_progress'], { status: 'in_progress', answers: JSON.stringify(saved), updated_at: clock.now() });
-        return { answered: Object.keys(saved).length, total: known.size };
+      const saved = await db.transaction().execute(async (tx) => {
+        const row = await repo.locked(tx, tenant, id);
+        if (!row) throw notFound('psychometric session', id);
+        if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
+        const state = lifecycle.stateOf(row);
+        if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
+        assertOpen(state);
+        const order = orderOf(row);
+        if (answers.length > order.length) {
+          throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${order.length} answers, one per item of this session.` });
+        }
+        const known = new Set(order);
+        answers.forEach((a, i) => {
+          if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
+        });
+        const merged = answersOf(row);
+        for (const a of answers) merged[a.item_id] = a.value;
+        await saveAnswers(tx, id, JSON.stringify(merged), clock.now());
+        return { answered: Object.keys(merged).length, total: order.length };
       });
+      if (saved) return saved;
+      await answering(tenant, id); // commits the timeout, then refuses
+      throw new ApiError('session_already_finalized');
     },
 
     /**
