@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { ModuleName } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
@@ -7,6 +8,9 @@ import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 export function createOrganizationRepo(database: Db) {
   const db = database.kysely;
   const membersPage = keysetPager(database, (organizationId: string) => db.selectFrom('members').selectAll().where('organization_id', '=', organizationId));
+  /** Read on every request to a module's operations: compiled once, answered from the read cache until a commit. */
+  const moduleSwitch = prepared(database, (organizationId: string, module: string) =>
+    db.selectFrom('organization_modules').select('enabled').where('organization_id', '=', organizationId).where('module', '=', module));
 
   return {
     async insert(tx: Kysely<Database>, row: Database['organizations']) {
@@ -30,8 +34,7 @@ export function createOrganizationRepo(database: Db) {
       return new Set(rows.map((r) => r.module));
     },
     async isModuleEnabled(organizationId: string, module: ModuleName): Promise<boolean> {
-      const row = await db.selectFrom('organization_modules').select('enabled')
-        .where('organization_id', '=', organizationId).where('module', '=', module).executeTakeFirst();
+      const [row] = await moduleSwitch(organizationId, module);
       return !row || row.enabled === 1;
     },
     async setModule(organizationId: string, module: ModuleName, enabled: boolean, now: number) {
