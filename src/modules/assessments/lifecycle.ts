@@ -33,6 +33,11 @@ export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
 export const PROCTORING_EVENTS_CAP = 500;
 export const PROCTORING_META_MAX_BYTES = 2048;
 
+/** The background jobs the lifecycle queues for a kind: its deadline, and its completion (scoring, the event). */
+export function lifecycleJobNames(kind: SubjectKind) {
+  return { timeout: `${kind}.timeout`, complete: `${kind}.complete` };
+}
+
 export function assignmentEndsAt(row: Pick<AssessmentSessionRow, 'created_at'>): number {
   return row.created_at + ASSIGNMENT_WINDOW_MS;
 }
@@ -88,8 +93,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
 ) {
   const { db, clock, credits, sessions, queue } = deps;
   const { repo } = kind;
-  const timeoutJob = `${kind.kind}.timeout`;
-  const completeJob = `${kind.kind}.complete`;
+  const { timeout: timeoutJob, complete: completeJob } = lifecycleJobNames(kind.kind);
 
   async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row> {
     const row = await repo.get(tx, tenant, id);

@@ -6,14 +6,14 @@ import type { Clock } from '../../platform/clock.js';
 import type { Credits } from '../../platform/credits.js';
 import { notFound } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { createLifecycle, type AssessmentKind } from '../assessments/lifecycle.js';
+import { createLifecycle, lifecycleJobNames, type AssessmentKind } from '../assessments/lifecycle.js';
 import type { SessionService } from '../sessions/service.js';
 import type { CodingCatalogRepo, PublicProblemRow, TestFilters } from './catalog-repo.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
 export { assignmentEndsAt, PROCTORING_EVENTS_CAP, stateOf } from '../assessments/lifecycle.js';
 /** The background job that scores a session and emits coding.completed (the lifecycle's completion job). */
-export const COMPLETE_JOB = 'coding.complete';
+export const COMPLETE_JOB = lifecycleJobNames('coding').complete;
 
 /** What candidates and customers may see of a problem: never hidden cases, comparators or expected complexity. */
 export function publicProblem(p: PublicProblemRow) {

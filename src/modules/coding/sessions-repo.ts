@@ -21,7 +21,6 @@ export function createCodingSessionRepo(database: Db) {
     },
     markScored: (tx: Kysely<Database>, sessionId: string, problemId: string) => tx.updateTable('coding_session_problems').set({ scored: 1 })
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId).execute(),
-
   };
 }
 

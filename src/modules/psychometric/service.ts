@@ -67,12 +67,10 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
 
   /** A started, unfinished session that still takes answers. */
-  async function answering(tenant: Tenant, id: string): Promise<PsychometricSessionsTable> {
-    const row = await lifecycle.settled(tenant, id);
+  function assertAnswering(row: PsychometricSessionsTable): void {
     const state = lifecycle.stateOf(row);
     if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
     assertOpen(state);
-    return row;
   }
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
@@ -113,9 +111,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
         if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
-        const state = lifecycle.stateOf(row);
-        if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
-        assertOpen(state);
+        assertAnswering(row);
         const order = orderOf(row);
         if (answers.length > order.length) {
           throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${order.length} answers, one per item of this session.` });
@@ -130,7 +126,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         return { answered: Object.keys(merged).length, total: order.length };
       });
       if (saved) return saved;
-      await answering(tenant, id); // commits the timeout, then refuses
+      assertAnswering(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses
       throw new ApiError('session_already_finalized');
     },
 
@@ -141,7 +137,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     async submit(tenant: Tenant, id: string) {
       const row = await lifecycle.settled(tenant, id);
       if (row.status === 'completed') return row;
-      await answering(tenant, id);
+      assertAnswering(row);
       return db.transaction().execute(async (tx) => {
         await repo.lock(tx, id);
         const current = (await repo.get(tx, tenant, id))!;
@@ -204,9 +200,6 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         });
       });
     },
-
-    answersOf,
-    orderOf,
   };
 }
 
