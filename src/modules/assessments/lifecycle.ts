@@ -188,6 +188,13 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     queueCompletion,
     stateOf: (row: Row) => stateOf(row, clock.now()),
 
+    /** Refuses work on a session that is not started and open: `session_not_started`, or the code of its state. */
+    assertStarted(row: Row): void {
+      const state = stateOf(row, clock.now());
+      if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
+      assertOpen(state);
+    },
+
     /**
      * Assigns a test: one credit reserved. A candidate who already holds an open session of the test gets it
      * back (resumed, no charge), also when requests race: the balance lock is taken before looking.

@@ -79,7 +79,7 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       return Number(r.numUpdatedRows) === 1;
     },
     /** Takes the session's row lock for the rest of the transaction, changing nothing. */
-    lock: (tx: Kysely<Database>, id: string) => (tx as unknown as Kysely<any>).updateTable(t).set({ status: sql`status` }).where('id', '=', id).execute(),
+    lock: (tx: Kysely<Database>, id: string) => lockRow(tx as unknown as Kysely<any>, id),
     /** Started sessions whose time is up. */
     due: (tx: Kysely<Database>, now: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute() as Promise<Row[]>,

@@ -15,8 +15,7 @@ import type { JudgingRepo } from './judging-repo.js';
 import { bestSubmission, buildReport, REFERENCE_LANGUAGES, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
-import { assignmentEndsAt, COMPLETE_JOB, stateOf, type CodingService } from './service.js';
-import { assertOpen } from '../sessions/subjects.js';
+import { assignmentEndsAt, COMPLETE_JOB, type CodingService } from './service.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
@@ -82,9 +81,7 @@ export function createJudgingService(deps: {
   /** A started, unfinished session that still takes work (runs, submissions). */
   async function working(tenant: Tenant, id: string): Promise<CodingSessionsTable> {
     const row = await coding.settled(tenant, id);
-    const state = stateOf(row, clock.now());
-    if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
-    assertOpen(state);
+    coding.assertStarted(row);
     if (row.finalize_requested_at) throw new ApiError('session_already_finalized');
     return row;
   }
@@ -258,9 +255,7 @@ export function createJudgingService(deps: {
     async finalize(tenant: Tenant, sessionId: string) {
       const row = await coding.settled(tenant, sessionId);
       if (row.status === 'completed' || row.status === 'timed_out') return row;
-      const state = stateOf(row, clock.now());
-      if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
-      assertOpen(state);
+      coding.assertStarted(row);
       return db.transaction().execute(async (tx) => {
         await sessions.lock(tx, sessionId);
         const current = await coding.mustGet(tx, tenant, sessionId);

@@ -11,7 +11,7 @@ import type { SessionService } from '../sessions/service.js';
 import type { CodingCatalogRepo, PublicProblemRow, TestFilters } from './catalog-repo.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
-export { assignmentEndsAt, PROCTORING_EVENTS_CAP, stateOf } from '../assessments/lifecycle.js';
+export { assignmentEndsAt } from '../assessments/lifecycle.js';
 /** The background job that scores a session and emits coding.completed (the lifecycle's completion job). */
 export const COMPLETE_JOB = lifecycleJobNames('coding').complete;
 

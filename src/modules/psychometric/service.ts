@@ -9,7 +9,6 @@ import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleD
 import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
 import { preparedIn } from '../../db/prepared.js';
-import { assertOpen } from '../sessions/subjects.js';
 import type { PsychometricCatalog, PsychometricTest } from './catalog.js';
 import { buildReport, type PsychometricReport } from './report.js';
 import { localNorms, rawScores } from './scoring.js';
@@ -66,13 +65,6 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   const saveAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
     .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
 
-  /** A started, unfinished session that still takes answers. */
-  function assertAnswering(row: PsychometricSessionsTable): void {
-    const state = lifecycle.stateOf(row);
-    if (row.status === 'assigned' && state === 'open') throw new ApiError('session_not_started');
-    assertOpen(state);
-  }
-
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
     if (test.definition.norms) return { group: { key: test.definition.norms.key, label: test.definition.norms.label, source: test.definition.norms.source }, mean_sd: test.definition.norms.mean_sd };
@@ -111,7 +103,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
         if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
-        assertAnswering(row);
+        lifecycle.assertStarted(row);
         const order = orderOf(row);
         if (answers.length > order.length) {
           throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${order.length} answers, one per item of this session.` });
@@ -126,7 +118,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         return { answered: Object.keys(merged).length, total: order.length };
       });
       if (saved) return saved;
-      assertAnswering(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses
+      lifecycle.assertStarted(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses
       throw new ApiError('session_already_finalized');
     },
 
@@ -137,7 +129,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     async submit(tenant: Tenant, id: string) {
       const row = await lifecycle.settled(tenant, id);
       if (row.status === 'completed') return row;
-      assertAnswering(row);
+      lifecycle.assertStarted(row);
       return db.transaction().execute(async (tx) => {
         await repo.lock(tx, id);
         const current = (await repo.get(tx, tenant, id))!;
