@@ -20,6 +20,8 @@ export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
 export const RETIRED_SECRETS_MAX = 5;
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
+/** Attempts one delivery gets: `webhook.test` once, every other event five times. */
+const attemptBudget = (eventType: string) => (eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS);
 const newSecret = () => `whsec_${randomToken(32)}`;
 const newEventId = () => `whevt_${randomToken(24)}`;
 
@@ -71,15 +73,14 @@ export function createWebhookService(deps: {
    * held while its endpoint was disabled gets the attempts it had left. One queued job per delivery at most.
    */
   async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string, attemptsLeft?: number) {
-    const maxAttempts = attemptsLeft ?? (eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS);
+    const maxAttempts = attemptsLeft ?? attemptBudget(eventType);
     await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, { maxAttempts, uniqueKey: `webhook.deliver:${deliveryId}` });
   }
 
   /** Deliveries held while the endpoint was disabled go out again, each with the attempts it had left. */
   async function releaseHeld(tx: Kysely<Database>, endpointId: string) {
     for (const held of await repo.pendingDeliveriesOf(tx, endpointId)) {
-      const budget = held.event_type === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS;
-      await queueAttempts(tx, held.id, held.event_type, Math.max(1, budget - held.attempts));
+      await queueAttempts(tx, held.id, held.event_type, Math.max(1, attemptBudget(held.event_type) - held.attempts));
     }
   }
 
