@@ -57,6 +57,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
 
   app.addHook('onRequest', async (request, reply) => {
+    db.freshen(); // the request's cached reads follow every commit made before it arrived
     reply.header('Request-Id', request.id);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw new ApiError('malformed_request', { param: 'Host', message: 'HTTP/1.1 requests must carry a Host header.' });

@@ -3,6 +3,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { seedCatalogues } from './modules/catalogues/seed.js';
 import { seedCodingCatalogue } from './modules/coding/catalog-seed.js';
 import { loadPsychometricCatalogue } from './modules/psychometric/catalog.js';
+import { loadQuestionBank } from './modules/question-bank/catalog.js';
 
 /**
  * Migrations, then the shared catalogues a database must hold (instruments the database does not have yet).
@@ -16,5 +17,6 @@ export async function prepareDatabase(db: Db): Promise<string[]> {
   const codingLoaded = await db.kysely.selectFrom('coding_problems').select('id').where('organization_id', 'is', null).limit(1).executeTakeFirst();
   if (!codingLoaded) await seedCodingCatalogue(db.kysely);
   await loadPsychometricCatalogue(db.kysely);
+  await loadQuestionBank(db.kysely); // writes only what changed in catalog/question-bank
   return applied;
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -179,6 +179,38 @@ describe('prep CLI', () => {
     const broken = await prep('org', 'psychometric-test', 'add', '--org', org.organization.id, '--file', file);
     expect(broken.code).not.toBe(0);
     expect(broken.stderr).toContain('item x-1 is on unknown domain Z');
+  });
+
+  it('org bank add saves the organisation\'s own questions; bank import reads company folders and reports bad rows', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-own-bank-'));
+    const file = path.join(dir, 'questions.json');
+    const question = {
+      slug: 'acme-incident-review', title: 'Reviewing an Acme incident', category: 'behavioral', difficulty: 'easy', topics: ['ownership'],
+      prompt: 'Tell us about an incident you were on call for at a previous job: what broke, what you did in the first hour, how the review went and what changed afterwards because of it.',
+      guidance: { key_points: ['Names their own actions', 'Describes the timeline', 'Says what changed after'], follow_ups: ['What would you do differently?', 'Who else was involved?'] },
+    };
+    writeFileSync(file, JSON.stringify([question]));
+    const added = await prep('org', 'bank', 'add', '--org', org.organization.id, '--file', file);
+    expect(added.code, added.stderr).toBe(0);
+    const a = await api();
+    const own = (await a.inject({ method: 'GET', url: '/v1/question-bank/questions?search=acme%20incident', headers: bearer(org.keys.secret_test) })).json();
+    expect(own.data.map((q: any) => q.title)).toEqual(['Reviewing an Acme incident']);
+    writeFileSync(file, JSON.stringify([{ ...question, difficulty: 'trivial' }]));
+    const refused = await prep('org', 'bank', 'add', '--org', org.organization.id, '--file', file);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('difficulty');
+
+    const folder = path.join(dir, 'import', 'Globex');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nMEDIUM,Globex Gadgets,75,0.5,https://example.com/g\n');
+    writeFileSync(path.join(folder, 'Thirty Days.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nMEDIUM,Globex Gadgets,abc,0.5,https://example.com/g\n');
+    const imported = await prep('bank', 'import', path.join(dir, 'import'));
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toContain('imported Globex/All.csv (all): 1 rows, 1 changed');
+    expect(imported.stdout).toContain('Globex/Thirty Days.csv:2: frequency "abc"');
+    const companies = (await a.inject({ method: 'GET', url: '/v1/question-bank/companies', headers: bearer(org.keys.secret_test) })).json();
+    expect(companies.data).toEqual([{ object: 'question_bank_company', slug: 'globex', name: 'Globex', question_count: 1 }]);
+    expect((await prep('bank', 'import', path.join(dir, 'nowhere'))).stderr).toContain('not a readable folder');
   });
 
   it('keys create and keys limit mint a live key and raise its limit', async () => {

@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClient, type TestClient } from './helpers/client.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
-let base: string;
+let call: TestClient['call'];
 
 beforeAll(async () => {
   h = await startHarness({ env: { PREP_PUBLIC_URL: 'http://localhost:8080' } });
-  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  call = testClient(h, { baseUrl: await h.app.listen({ port: 0, host: '127.0.0.1' }) }).call;
 });
 afterAll(() => h.close());
-
-async function call(method: string, path: string, init: { key?: string; token?: string; origin?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.origin) headers.origin = init.origin;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(base + path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-}
 
 describe('a coding test end to end, over HTTP', () => {
   it('create candidate → assign → launch link → exchange → start → timer', async () => {

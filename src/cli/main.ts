@@ -5,6 +5,9 @@ import { openDatabase } from '../db/database.js';
 import { prepareDatabase } from '../catalogues.js';
 import { addOrganizationInstrument } from '../modules/psychometric/catalog.js';
 import { InstrumentError } from '../modules/psychometric/instrument.js';
+import { addOrganizationQuestions, loadQuestionBank } from '../modules/question-bank/catalog.js';
+import { QuestionFileError } from '../modules/question-bank/content.js';
+import { importCompanyFolders } from '../modules/question-bank/import.js';
 import { createCatalogueRepo } from '../modules/catalogues/repo.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
 import { addOrganizationCodingTest, CatalogueFileError, seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
@@ -95,6 +98,33 @@ program.command('seed').description('Add shared catalogue entries missing from t
   withServices(async (s) => {
     print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`);
     print(`Seeded ${await seedCodingCatalogue(s.core.db.kysely)} coding problems and tests.`);
+    const bank = await loadQuestionBank(s.core.db.kysely);
+    print(`Question bank: ${bank.added} added, ${bank.updated} updated, ${bank.removed} removed.`);
+  }));
+
+program.command('bank').description('The question bank').command('import')
+  .description('Import company-wise CSV folders (titles, links and statistics only; see docs/question-bank-import.md)')
+  .argument('<dir>', 'a folder holding one folder per company')
+  .option('--org <id>', 'visible to this organisation only (default: every organisation)')
+  .option('--json', 'print the summary as JSON')
+  .action((dir: string, opts: { org?: string; json?: boolean }) => withServices(async (s) => {
+    if (opts.org !== undefined && !(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    let summary;
+    try {
+      summary = await importCompanyFolders(s.core.db.kysely, dir, { organizationId: opts.org ?? null });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new InvalidArgumentError(`${dir}: not a readable folder.`);
+      throw error;
+    }
+    if (opts.json) print(summary);
+    else {
+      for (const f of summary.files) {
+        print(`${f.status.padEnd(8)} ${f.file}${f.bucket ? ` (${f.bucket})` : ''}: ${f.status === 'imported' ? `${f.rows} rows, ${f.changed} changed` : f.note ?? `${f.errors.length} bad rows`}`);
+        for (const e of f.errors) print(`  ${f.file}:${e.line}: ${e.message}`);
+      }
+      print(`${summary.companies} companies, ${summary.questions_created} questions created, ${summary.statistics_changed} statistics changed.`);
+    }
+    if (summary.files.some((f) => f.status === 'rejected')) process.exitCode = 1;
   }));
 
 const org = program.command('org').description('Organisations: create, credits, modules, API access, members, catalogue');
@@ -166,6 +196,20 @@ org.command('psychometric-test').description("The organisation's own psychometri
       print(`Added psychometric test ${await addOrganizationInstrument(s.core.db.kysely, opts.org, opts.file)}.`);
     } catch (error) {
       if (error instanceof InstrumentError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  }));
+
+org.command('bank').description("The organisation's own question-bank questions").command('add')
+  .description('Add or update questions from a JSON file: the catalogue format (catalog/question-bank/AUTHORING.md) plus `category`')
+  .requiredOption('--org <id>').requiredOption('--file <path>')
+  .action((opts: { org: string; file: string }) => withServices(async (s) => {
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    try {
+      const ids = await addOrganizationQuestions(s.core.db.kysely, opts.org, opts.file);
+      print(`Saved ${ids.length} question${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`);
+    } catch (error) {
+      if (error instanceof QuestionFileError) throw new InvalidArgumentError(error.message);
       throw error;
     }
   }));

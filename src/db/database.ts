@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { ReadCache } from './read-cache.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,9 +16,11 @@ export interface Db {
   /**
    * Runs a compiled read outside any transaction. On SQLite it uses a separate read-only connection, so hot
    * reads never queue behind (or see into) an open write transaction on the main one, and results are kept until
-   * the next commit (ReadCache); on PostgreSQL the pool. Rows are frozen: callers share them.
+   * a commit changes what they read (ReadCache); on PostgreSQL the pool. Rows are frozen: callers share them.
    */
   read<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /** SQLite: checks now for other processes' commits (the app calls it as each request arrives); PostgreSQL: nothing. */
+  freshen(): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       kysely, dialect: 'postgres', schema: options.databaseSchema ?? 'public',
       // Frozen as on SQLite, where results are shared between callers.
       read: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows.map((row) => Object.freeze(row)),
+      freshen: () => {},
       close: () => kysely.destroy(),
     };
   }
@@ -59,16 +63,17 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('busy_timeout = 5000');
   // Read pages through a memory map instead of read(2) calls.
   sqlite.pragma('mmap_size = 268435456');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, { immediateTransactions: true }) }) });
+  const results = new ReadCache(sqlite);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, { immediateTransactions: true, observe: (sql) => results.observe(sql) }) }) });
   const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
   reader.pragma('busy_timeout = 5000');
   reader.pragma('query_only = ON');
   reader.pragma('mmap_size = 268435456');
   const readStatements = withStatementCache(reader);
   const columnsOf = new WeakMap<SQLite.Statement, string[]>();
-  const results = new ReadCache(reader);
   return {
     kysely, dialect: 'sqlite', schema: null,
+    freshen: () => results.freshen(),
     async read<R>(query: CompiledQuery<R>): Promise<R[]> {
       const key = results.key(query);
       const hit = results.get(key);
@@ -82,7 +87,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       }
       // Rows as arrays, made into objects here: cheaper than better-sqlite3 building each object.
       const rows = statement.all(...(query.parameters as unknown[])) as unknown[][];
-      return results.put(key, rows.map((row) => {
+      return results.put(key, query.sql, rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < columns.length; i++) out[columns[i]] = row[i];
         return Object.freeze(out) as R;
@@ -96,51 +101,16 @@ export function openDatabase(options: DatabaseOptions): Db {
 }
 
 /**
- * Results of the hot reads (key lookups, list pages), kept until anything is committed to the database.
- * `PRAGMA data_version` on the query-only connection changes whenever any other connection, in this process or
- * another one sharing the file, commits; the reader itself never writes. So a cached result is always what the
- * query would read now: a revoked key, a new candidate or a cancelled session is seen on the very next request,
- * by every process. Rows are frozen: callers share them.
- */
-class ReadCache {
-  private readonly version: SQLite.Statement;
-  private readonly entries = new Map<string, readonly unknown[]>();
-  private seen: unknown = null;
-
-  constructor(reader: SQLite.Database, private readonly max = 2000) {
-    this.version = reader.prepare('pragma data_version').pluck(true);
-  }
-
-  key(query: CompiledQuery<unknown>): string {
-    return query.sql + '\u0000' + JSON.stringify(query.parameters);
-  }
-
-  get(key: string): readonly unknown[] | undefined {
-    const version = this.version.get();
-    if (version !== this.seen) {
-      this.entries.clear();
-      this.seen = version;
-      return undefined;
-    }
-    return this.entries.get(key);
-  }
-
-  put<R>(key: string, rows: R[]): R[] {
-    if (this.entries.size >= this.max) this.entries.clear();
-    this.entries.set(key, Object.freeze(rows));
-    return rows;
-  }
-}
-
-/**
  * Kysely prepares every query anew; on SQLite preparing costs as much as running a small query.
  * Statements are reusable, and Kysely runs one query at a time per connection, so keep them (bounded).
  */
-function withStatementCache(sqlite: SQLite.Database, options: { immediateTransactions?: boolean } = {}, max = 500) {
+function withStatementCache(sqlite: SQLite.Database, options: { immediateTransactions?: boolean; observe?: (sql: string) => void } = {}, max = 500) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(query: string): SQLite.Statement {
+      // Kysely's driver runs a statement in the same tick as it prepares it.
+      options.observe?.(query);
       // Kysely opens transactions with a deferred BEGIN; with several processes on one file, a transaction that
       // reads and then writes can then fail with SQLITE_BUSY_SNAPSHOT. BEGIN IMMEDIATE takes the write lock up
       // front, waiting (busy_timeout) for another process's transaction instead of failing.

@@ -432,6 +432,55 @@ export interface CodingReferenceTimingsTable {
   measured_at: number;
 }
 
+export interface QuestionBankTaxonomyTable {
+  kind: 'category' | 'topic';
+  slug: string;
+  name: string;
+  description: string | null;
+}
+
+export interface QuestionBankQuestionsTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  title: string;
+  title_key: string;
+  prompt: string | null;
+  category: string;
+  difficulty: 'easy' | 'medium' | 'hard';
+  difficulty_rank: number;
+  /** JSON {key_points, follow_ups}: interviewers only. */
+  guidance: string | null;
+  problem_id: string | null;
+  source: 'prep' | 'organization' | 'imported';
+  link: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface QuestionBankQuestionTopicsTable {
+  question_id: string;
+  topic: string;
+}
+
+export interface QuestionBankImportedStatsTable {
+  owner: string;
+  question_id: string;
+  company_slug: string;
+  company_name: string;
+  bucket: string;
+  frequency: number;
+  acceptance: number | null;
+  source_file: string;
+  imported_at: number;
+}
+
+export interface QuestionBankFtsTable {
+  question_id: string;
+  title: string;
+  body: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -463,6 +512,11 @@ export interface Database {
   coding_submissions: CodingSubmissionsTable;
   coding_reports: CodingReportsTable;
   coding_reference_timings: CodingReferenceTimingsTable;
+  question_bank_taxonomy: QuestionBankTaxonomyTable;
+  question_bank_questions: QuestionBankQuestionsTable;
+  question_bank_question_topics: QuestionBankQuestionTopicsTable;
+  question_bank_imported_stats: QuestionBankImportedStatsTable;
+  question_bank_fts: QuestionBankFtsTable;
   proctoring_events: ProctoringEventsTable;
   background_jobs: BackgroundJobsTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -17,6 +17,10 @@ import { createDomainRepo } from './domains/repo.js';
 import { createPsychometricCatalog } from './psychometric/catalog.js';
 import { psychometricRoutes } from './psychometric/routes.js';
 import { createPsychometricService } from './psychometric/service.js';
+import { createQuestionBankRepo } from './question-bank/repo.js';
+import { questionBankRoutes } from './question-bank/routes.js';
+import { createQuestionBankService } from './question-bank/service.js';
+import { loadEncryptionKey } from '../platform/encryption.js';
 import { domainRoutes } from './domains/routes.js';
 import { createDomainService } from './domains/service.js';
 import { embedRoutes } from './embed/routes.js';
@@ -85,6 +89,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   codingRoutes(app, modules.coding, modules.judging.languages);
   judgingRoutes(app, modules.judging);
   psychometricRoutes(app, modules.psychometric);
+  questionBankRoutes(app, createQuestionBankService({ repo: createQuestionBankRepo(core.db), clock: core.clock, cursorKey: () => loadEncryptionKey(core.config) }));
   webhookRoutes(app, modules.webhooks);
   roomRoutes(app, { sessions: modules.sessions, branding: modules.branding.get });
 }

@@ -1,36 +1,24 @@
-import { expect } from 'vitest';
 import { createWorker } from '../../src/jobs/worker.js';
 import { jobHandlers } from '../../src/modules/jobs.js';
-import { bearer, type Harness } from './harness.js';
+import { testClient } from './client.js';
+import type { Harness } from './harness.js';
 
-export const ORIGIN = 'https://room.acme.test';
+export { ORIGIN } from './client.js';
 
 /** Calls, fixtures and background-work control for the judging tests. */
 export function judgingKit(h: Harness) {
-  let seq = 0;
+  const client = testClient(h);
   const kit = {
-    async call(method: 'GET' | 'POST', url: string, opts: { key?: string; token?: string; body?: unknown } = {}) {
-      const headers: Record<string, string> = {};
-      if (opts.key) Object.assign(headers, bearer(opts.key));
-      if (opts.token) Object.assign(headers, bearer(opts.token), { origin: ORIGIN });
-      const res = await h.app.inject({ method, url, headers, ...(opts.body === undefined ? {} : { payload: opts.body as object }) });
-      return { status: res.statusCode, body: res.json() as any, raw: res.body };
-    },
+    call: client.call,
 
     /** A session of the shared test `slug`, assigned to a new candidate, with a token; started unless told not to. */
     async session(key: string, slug: string, options: { start?: boolean } = {}) {
       const test = await h.db.kysely.selectFrom('coding_tests').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
-      const candidate = await kit.call('POST', '/v1/candidates', { key, body: { email: `judge.${Date.now().toString(36)}.${++seq}@example.com`, name: 'Alan Turing' } });
-      expect(candidate.status, candidate.raw).toBe(201);
-      const assigned = await kit.call('POST', '/v1/coding-sessions', { key, body: { candidate_id: candidate.body.id, coding_test_id: test.id } });
-      expect(assigned.status, assigned.raw).toBe(201);
-      await kit.call('POST', '/v1/domains', { key, body: { origin: ORIGIN } });
-      const minted = await kit.call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, coding_session_id: assigned.body.id } });
-      expect(minted.status, minted.raw).toBe(201);
-      const token = minted.body.session_token as string;
-      if (options.start !== false) expect((await kit.call('POST', `/v1/coding-sessions/${assigned.body.id}/start`, { token })).status).toBe(200);
-      const problems = assigned.body.problems as Array<{ problem: { id: string; slug: string; examples: Array<{ input: string; output: string }> } }>;
-      return { id: assigned.body.id as string, token, problems: problems.map((p) => p.problem) };
+      const assigned = await client.assign(key, 'coding', test.id, await client.candidate(key, { name: 'Alan Turing' }));
+      const token = await client.token(key, 'coding', assigned.id);
+      if (options.start !== false) await client.ok('POST', `/v1/coding-sessions/${assigned.id}/start`, { token }, 200);
+      const problems = assigned.problems as Array<{ problem: { id: string; slug: string; examples: Array<{ input: string; output: string }> } }>;
+      return { id: assigned.id as string, token, problems: problems.map((p) => p.problem) };
     },
 
     /** The stored reference solution of a problem in a language. */

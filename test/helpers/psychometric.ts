@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import type { Harness } from './harness.js';
-import { judgingKit } from './judging.js';
+import { testClient } from './client.js';
 
 /** Calls and fixtures for psychometric sessions: assign, mint a token, start, answer, submit. */
 export function psychometricKit(h: Harness) {
-  const { call } = judgingKit(h);
-  let seq = 0;
+  const client = testClient(h);
+  const { call } = client;
   const kit = {
     call,
     async testId(key: string, slug: string): Promise<string> {
@@ -17,23 +17,16 @@ export function psychometricKit(h: Harness) {
     },
     /** A candidate, an assignment of `slug`, a token; started unless told not to. */
     async session(key: string, slug: string, options: { start?: boolean; language?: string } = {}) {
-      const candidate = await call('POST', '/v1/candidates', { key, body: { email: `psy.${Date.now().toString(36)}.${++seq}@example.com`, name: 'Grace Hopper' } });
-      expect(candidate.status, candidate.raw).toBe(201);
-      const assigned = await call('POST', '/v1/psychometric-sessions', {
-        key, body: { candidate_id: candidate.body.id, psychometric_test_id: await kit.testId(key, slug), ...(options.language ? { language: options.language } : {}) },
-      });
-      expect(assigned.status, assigned.raw).toBe(201);
-      await call('POST', '/v1/domains', { key, body: { origin: 'https://room.acme.test' } });
-      const minted = await call('POST', '/v1/sessions', { key, body: { origin: 'https://room.acme.test', psychometric_session_id: assigned.body.id } });
-      expect(minted.status, minted.raw).toBe(201);
-      const token = minted.body.session_token as string;
+      const candidateId = await client.candidate(key, { name: 'Grace Hopper' });
+      const assigned = await client.assign(key, 'psychometric', await kit.testId(key, slug), candidateId, options.language ? { language: options.language } : {});
+      const token = await client.token(key, 'psychometric', assigned.id);
       let items: Array<{ id: string; text: string }> = [];
       if (options.start !== false) {
-        const started = await call('POST', `/v1/psychometric-sessions/${assigned.body.id}/start`, { token });
+        const started = await call('POST', `/v1/psychometric-sessions/${assigned.id}/start`, { token });
         expect(started.status, started.raw).toBe(200);
         items = started.body.items;
       }
-      return { id: assigned.body.id as string, candidateId: candidate.body.id as string, token, items };
+      return { id: assigned.id as string, candidateId, token, items };
     },
     /** Saves every answer (in pages of `page`) and submits; `answer(itemId, position)` gives each value. */
     async answerAll(s: { id: string; token: string; items: Array<{ id: string }> }, answer: (itemId: string, i: number) => number, page = 10) {

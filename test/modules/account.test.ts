@@ -1,29 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogueRepo } from '../../src/modules/catalogues/repo.js';
-import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { testClient, type Method, type Reply, type TestClient } from '../helpers/client.js';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 
 let h: Harness;
+let client: TestClient;
 beforeAll(async () => {
   h = await startHarness();
+  client = testClient(h);
 });
 afterAll(() => h.close());
 
-type Method = 'GET' | 'PATCH' | 'POST' | 'DELETE';
+const call = (method: Method, url: string, key: string, body?: object) => client.call(method, url, { key, body });
+const ok = (method: Method, url: string, key: string, body?: object) => client.ok(method, url, { key, body });
 
-async function call(method: Method, url: string, key: string, payload?: object) {
-  return h.app.inject({ method, url, headers: bearer(key), ...(payload === undefined ? {} : { payload }) });
-}
-
-async function ok(method: Method, url: string, key: string, payload?: object) {
-  const res = await call(method, url, key, payload);
-  expect(res.statusCode, res.body).toBe(method === 'POST' ? 201 : 200);
-  return res.json();
-}
-
-async function expectError(res: { statusCode: number; json(): any }, status: number, code: string, param?: string) {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error.code).toBe(code);
-  if (param !== undefined) expect(res.json().error.param).toBe(param);
+async function expectError(res: Reply, status: number, code: string, param?: string) {
+  expect(res.status).toBe(status);
+  expect(res.body.error.code).toBe(code);
+  if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
 
 const seconds = () => Math.floor(h.clock.now() / 1000);
@@ -131,7 +125,7 @@ describe('GET /v1/members', () => {
 describe('GET /v1/analytics/activity', () => {
   const activity = async (key: string, query = '') => ok('GET', `/v1/analytics/activity${query}`, key);
   const candidates = (body: any) => body.data.find((d: any) => d.type === 'candidates');
-  const addCandidate = async (key: string, email: string) => (await ok('POST', '/v1/candidates', key, { email, name: 'Counted' })).id as string;
+  const addCandidate = (key: string, email: string) => client.candidate(key, { email, name: 'Counted' });
 
   it('counts from the real tables, per organisation and environment', async () => {
     const org = await h.createOrg('Counting');
@@ -151,7 +145,7 @@ describe('GET /v1/analytics/activity', () => {
     expect(candidates(await activity(elsewhere.keys.secret_test)).total).toBe(1);
 
     // Erasing a candidate removes them from the counts: nothing is cached.
-    expect((await call('DELETE', `/v1/candidates/${live}`, org.keys.secret_live)).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/candidates/${live}`, org.keys.secret_live)).status).toBe(200);
     expect(candidates(await activity(org.keys.secret_live)).total).toBe(0);
   });
 
@@ -273,6 +267,6 @@ describe('catalogues', () => {
     const org = await h.createOrg('No Interviews');
     await h.services.organizations.setModule(org.id, 'interviews', false);
     await expectError(await call('GET', '/v1/round-types', org.keys.secret_test), 403, 'module_not_enabled');
-    expect((await call('GET', '/v1/companies', org.keys.secret_test)).statusCode).toBe(200);
+    expect((await call('GET', '/v1/companies', org.keys.secret_test)).status).toBe(200);
   });
 });

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { testClient, type Method, type Reply, type TestClient } from '../helpers/client.js';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 
 let h: Harness;
+let client: TestClient;
 beforeAll(async () => {
   h = await startHarness();
+  client = testClient(h);
 });
 afterAll(() => h.close());
 
@@ -13,36 +16,32 @@ beforeEach(async () => {
   org = await h.createOrg('Keys Co');
 });
 
-type Res = { statusCode: number; body: string; json(): any; headers: Record<string, unknown> };
-
 const nowSeconds = () => Math.floor(h.clock.now() / 1000);
 
-function call(method: 'GET' | 'POST' | 'DELETE', url: string, key: string, payload?: object): Promise<Res> {
-  return h.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
-}
+const call = (method: Method, url: string, key: string, body?: object) => client.call(method, url, { key, body });
 
 const listKeys = async (key: string) => {
   const res = await call('GET', '/v1/api-keys?limit=100', key);
-  expect(res.statusCode).toBe(200);
-  return res.json().data as any[];
+  expect(res.status).toBe(200);
+  return res.body.data as any[];
 };
 const createKey = async (key: string, payload: object = { type: 'secret' }) => {
   const res = await call('POST', '/v1/api-keys', key, payload);
-  expect(res.statusCode).toBe(201);
-  return res.json();
+  expect(res.status).toBe(201);
+  return res.body;
 };
 const rotate = (key: string, id: string, payload?: object) => call('POST', `/v1/api-keys/${id}/rotate`, key, payload);
 const keyIdOf = async (caller: string, type: 'secret' | 'publishable') => (await listKeys(caller)).find((k) => k.type === type && k.status === 'active').id as string;
 /** Whether a key authenticates a secret-key operation: 200, else the error code. */
 const authOutcome = async (key: string) => {
   const res = await call('GET', '/v1/candidates', key);
-  return res.statusCode === 200 ? 200 : res.json().error.code;
+  return res.status === 200 ? 200 : res.body.error.code;
 };
 
-function expectError(res: Res, status: number, code: string, param?: string | null) {
-  expect(res.statusCode).toBe(status);
-  expect(res.json().error.code).toBe(code);
-  if (param !== undefined) expect(res.json().error.param).toBe(param);
+function expectError(res: Reply, status: number, code: string, param?: string | null) {
+  expect(res.status).toBe(status);
+  expect(res.body.error.code).toBe(code);
+  if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
 
 describe('GET /v1/api-keys', () => {
@@ -52,8 +51,8 @@ describe('GET /v1/api-keys', () => {
       [org.keys.secret_live, true, ['svc_sk_live_', 'svc_pk_live_']],
     ] as const) {
       const res = await call('GET', '/v1/api-keys', caller);
-      expect(res.statusCode).toBe(200);
-      const body = res.json();
+      expect(res.status).toBe(200);
+      const body = res.body;
       expect(body).toMatchObject({ object: 'list', has_more: false });
       expect(body.data).toHaveLength(2);
       expect(body.data.map((k: any) => k.type).sort()).toEqual(['publishable', 'secret']);
@@ -63,7 +62,7 @@ describe('GET /v1/api-keys', () => {
         expect(k).not.toHaveProperty('key_hash');
         expect(prefixes.some((p) => k.redacted_key.startsWith(p))).toBe(true);
       }
-      const raw = res.body;
+      const raw = res.raw;
       for (const secret of Object.values(org.keys)) {
         expect(raw).not.toContain(secret);
         expect(raw).not.toContain(secret.slice(12, -4));
@@ -88,8 +87,8 @@ describe('POST /v1/api-keys', () => {
       expect(await authOutcome(created.secret)).toBe(200);
       // Same environment: a candidate it creates is visible to the caller, not to the other environment.
       const cand = await call('POST', '/v1/candidates', created.secret, { email: `minted-${livemode}@example.com`, name: 'M' });
-      expect(cand.json().livemode).toBe(livemode);
-      expect((await call('GET', `/v1/candidates/${cand.json().id}`, caller)).statusCode).toBe(200);
+      expect(cand.body.livemode).toBe(livemode);
+      expect((await call('GET', `/v1/candidates/${cand.body.id}`, caller)).status).toBe(200);
 
       const listed = (await listKeys(caller)).find((k) => k.id === created.id);
       expect(listed).toBeDefined();
@@ -147,24 +146,24 @@ describe('DELETE /v1/api-keys/{id}', () => {
     expect(await authOutcome(victim.secret)).toBe(200);
 
     const res = await call('DELETE', `/v1/api-keys/${victim.id}`, org.keys.secret_test);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ object: 'api_key', id: victim.id, status: 'revoked', revoked_at: nowSeconds() });
-    expect(res.json()).not.toHaveProperty('secret');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'api_key', id: victim.id, status: 'revoked', revoked_at: nowSeconds() });
+    expect(res.body).not.toHaveProperty('secret');
 
     expect(await authOutcome(victim.secret)).toBe('revoked_api_key');
     expect((await listKeys(org.keys.secret_test)).find((k) => k.id === victim.id)).toMatchObject({ status: 'revoked' });
     // Deleting again is harmless and keeps the original revocation time.
     h.clock.advance(5000);
     const again = await call('DELETE', `/v1/api-keys/${victim.id}`, org.keys.secret_test);
-    expect(again.statusCode).toBe(200);
-    expect(again.json().revoked_at).toBe(res.json().revoked_at);
+    expect(again.status).toBe(200);
+    expect(again.body.revoked_at).toBe(res.body.revoked_at);
   });
 
   it('revokes a publishable key', async () => {
     const id = await keyIdOf(org.keys.secret_test, 'publishable');
     const res = await call('DELETE', `/v1/api-keys/${id}`, org.keys.secret_test);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ type: 'publishable', status: 'revoked' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ type: 'publishable', status: 'revoked' });
   });
 
   it("refuses to delete the caller's own key", async () => {
@@ -192,8 +191,8 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
   it('replaces a key with a default grace of 86400 seconds', async () => {
     const old = await createKey(org.keys.secret_test, { name: 'worker' });
     const res = await rotate(org.keys.secret_test, old.id);
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
+    expect(res.status).toBe(201);
+    const body = res.body;
     expect(body).toMatchObject({
       object: 'api_key', type: 'secret', livemode: false, name: 'worker', status: 'active',
       previous_key_id: old.id, previous_key_expires_at: nowSeconds() + 86_400,
@@ -213,7 +212,7 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
 
   it('stops the old key exactly at previous_key_expires_at, not before', async () => {
     const old = await createKey(org.keys.secret_test);
-    const body = (await rotate(org.keys.secret_test, old.id, { grace_seconds: 60 })).json();
+    const body = (await rotate(org.keys.secret_test, old.id, { grace_seconds: 60 })).body;
     expect(body.previous_key_expires_at).toBe(nowSeconds() + 60);
 
     const expiresAtMs = body.previous_key_expires_at * 1000;
@@ -235,17 +234,17 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
     expect(await listKeys(org.keys.secret_test)).toHaveLength(3);
 
     const res = await rotate(org.keys.secret_test, old.id, { grace_seconds: 604_800 });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().previous_key_expires_at).toBe(nowSeconds() + 604_800);
+    expect(res.status).toBe(201);
+    expect(res.body.previous_key_expires_at).toBe(nowSeconds() + 604_800);
   });
 
   it('revokes the old key on the spot with a grace of zero', async () => {
     const old = await createKey(org.keys.secret_test);
     const res = await rotate(org.keys.secret_test, old.id, { grace_seconds: 0 });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().previous_key_expires_at).toBe(nowSeconds());
+    expect(res.status).toBe(201);
+    expect(res.body.previous_key_expires_at).toBe(nowSeconds());
     expect(await authOutcome(old.secret)).toBe('revoked_api_key');
-    expect(await authOutcome(res.json().secret)).toBe(200);
+    expect(await authOutcome(res.body.secret)).toBe(200);
     expect((await listKeys(org.keys.secret_test)).find((k) => k.id === old.id)).toMatchObject({ status: 'revoked' });
   });
 
@@ -256,8 +255,8 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
     expect(await listKeys(org.keys.secret_test)).toHaveLength(3);
 
     const res = await rotate(self.secret, self.id, { grace_seconds: 30 });
-    expect(res.statusCode).toBe(201);
-    const { secret, previous_key_expires_at: expiresAt } = res.json();
+    expect(res.status).toBe(201);
+    const { secret, previous_key_expires_at: expiresAt } = res.body;
 
     h.clock.set(expiresAt * 1000 - 1);
     expect(await authOutcome(self.secret)).toBe(200);
@@ -269,10 +268,10 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
   it('gives a publishable key a publishable replacement', async () => {
     const id = await keyIdOf(org.keys.secret_live, 'publishable');
     const res = await rotate(org.keys.secret_live, id, { grace_seconds: 10 });
-    expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ type: 'publishable', livemode: true, previous_key_id: id });
-    expect(res.json().secret.startsWith('svc_pk_live_')).toBe(true);
-    expect(await authOutcome(res.json().secret)).toBe('invalid_api_key');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: 'publishable', livemode: true, previous_key_id: id });
+    expect(res.body.secret.startsWith('svc_pk_live_')).toBe(true);
+    expect(await authOutcome(res.body.secret)).toBe('invalid_api_key');
   });
 
   it('carries a raised rate limit over to the replacement', async () => {
@@ -281,22 +280,22 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
     expect((await listKeys(org.keys.secret_test)).find((k) => k.id === old.id).rate_limit).toBe(5000);
 
     const res = await rotate(org.keys.secret_test, old.id);
-    expect(res.statusCode).toBe(201);
-    expect(res.json().rate_limit).toBe(5000);
-    expect((await listKeys(org.keys.secret_test)).find((k) => k.id === res.json().id).rate_limit).toBe(5000);
+    expect(res.status).toBe(201);
+    expect(res.body.rate_limit).toBe(5000);
+    expect((await listKeys(org.keys.secret_test)).find((k) => k.id === res.body.id).rate_limit).toBe(5000);
     // The limit really applies to the replacement's requests.
-    const used = await call('GET', '/v1/candidates', res.json().secret);
-    expect(used.statusCode).toBe(200);
+    const used = await call('GET', '/v1/candidates', res.body.secret);
+    expect(used.status).toBe(200);
     expect(used.headers['x-ratelimit-limit']).toBe('5000');
   });
 
   it('refuses to rotate a key that is already rotated or revoked', async () => {
     const old = await createKey(org.keys.secret_test);
-    expect((await rotate(org.keys.secret_test, old.id, { grace_seconds: 100 })).statusCode).toBe(201);
+    expect((await rotate(org.keys.secret_test, old.id, { grace_seconds: 100 })).status).toBe(201);
     expectError(await rotate(org.keys.secret_test, old.id), 400, 'api_key_inactive', 'id');
 
     const revoked = await createKey(org.keys.secret_test);
-    expect((await call('DELETE', `/v1/api-keys/${revoked.id}`, org.keys.secret_test)).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/api-keys/${revoked.id}`, org.keys.secret_test)).status).toBe(200);
     expectError(await rotate(org.keys.secret_test, revoked.id, { grace_seconds: 100 }), 400, 'api_key_inactive', 'id');
     // Only the one successful rotation minted a key: 2 defaults + 2 created + 1 replacement.
     expect(await listKeys(org.keys.secret_test)).toHaveLength(5);
@@ -311,9 +310,9 @@ describe('POST /v1/api-keys/{id}/rotate', () => {
 
   it('lets DELETE end the grace window of a rotated key at once', async () => {
     const old = await createKey(org.keys.secret_test);
-    expect((await rotate(org.keys.secret_test, old.id, { grace_seconds: 3600 })).statusCode).toBe(201);
+    expect((await rotate(org.keys.secret_test, old.id, { grace_seconds: 3600 })).status).toBe(201);
     expect(await authOutcome(old.secret)).toBe(200);
-    expect((await call('DELETE', `/v1/api-keys/${old.id}`, org.keys.secret_test)).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/api-keys/${old.id}`, org.keys.secret_test)).status).toBe(200);
     expect(await authOutcome(old.secret)).toBe('revoked_api_key');
   });
 });

@@ -1,51 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
+import { testClient, type Reply } from '../helpers/client.js';
 import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { slotPools } from '../helpers/coding.js';
 import { startServe } from '../helpers/processes.js';
 
-const ORIGIN = 'https://app.acme.test';
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const WINDOW_SECONDS = 7 * 86_400;
 
-interface Res { status: number; body: any; raw: string }
-
-/** Calls and fixtures over one harness (the sandbox-quota block runs its own harness). */
+/** Calls and fixtures over one harness (the sandbox-quota block runs its own harness), delegating to the shared test client. */
 function client(h: Harness) {
-  let seq = 0;
-
-  async function call(method: 'GET' | 'POST' | 'DELETE', url: string, opts: { key?: string; token?: string; origin?: string; body?: unknown } = {}): Promise<Res> {
-    const headers: Record<string, string> = {};
-    if (opts.key) Object.assign(headers, bearer(opts.key));
-    if (opts.token) Object.assign(headers, bearer(opts.token), { origin: opts.origin ?? ORIGIN });
-    const res = await h.app.inject({ method, url, headers, ...(opts.body === undefined ? {} : { payload: opts.body as object }) });
-    return { status: res.statusCode, body: res.json(), raw: res.body };
-  }
-
-  async function candidate(key: string, name = 'Ada Lovelace'): Promise<string> {
-    const res = await call('POST', '/v1/candidates', { key, body: { email: `c.${Date.now().toString(36)}.${++seq}@example.com`, name } });
-    expect(res.status, res.raw).toBe(201);
-    return res.body.id;
-  }
-
+  const c = testClient(h);
+  const { call } = c;
+  const candidate = (key: string, name?: string) => c.candidate(key, { name });
+  /** The raw reply (the tests check its 201, 200 when resumed, 402, …). */
   const assign = (key: string, candidate_id: string, coding_test_id: string) =>
     call('POST', '/v1/coding-sessions', { key, body: { candidate_id, coding_test_id } });
-
-  async function assigned(key: string, testId: string, candidateId?: string) {
-    const res = await assign(key, candidateId ?? (await candidate(key)), testId);
-    expect(res.status, res.raw).toBe(201);
-    return res.body;
-  }
-
+  const assigned = (key: string, testId: string, candidateId?: string) => c.assign(key, 'coding', testId, candidateId);
   /** A session token bound to one coding session and ORIGIN (allowlisting it first). */
-  async function token(key: string, sessionId: string): Promise<string> {
-    const domain = await call('POST', '/v1/domains', { key, body: { origin: ORIGIN } });
-    expect([200, 201], domain.raw).toContain(domain.status);
-    const res = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, coding_session_id: sessionId } });
-    expect(res.status, res.raw).toBe(201);
-    return res.body.session_token;
-  }
+  const token = (key: string, sessionId: string) => c.token(key, 'coding', sessionId);
 
   async function codingCredits(key: string): Promise<number> {
     const res = await call('GET', '/v1/usage', { key });
@@ -60,7 +34,7 @@ function client(h: Harness) {
   return { call, candidate, assign, assigned, token, codingCredits, row, ledger };
 }
 
-function expectError(res: Res, status: number, code: string, param?: string | null) {
+function expectError(res: Reply, status: number, code: string, param?: string | null) {
   expect(res.status, res.raw).toBe(status);
   expect(res.body.error.code).toBe(code);
   if (param !== undefined) expect(res.body.error.param).toBe(param);
@@ -744,7 +718,7 @@ describe('the coding module switch', () => {
     const token = await api.token(key, s.id);
     await h.services.organizations.setModule(org.id, 'coding', false);
 
-    const refused: Array<Promise<Res>> = [
+    const refused: Array<Promise<Reply>> = [
       api.call('GET', '/v1/coding-sessions', { key }),
       api.assign(key, candidateId, TIMED.id),
       api.call('GET', `/v1/coding-sessions/${s.id}`, { key }),
@@ -770,7 +744,7 @@ describe('secrets of the problems', () => {
     const s = await api.assign(key, candidateId, TIMED.id);
     const token = await api.token(key, s.body.id);
     const id = s.body.id;
-    const bodies: Res[] = [
+    const bodies: Reply[] = [
       await api.call('GET', '/v1/coding-tests?limit=100', { key }),
       await api.call('GET', `/v1/coding-tests/${TIMED.id}`, { key }),
       s,

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETIRED_KEY_GRACE_MS } from '../../src/modules/signing-keys/service.js';
 import { createEncryption } from '../../src/platform/encryption.js';
+import { testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 /** Signing keys: the JWKS, keys encrypted at rest, rotation while tokens are live, and `prep signing-keys rotate`. */
@@ -11,40 +12,27 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 const ORIGIN = 'https://app.acme.test';
 const run = promisify(execFile);
 
-interface Res { statusCode: number; headers: Record<string, unknown>; json(): any }
-
 /** Helpers bound to one harness (each describe below runs on its own, so clocks do not interfere). */
 function kit(get: () => Harness) {
-  let seq = 0;
   let testId: string | undefined;
-  const call = (method: 'GET' | 'POST', url: string, init: { key?: string; token?: string; origin?: string; body?: unknown } = {}): Promise<Res> => {
-    const headers: Record<string, string> = {};
-    if (init.key ?? init.token) headers.authorization = `Bearer ${init.key ?? init.token}`;
-    if (init.origin) headers.origin = init.origin;
-    return get().app.inject({ method, url, headers, payload: init.body as never });
-  };
+  let bound: TestClient | undefined;
+  const client = () => (bound ??= testClient(get()));
+  const call: TestClient['call'] = (...args) => client().call(...args);
 
   return {
     call,
     async jwks(): Promise<Array<Record<string, string>>> {
       const res = await call('GET', '/v1/.well-known/jwks.json');
-      expect(res.statusCode).toBe(200);
-      return res.json().keys;
+      expect(res.status).toBe(200);
+      return res.body.keys;
     },
     /** A new coding session of the harness org with a session token bound to ORIGIN. */
     async token(): Promise<{ id: string; token: string; kid: string }> {
       const key = get().org.keys.secret_test;
-      if (!testId) {
-        expect((await call('POST', '/v1/domains', { key, body: { origin: ORIGIN } })).statusCode).toBeLessThan(300);
-        testId = (await call('GET', '/v1/coding-tests', { key })).json().data[0].id;
-      }
-      const candidate = await call('POST', '/v1/candidates', { key, body: { email: `jwks-${++seq}-${Date.now()}@example.com`, name: 'Ada' } });
-      const session = await call('POST', '/v1/coding-sessions', { key, body: { candidate_id: candidate.json().id, coding_test_id: testId } });
-      expect(session.statusCode).toBe(201);
-      const minted = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, coding_session_id: session.json().id } });
-      expect(minted.statusCode).toBe(201);
-      const token = minted.json().session_token as string;
-      return { id: session.json().id, token, kid: header(token).kid };
+      testId ??= (await call('GET', '/v1/coding-tests', { key })).body.data[0].id as string;
+      const session = await client().assign(key, 'coding', testId, await client().candidate(key, { name: 'Ada' }));
+      const token = await client().token(key, 'coding', session.id, ORIGIN);
+      return { id: session.id, token, kid: header(token).kid };
     },
     timer: (id: string, token: string) => call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin: ORIGIN }),
     /** The private half of a stored key, decrypted with the configured key. */
@@ -83,9 +71,9 @@ describe('signing keys, JWKS and rotation', () => {
     await h.services.signingKeys.ensureKey();
     await h.services.signingKeys.ensureKey();
     const res = await k.call('GET', '/v1/.well-known/jwks.json');
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-    const { keys } = res.json();
+    const { keys } = res.body;
     expect(keys).toHaveLength(1);
     expect(Object.keys(keys[0]).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
     expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
@@ -113,7 +101,7 @@ describe('signing keys, JWKS and rotation', () => {
     const t1 = await k.token();
     const unseen = await k.token(); // first presented only after the rotation
     const k1 = t1.kid;
-    expect((await k.timer(t1.id, t1.token)).statusCode).toBe(200);
+    expect((await k.timer(t1.id, t1.token)).status).toBe(200);
 
     const k2 = await h.services.signingKeys.rotate();
     expect(k2).not.toBe(k1);
@@ -122,17 +110,17 @@ describe('signing keys, JWKS and rotation', () => {
 
     const both = await k.jwks();
     expect(both.map((key) => key.kid).sort()).toEqual([k1, k2].sort());
-    expect((await k.timer(t1.id, t1.token)).statusCode).toBe(200);
+    expect((await k.timer(t1.id, t1.token)).status).toBe(200);
 
     const t2 = await k.token();
     expect(t2.kid).toBe(k2);
     expect(verifiesAgainst(t2.token, both)).toBe(true);
     expect(verifiesAgainst(t1.token, both)).toBe(true);
-    expect((await k.timer(t2.id, t2.token)).statusCode).toBe(200);
+    expect((await k.timer(t2.id, t2.token)).status).toBe(200);
 
     // 14 minutes on (past every key cache): a token of the old key, never seen before, is still accepted.
     h.clock.advance(14 * 60_000);
-    expect((await k.timer(unseen.id, unseen.token)).statusCode).toBe(200);
+    expect((await k.timer(unseen.id, unseen.token)).status).toBe(200);
     expect((await k.jwks()).map((key) => key.kid)).toContain(k1);
 
     // Until the grace (token lifetime + cache + skew) has passed, the old key stays published.
@@ -145,21 +133,21 @@ describe('signing keys, JWKS and rotation', () => {
     expect(after.map((key) => key.kid)).toEqual([k2]);
     for (const t of [t1, unseen, t2]) {
       const res = await k.timer(t.id, t.token);
-      expect(res.statusCode).toBe(401);
-      expect(res.json().error.code).toBe('invalid_session_token');
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('invalid_session_token');
     }
     const t3 = await k.token();
     expect(t3.kid).toBe(k2);
-    expect((await k.timer(t3.id, t3.token)).statusCode).toBe(200);
+    expect((await k.timer(t3.id, t3.token)).status).toBe(200);
 
     // The retired key no longer verifies anything, even a fresh, recorded token it signs now.
     const claims = payload(t3.token);
     const byOld = signWith(k1, claims, await k.privateKey(k1));
     const byNew = signWith(k2, claims, await k.privateKey(k2));
-    expect((await k.timer(t3.id, byNew)).statusCode).toBe(200); // control: the hand-made token is well formed
+    expect((await k.timer(t3.id, byNew)).status).toBe(200); // control: the hand-made token is well formed
     const refused = await k.timer(t3.id, byOld);
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json().error.code).toBe('invalid_session_token');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('invalid_session_token');
   });
 });
 
@@ -186,13 +174,13 @@ describe('npx prep signing-keys rotate', () => {
     expect(rows.find((r) => r.kid === kid)!.private_key).toMatch(/^v1\./);
 
     expect((await k.jwks()).map((key) => key.kid).sort()).toEqual([before.kid, kid].sort());
-    expect((await k.timer(before.id, before.token)).statusCode).toBe(200);
+    expect((await k.timer(before.id, before.token)).status).toBe(200);
 
     h.clock.advance(31_000);
     const after = await k.token();
     expect(after.kid).toBe(kid);
     expect(verifiesAgainst(after.token, await k.jwks())).toBe(true);
-    expect((await k.timer(after.id, after.token)).statusCode).toBe(200);
-    expect((await k.timer(before.id, before.token)).statusCode).toBe(200);
+    expect((await k.timer(after.id, after.token)).status).toBe(200);
+    expect((await k.timer(before.id, before.token)).status).toBe(200);
   });
 });

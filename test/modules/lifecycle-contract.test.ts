@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN, testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { judgingKit, ORIGIN } from '../helpers/judging.js';
+import { judgingKit } from '../helpers/judging.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 
 /**
@@ -42,34 +43,23 @@ const KINDS: Kind[] = [
 ];
 
 let h: Harness;
+let client: TestClient;
 beforeAll(async () => {
   h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  client = testClient(h);
 });
 afterAll(() => h.close());
 
 describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
-  let seq = 0;
-  const call = (...args: Parameters<ReturnType<typeof judgingKit>['call']>) => judgingKit(h).call(...args);
+  const call: TestClient['call'] = (...args) => client.call(...args);
   const balance = async (key: string) => (await call('GET', '/v1/usage', { key })).body.credits[k.credit] as number;
-  async function candidate(key: string) {
-    const res = await call('POST', '/v1/candidates', { key, body: { email: `${k.kind}.${++seq}.${Date.now()}@example.com`, name: 'Ada' } });
-    expect(res.status, res.raw).toBe(201);
-    return res.body.id as string;
-  }
-  async function assign(key: string, candidateId: string) {
-    return call('POST', k.path, { key, body: { candidate_id: candidateId, [k.testField]: await k.test(h, key) } });
-  }
-  async function token(key: string, id: string) {
-    await call('POST', '/v1/domains', { key, body: { origin: ORIGIN } });
-    const res = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, [k.tokenField]: id } });
-    expect(res.status, res.raw).toBe(201);
-    return res.body.session_token as string;
-  }
+  /** The raw reply, not the helper's `assign`: the tests check its 201, 200 (resumed) and 402. */
+  const assign = async (key: string, candidateId: string) => call('POST', k.path, { key, body: { candidate_id: candidateId, [k.testField]: await k.test(h, key) } });
 
   it('assign reserves one credit; assigning again resumes the open session (200, resumed, no charge)', async () => {
     const org = await h.createOrg(`${k.kind} credits`, 3);
     const key = org.keys.secret_test;
-    const who = await candidate(key);
+    const who = await client.candidate(key);
     const first = await assign(key, who);
     expect(first.status, first.raw).toBe(201);
     expect(first.body).toMatchObject({ status: 'assigned', resumed: false, candidate_id: who });
@@ -86,7 +76,7 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
   it('402 without credit, creating nothing', async () => {
     const org = await h.createOrg(`${k.kind} broke`, 0);
     const key = org.keys.secret_test;
-    const res = await assign(key, await candidate(key));
+    const res = await assign(key, await client.candidate(key));
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('insufficient_credits');
     expect((await call('GET', k.path, { key })).body.data).toEqual([]);
@@ -95,15 +85,15 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
   it('cancel before start returns the credit; after start it is refused; a repeat changes nothing', async () => {
     const org = await h.createOrg(`${k.kind} cancel`, 3);
     const key = org.keys.secret_test;
-    const a = await assign(key, await candidate(key));
+    const a = await assign(key, await client.candidate(key));
     const cancelled = await call('POST', `${k.path}/${a.body.id}/cancel`, { key });
     expect(cancelled.body.status).toBe('cancelled');
     expect(await balance(key)).toBe(3);
     expect((await call('POST', `${k.path}/${a.body.id}/cancel`, { key })).body.status).toBe('cancelled');
     expect(await balance(key)).toBe(3);
 
-    const b = await assign(key, await candidate(key));
-    const t = await token(key, b.body.id);
+    const b = await assign(key, await client.candidate(key));
+    const t = await client.token(key, k.kind, b.body.id);
     expect((await call('POST', `${k.path}/${b.body.id}/start`, { token: t })).status).toBe(200);
     const refused = await call('POST', `${k.path}/${b.body.id}/cancel`, { key });
     expect(refused.body.error.code).toBe('session_already_started');
@@ -112,9 +102,9 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
 
   it('start is idempotent (the same started_at), spends the reserved credit, and the token is bound to its subject', async () => {
     const key = h.org.keys.secret_test;
-    const a = await assign(key, await candidate(key));
-    const b = await assign(key, await candidate(key));
-    const t = await token(key, a.body.id);
+    const a = await assign(key, await client.candidate(key));
+    const b = await assign(key, await client.candidate(key));
+    const t = await client.token(key, k.kind, a.body.id);
     const first = await call('POST', `${k.path}/${a.body.id}/start`, { token: t });
     h.clock.advance(5_000);
     const second = await call('POST', `${k.path}/${a.body.id}/start`, { token: t });
@@ -126,7 +116,7 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
 
   it('a launch link cannot outlive the 7-day window; past it, minting answers assignment_expired', async () => {
     const key = h.org.keys.secret_test;
-    const a = await assign(key, await candidate(key));
+    const a = await assign(key, await client.candidate(key));
     const link = await call('POST', `${k.path}/${a.body.id}/launch-link`, { key, body: { ttl_seconds: 604_800 } });
     expect(link.status, link.raw).toBe(201);
     expect(link.body).toMatchObject({ subject_kind: k.kind, subject_id: a.body.id });
@@ -138,7 +128,7 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
 
   it('another organisation or environment gets 404 for every operation', async () => {
     const key = h.org.keys.secret_test;
-    const a = await assign(key, await candidate(key));
+    const a = await assign(key, await client.candidate(key));
     const other = (await h.createOrg(`${k.kind} other`)).keys.secret_test;
     for (const k2 of [other, h.org.keys.secret_live]) {
       for (const [method, url] of [['POST', `${k.path}/${a.body.id}/cancel`], ['POST', `${k.path}/${a.body.id}/launch-link`], ['GET', `${k.path}/${a.body.id}/report`]] as const) {
@@ -154,8 +144,8 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
 
   it('the report is not ready until completion; completion sends its event exactly once', async () => {
     const key = h.org.keys.secret_test;
-    const a = await assign(key, await candidate(key));
-    const t = await token(key, a.body.id);
+    const a = await assign(key, await client.candidate(key));
+    const t = await client.token(key, k.kind, a.body.id);
     expect((await call('GET', `${k.path}/${a.body.id}/report`, { key })).body.error.code).toBe('report_not_ready');
     expect((await call('POST', `${k.path}/${a.body.id}/start`, { token: t })).status).toBe(200);
     await k.finish(h, a.body.id, t);

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { createEncryption } from '../../src/platform/encryption.js';
-import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { testClient, type Reply, type TestClient } from '../helpers/client.js';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 
 /**
  * Session tokens: minting (POST /v1/sessions), the JWT itself, forgeries, origin binding, subject scope,
@@ -11,6 +12,7 @@ import { bearer, startHarness, type Harness, type Org } from '../helpers/harness
  */
 
 let h: Harness;
+let client: TestClient;
 /** Assigning a coding test reserves a credit (in sandbox too), and every test here assigns: more than the harness's 10. */
 let org: Org;
 let other: Org;
@@ -18,6 +20,7 @@ const ORIGIN = 'https://app.acme.test';
 
 beforeAll(async () => {
   h = await startHarness();
+  client = testClient(h);
   org = await h.createOrg('Acme', 500);
   other = await h.createOrg('Globex');
   for (const key of [org.keys.secret_test, org.keys.secret_live]) await allowlist(key, ORIGIN);
@@ -26,19 +29,11 @@ afterAll(() => h.close());
 
 // ---------------------------------------------------------------- helpers
 
-interface Res { statusCode: number; headers: Record<string, unknown>; json(): any }
+const call: TestClient['call'] = (...args) => client.call(...args);
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS', url: string, init: { key?: string; token?: string; origin?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...init.headers };
-  const credential = init.token ?? init.key;
-  if (credential !== undefined) headers.authorization = `Bearer ${credential}`;
-  if (init.origin !== undefined) headers.origin = init.origin;
-  return h.app.inject({ method, url, headers, payload: init.body as never });
-}
-
-function expectError(res: Res, status: number, code: string, param?: string | null) {
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(status);
-  const { error } = res.json();
+function expectError(res: Reply, status: number, code: string, param?: string | null) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const { error } = res.body;
   expect(error.code).toBe(code);
   expect(error.request_id).toMatch(/^req_/);
   if (param !== undefined) expect(error.param).toBe(param);
@@ -46,7 +41,7 @@ function expectError(res: Res, status: number, code: string, param?: string | nu
 
 async function allowlist(key: string, origin: string) {
   const res = await call('POST', '/v1/domains', { key, body: { origin } });
-  expect([200, 201]).toContain(res.statusCode);
+  expect([200, 201]).toContain(res.status);
 }
 
 let timedTest: { id: string; name: string; description: string; duration_minutes: number } | undefined;
@@ -56,16 +51,14 @@ let seq = 0;
 async function assign(key = org.keys.secret_test) {
   if (!timedTest) {
     const tests = await call('GET', '/v1/coding-tests?limit=100', { key });
-    expect(tests.statusCode).toBe(200);
-    timedTest = tests.json().data.find((t: any) => t.duration_minutes !== null);
+    expect(tests.status).toBe(200);
+    timedTest = tests.body.data.find((t: any) => t.duration_minutes !== null);
     expect(timedTest).toBeDefined();
   }
   const name = `Candidate ${++seq}`;
-  const candidate = await call('POST', '/v1/candidates', { key, body: { email: `st-${seq}-${Date.now()}@example.com`, name } });
-  expect(candidate.statusCode).toBe(201);
-  const session = await call('POST', '/v1/coding-sessions', { key, body: { candidate_id: candidate.json().id, coding_test_id: timedTest!.id } });
-  expect(session.statusCode).toBe(201);
-  return { id: session.json().id as string, candidate: { id: candidate.json().id as string, name }, test: timedTest! };
+  const candidateId = await client.candidate(key, { name });
+  const session = await client.assign(key, 'coding', timedTest!.id, candidateId);
+  return { id: session.id as string, candidate: { id: candidateId, name }, test: timedTest! };
 }
 
 const mint = (key: string, body: Record<string, unknown>) => call('POST', '/v1/sessions', { key, body });
@@ -75,13 +68,13 @@ async function tokenFor(options: { key?: string; origin?: string } = {}) {
   const key = options.key ?? org.keys.secret_test;
   const subject = await assign(key);
   const res = await mint(key, { origin: options.origin ?? ORIGIN, coding_session_id: subject.id });
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(201);
-  const body = res.json();
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const body = res.body;
   return { ...subject, token: body.session_token as string, jti: body.jti as string, body };
 }
 
 /** GET .../timer with a token and an Origin header (null: none). */
-const timer = (id: string, token: string, origin: string | null = ORIGIN) => call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin: origin ?? undefined });
+const timer = (id: string, token: string, origin: string | null = ORIGIN) => call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin });
 
 // JWT pieces, built by hand so forgeries do not depend on the library under test.
 const b64json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -104,8 +97,8 @@ function signEdDSA(header: object, payload: object, privateKey: KeyObject): stri
 
 async function jwks(): Promise<Array<Record<string, string>>> {
   const res = await call('GET', '/v1/.well-known/jwks.json');
-  expect(res.statusCode).toBe(200);
-  return res.json().keys;
+  expect(res.status).toBe(200);
+  return res.body.keys;
 }
 
 /** The service's current signing key, decrypted from the database (to sign tokens that only differ in one respect). */
@@ -124,8 +117,8 @@ describe('POST /v1/sessions', () => {
     const subject = await assign();
     const now = Math.floor(h.clock.now() / 1000);
     const res = await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: subject.id });
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
+    expect(res.status).toBe(201);
+    const body = res.body;
     expect(Object.keys(body).sort()).toEqual(['expires_at', 'jti', 'object', 'refresh_after', 'session_token', 'subject_id', 'subject_kind']);
     expect(body).toMatchObject({ object: 'session', subject_kind: 'coding', subject_id: subject.id });
     expect(body.jti).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -135,7 +128,7 @@ describe('POST /v1/sessions', () => {
     const row = await h.db.kysely.selectFrom('session_tokens').selectAll().where('jti', '=', body.jti).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ organization_id: org.id, subject_kind: 'coding', subject_id: subject.id, origin: ORIGIN, source: 'secret_key', revoked_at: null });
     expect(Number(row.livemode)).toBe(0);
-    expect((await timer(subject.id, body.session_token)).statusCode).toBe(200);
+    expect((await timer(subject.id, body.session_token)).status).toBe(200);
   });
 
   it('requires an origin', async () => {
@@ -188,16 +181,16 @@ describe('POST /v1/sessions', () => {
     expectError(await mint(key, { origin: 'http://localhost:3000', coding_session_id: subject.id }), 403, 'origin_not_allowed');
     await allowlist(key, 'http://localhost:3000');
     const ok = await mint(key, { origin: 'http://localhost:3000', coding_session_id: subject.id });
-    expect(ok.statusCode).toBe(201);
-    expect(decode(ok.json().session_token).payload.origin).toBe('http://localhost:3000');
+    expect(ok.status).toBe(201);
+    expect(decode(ok.body.session_token).payload.origin).toBe('http://localhost:3000');
     expectError(await mint(key, { origin: 'http://localhost:3001', coding_session_id: subject.id }), 403, 'origin_not_allowed');
   });
 
   it('matches the default port as the bare origin (https://host:443 is https://host)', async () => {
     const subject = await assign();
     const res = await mint(org.keys.secret_test, { origin: 'https://app.acme.test:443', coding_session_id: subject.id });
-    expect(res.statusCode).toBe(201);
-    expect(decode(res.json().session_token).payload.origin).toBe(ORIGIN);
+    expect(res.status).toBe(201);
+    expect(decode(res.body.session_token).payload.origin).toBe(ORIGIN);
   });
 
   it('binds exactly one subject', async () => {
@@ -217,7 +210,7 @@ describe('POST /v1/sessions', () => {
     await allowlist(other.keys.secret_test, ORIGIN);
     expectError(await mint(key, { origin: ORIGIN, coding_session_id: theirs.id }), 404, 'resource_not_found', 'coding_session_id');
     // The owner can mint for it (so the 404 above is about ownership).
-    expect((await mint(other.keys.secret_test, { origin: ORIGIN, coding_session_id: theirs.id })).statusCode).toBe(201);
+    expect((await mint(other.keys.secret_test, { origin: ORIGIN, coding_session_id: theirs.id })).status).toBe(201);
 
     const live = await assign(org.keys.secret_live);
     expectError(await mint(key, { origin: ORIGIN, coding_session_id: live.id }), 404, 'resource_not_found');
@@ -225,13 +218,13 @@ describe('POST /v1/sessions', () => {
 
   it('refuses a cancelled coding session with 400 session_cancelled', async () => {
     const subject = await assign();
-    expect((await call('POST', `/v1/coding-sessions/${subject.id}/cancel`, { key: org.keys.secret_test })).statusCode).toBe(200);
+    expect((await call('POST', `/v1/coding-sessions/${subject.id}/cancel`, { key: org.keys.secret_test })).status).toBe(200);
     expectError(await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: subject.id }), 400, 'session_cancelled');
   });
 
   it('refuses a finished coding session (time limit run out) with 400 session_already_finalized', async () => {
     const { id, token, test } = await tokenFor();
-    expect((await call('POST', `/v1/coding-sessions/${id}/start`, { token, origin: ORIGIN })).statusCode).toBe(200);
+    expect((await call('POST', `/v1/coding-sessions/${id}/start`, { token, origin: ORIGIN })).status).toBe(200);
     h.clock.advance(test.duration_minutes * 60_000 + 1000);
     expectError(await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: id }), 400, 'session_already_finalized');
     await h.modules.coding.expireDue();
@@ -241,7 +234,7 @@ describe('POST /v1/sessions', () => {
   it('refuses a coding session whose 7-day assignment window lapsed with 400 assignment_expired', async () => {
     const subject = await assign();
     h.clock.advance(7 * 86_400_000 - 60_000);
-    expect((await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: subject.id })).statusCode).toBe(201);
+    expect((await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: subject.id })).status).toBe(201);
     h.clock.advance(60_000 + 1000);
     expectError(await mint(org.keys.secret_test, { origin: ORIGIN, coding_session_id: subject.id }), 400, 'assignment_expired');
   });
@@ -296,7 +289,7 @@ describe('forged and dead tokens answer 401 invalid_session_token', () => {
     const { header, payload } = decode(token);
     const real = await realSigningKey();
     expect(real.kid).toBe(header.kid);
-    expect((await timer(id, signEdDSA(header, payload, real.privateKey))).statusCode).toBe(200);
+    expect((await timer(id, signEdDSA(header, payload, real.privateKey))).status).toBe(200);
   });
 
   it('signed by another Ed25519 key under the same kid', async () => {
@@ -337,7 +330,7 @@ describe('forged and dead tokens answer 401 invalid_session_token', () => {
     expectError(await timer(mine.id, tamper({ exp: payload.exp + 86_400 })), 401, 'invalid_session_token');
     expectError(await timer(mine.id, tamper({ origin: 'https://evil.test' }), 'https://evil.test'), 401, 'invalid_session_token');
     // The untampered token still works.
-    expect((await timer(mine.id, mine.token)).statusCode).toBe(200);
+    expect((await timer(mine.id, mine.token)).status).toBe(200);
   });
 
   it('a header embedding a key (jwk) or pointing at one (jku, x5u)', async () => {
@@ -379,9 +372,9 @@ describe('forged and dead tokens answer 401 invalid_session_token', () => {
   it('expired: accepted until 15 minutes have passed, refused after (cached or not)', async () => {
     const seen = await tokenFor();
     const unseen = await tokenFor();
-    expect((await timer(seen.id, seen.token)).statusCode).toBe(200);
+    expect((await timer(seen.id, seen.token)).status).toBe(200);
     h.clock.advance(899_000);
-    expect((await timer(seen.id, seen.token)).statusCode).toBe(200);
+    expect((await timer(seen.id, seen.token)).status).toBe(200);
     h.clock.advance(2_000);
     expectError(await timer(seen.id, seen.token), 401, 'invalid_session_token');
     expectError(await timer(unseen.id, unseen.token), 401, 'invalid_session_token');
@@ -408,10 +401,10 @@ describe('forged and dead tokens answer 401 invalid_session_token', () => {
 describe('DELETE /v1/sessions/{jti}', () => {
   it('revokes at once: 200, then the token answers 401', async () => {
     const { id, token, jti } = await tokenFor();
-    expect((await timer(id, token)).statusCode).toBe(200);
+    expect((await timer(id, token)).status).toBe(200);
     const res = await call('DELETE', `/v1/sessions/${jti}`, { key: org.keys.secret_test });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ object: 'session', jti, revoked: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ object: 'session', jti, revoked: true });
     const row = await h.db.kysely.selectFrom('session_tokens').select('revoked_at').where('jti', '=', jti).executeTakeFirstOrThrow();
     expect(row.revoked_at).not.toBeNull();
     expectError(await timer(id, token), 401, 'invalid_session_token');
@@ -423,7 +416,7 @@ describe('DELETE /v1/sessions/{jti}', () => {
     const { id, token, jti } = await tokenFor();
     expectError(await call('DELETE', `/v1/sessions/${jti}`, { key: other.keys.secret_test }), 404, 'resource_not_found');
     expectError(await call('DELETE', `/v1/sessions/${jti}`, { key: org.keys.secret_live }), 404, 'resource_not_found');
-    expect((await timer(id, token)).statusCode).toBe(200);
+    expect((await timer(id, token)).status).toBe(200);
     expectError(await call('DELETE', '/v1/sessions/not-a-uuid', { key: org.keys.secret_test }), 400, 'parameter_invalid', 'jti');
   });
 
@@ -432,9 +425,9 @@ describe('DELETE /v1/sessions/{jti}', () => {
     const second = (await buildApp({ config: h.config, db: db2, clock: h.clock, logger: false })).app;
     try {
       const { id, token, jti } = await tokenFor();
-      const onSecond = () => second.inject({ method: 'GET', url: `/v1/coding-sessions/${id}/timer`, headers: { ...bearer(token), origin: ORIGIN } });
-      expect((await onSecond()).statusCode).toBe(200); // the second process verified (and cached) it
-      expect((await call('DELETE', `/v1/sessions/${jti}`, { key: org.keys.secret_test })).statusCode).toBe(200);
+      const onSecond = () => testClient({ ...h, app: second }).call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin: ORIGIN });
+      expect((await onSecond()).status).toBe(200); // the second process verified (and cached) it
+      expect((await call('DELETE', `/v1/sessions/${jti}`, { key: org.keys.secret_test })).status).toBe(200);
       expectError(await onSecond(), 401, 'invalid_session_token');
     } finally {
       await second.close();
@@ -448,9 +441,9 @@ describe('DELETE /v1/sessions/{jti}', () => {
 describe('origin binding', () => {
   it('re-checks the Origin header on every request', async () => {
     const { id, token } = await tokenFor();
-    expect((await timer(id, token, ORIGIN)).statusCode).toBe(200);
+    expect((await timer(id, token, ORIGIN)).status).toBe(200);
     expectError(await timer(id, token, 'https://evil.test'), 403, 'origin_not_allowed');
-    expect((await timer(id, token, ORIGIN)).statusCode).toBe(200);
+    expect((await timer(id, token, ORIGIN)).status).toBe(200);
   });
 
   it('refuses another origin, including one the organisation also allowlisted, and a missing Origin', async () => {
@@ -461,15 +454,15 @@ describe('origin binding', () => {
     }
     expectError(await timer(id, token, null), 403, 'origin_not_allowed');
     // Claiming to be same-origin only stands for the service's own origin, not the bound one.
-    expectError(await call('GET', `/v1/coding-sessions/${id}/timer`, { token, headers: { 'sec-fetch-site': 'same-origin' } }), 403, 'origin_not_allowed');
-    expect((await timer(id, token, ORIGIN)).statusCode).toBe(200);
+    expectError(await call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin: null, headers: { 'sec-fetch-site': 'same-origin' } }), 403, 'origin_not_allowed');
+    expect((await timer(id, token, ORIGIN)).status).toBe(200);
   });
 
   it('applies to refresh and to the session context too', async () => {
     const { token } = await tokenFor();
     expectError(await call('POST', '/v1/sessions/refresh', { token, origin: 'https://evil.test' }), 403, 'origin_not_allowed');
     expectError(await call('GET', '/v1/session', { token, origin: 'https://evil.test' }), 403, 'origin_not_allowed');
-    expectError(await call('GET', '/v1/session', { token }), 403, 'origin_not_allowed');
+    expectError(await call('GET', '/v1/session', { token, origin: null }), 403, 'origin_not_allowed');
   });
 });
 
@@ -484,7 +477,7 @@ describe('subject scope', () => {
     expect(bRow).toEqual({ status: 'assigned', started_at: null });
     const events = await h.db.kysely.selectFrom('proctoring_events').select('id').where('subject_id', '=', b.id).execute();
     expect(events).toHaveLength(0);
-    expect((await timer(a.id, a.token)).statusCode).toBe(200);
+    expect((await timer(a.id, a.token)).status).toBe(200);
   });
 });
 
@@ -495,7 +488,7 @@ describe('each operation takes its own credential', () => {
     expectError(await call('GET', '/v1/candidates', { token, origin: ORIGIN }), 401, 'invalid_api_key');
     expectError(await mint(token, { origin: ORIGIN, coding_session_id: id }), 401, 'invalid_api_key');
     expectError(await call('DELETE', `/v1/sessions/${jti}`, { token, origin: ORIGIN }), 401, 'invalid_api_key');
-    expect((await timer(id, token)).statusCode).toBe(200);
+    expect((await timer(id, token)).status).toBe(200);
   });
 
   it('a session-token operation refuses a secret key with 401 invalid_session_token', async () => {
@@ -517,8 +510,8 @@ describe('POST /v1/sessions/refresh', () => {
     const first = await tokenFor();
     h.clock.advance(10 * 60_000);
     const res = await call('POST', '/v1/sessions/refresh', { token: first.token, origin: ORIGIN });
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
+    expect(res.status).toBe(201);
+    const body = res.body;
     const now = Math.floor(h.clock.now() / 1000);
     expect(body).toMatchObject({ object: 'session', subject_kind: 'coding', subject_id: first.id, expires_at: now + 900, refresh_after: now + 600 });
     expect(body.jti).not.toBe(first.jti);
@@ -530,12 +523,12 @@ describe('POST /v1/sessions/refresh', () => {
     const row = await h.db.kysely.selectFrom('session_tokens').selectAll().where('jti', '=', body.jti).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ source: 'refresh', origin: ORIGIN, subject_id: first.id, organization_id: org.id });
 
-    expect((await timer(first.id, body.session_token)).statusCode).toBe(200);
+    expect((await timer(first.id, body.session_token)).status).toBe(200);
     // The old token keeps working until its own expiry, and no longer.
-    expect((await timer(first.id, first.token)).statusCode).toBe(200);
+    expect((await timer(first.id, first.token)).status).toBe(200);
     h.clock.advance(5 * 60_000 + 1000);
     expectError(await timer(first.id, first.token), 401, 'invalid_session_token');
-    expect((await timer(first.id, body.session_token)).statusCode).toBe(200);
+    expect((await timer(first.id, body.session_token)).status).toBe(200);
   });
 
   it('refuses an expired or revoked token, or none', async () => {
@@ -544,7 +537,7 @@ describe('POST /v1/sessions/refresh', () => {
     expectError(await call('POST', '/v1/sessions/refresh', { token: expiring.token, origin: ORIGIN }), 401, 'invalid_session_token');
 
     const revoked = await tokenFor();
-    expect((await call('DELETE', `/v1/sessions/${revoked.jti}`, { key: org.keys.secret_test })).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/sessions/${revoked.jti}`, { key: org.keys.secret_test })).status).toBe(200);
     const before = await countTokens();
     expectError(await call('POST', '/v1/sessions/refresh', { token: revoked.token, origin: ORIGIN }), 401, 'invalid_session_token');
     expectError(await call('POST', '/v1/sessions/refresh', { origin: ORIGIN }), 401, 'invalid_session_token');
@@ -553,13 +546,13 @@ describe('POST /v1/sessions/refresh', () => {
 
   it('revoking the original jti also revokes the tokens refreshed from it, however many times', async () => {
     const first = await tokenFor();
-    const second = (await call('POST', '/v1/sessions/refresh', { token: first.token, origin: ORIGIN })).json();
-    const third = (await call('POST', '/v1/sessions/refresh', { token: second.session_token, origin: ORIGIN })).json();
+    const second = (await call('POST', '/v1/sessions/refresh', { token: first.token, origin: ORIGIN })).body;
+    const third = (await call('POST', '/v1/sessions/refresh', { token: second.session_token, origin: ORIGIN })).body;
     const rows = await h.db.kysely.selectFrom('session_tokens').select(['jti', 'root_jti']).where('jti', 'in', [second.jti, third.jti]).execute();
     expect(rows.map((r) => r.root_jti)).toEqual([first.jti, first.jti]);
-    expect((await timer(first.id, third.session_token)).statusCode).toBe(200);
+    expect((await timer(first.id, third.session_token)).status).toBe(200);
 
-    expect((await call('DELETE', `/v1/sessions/${first.jti}`, { key: org.keys.secret_test })).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/sessions/${first.jti}`, { key: org.keys.secret_test })).status).toBe(200);
     for (const token of [first.token, second.session_token, third.session_token]) {
       expectError(await timer(first.id, token), 401, 'invalid_session_token');
     }
@@ -579,7 +572,7 @@ describe('CORS', () => {
     for (const origin of [ORIGIN, 'https://globex-cors.test']) {
       if (origin !== ORIGIN) await allowlist(other.keys.secret_live, origin);
       const res = await preflight(`/v1/coding-sessions/${id}/timer`, origin);
-      expect(res.statusCode).toBeLessThan(300);
+      expect(res.status).toBeLessThan(300);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
       expect(String(res.headers['access-control-allow-headers'])).toMatch(/authorization/i);
       expect(String(res.headers['access-control-allow-methods'])).toMatch(/GET/);
@@ -598,12 +591,12 @@ describe('CORS', () => {
   it('the actual response to the bound origin carries the CORS headers', async () => {
     const { id, token } = await tokenFor();
     const res = await timer(id, token, ORIGIN);
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
     expect(String(res.headers.vary)).toMatch(/origin/i);
     expect(String(res.headers['access-control-expose-headers'])).toMatch(/request-id/i);
     const elsewhere = await timer(id, token, 'https://never-allowlisted-2.test');
-    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.status).toBe(403);
     expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -613,33 +606,33 @@ describe('CORS', () => {
 describe('GET /v1/session', () => {
   it('describes the coding subject with the candidate, the test, its duration, the status and the environment\'s branding', async () => {
     const key = org.keys.secret_test;
-    expect((await call('PATCH', '/v1/branding', { key, body: { company_name: 'Acme Sandbox', primary_color: '#112233' } })).statusCode).toBe(200);
-    expect((await call('PATCH', '/v1/branding', { key: org.keys.secret_live, body: { company_name: 'Acme Live' } })).statusCode).toBe(200);
+    expect((await call('PATCH', '/v1/branding', { key, body: { company_name: 'Acme Sandbox', primary_color: '#112233' } })).status).toBe(200);
+    expect((await call('PATCH', '/v1/branding', { key: org.keys.secret_live, body: { company_name: 'Acme Live' } })).status).toBe(200);
     const { id, token, candidate, test, body } = await tokenFor();
-    const usage = async () => (await call('GET', '/v1/usage', { key })).json();
+    const usage = async () => (await call('GET', '/v1/usage', { key })).body;
     const usageBefore = await usage();
 
     const res = await call('GET', '/v1/session', { token, origin: ORIGIN });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
       object: 'session_context', subject_kind: 'coding', subject_id: id, livemode: false, origin: ORIGIN, expires_at: body.expires_at,
       candidate, round: { id: test.id, name: test.name }, duration_seconds: test.duration_minutes * 60, status: 'assigned',
       branding: { object: 'branding', livemode: false, company_name: 'Acme Sandbox', primary_color: '#112233' },
     });
     expect(await usage()).toEqual(usageBefore); // not billable
 
-    expect((await call('POST', `/v1/coding-sessions/${id}/start`, { token, origin: ORIGIN })).statusCode).toBe(200);
-    expect((await call('GET', '/v1/session', { token, origin: ORIGIN })).json().status).toBe('started');
+    expect((await call('POST', `/v1/coding-sessions/${id}/start`, { token, origin: ORIGIN })).status).toBe(200);
+    expect((await call('GET', '/v1/session', { token, origin: ORIGIN })).body.status).toBe('started');
 
-    expect((await call('PATCH', '/v1/branding', { key, body: { company_name: 'Acme Renamed' } })).statusCode).toBe(200);
-    expect((await call('GET', '/v1/session', { token, origin: ORIGIN })).json().branding.company_name).toBe('Acme Renamed');
+    expect((await call('PATCH', '/v1/branding', { key, body: { company_name: 'Acme Renamed' } })).status).toBe(200);
+    expect((await call('GET', '/v1/session', { token, origin: ORIGIN })).body.branding.company_name).toBe('Acme Renamed');
   });
 
   it('shows the live branding to a live session', async () => {
-    expect((await call('PATCH', '/v1/branding', { key: org.keys.secret_live, body: { company_name: 'Acme Live' } })).statusCode).toBe(200);
+    expect((await call('PATCH', '/v1/branding', { key: org.keys.secret_live, body: { company_name: 'Acme Live' } })).status).toBe(200);
     const { token } = await tokenFor({ key: org.keys.secret_live });
     const res = await call('GET', '/v1/session', { token, origin: ORIGIN });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ livemode: true, branding: { livemode: true, company_name: 'Acme Live' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ livemode: true, branding: { livemode: true, company_name: 'Acme Live' } });
   });
 });

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { tcpReachable } from '../helpers/reachable.js';
 
@@ -12,9 +13,8 @@ const ENV = { PREP_AUTH_FAILURE_LIMIT: String(LIMIT), PREP_RATE_LIMIT_WINDOW_MS:
 let seq = 0;
 const uniqueAddress = () => `203.0.${++seq}.${randomInt(1, 255)}`;
 
-function call(h: Harness, remoteAddress: string, authorization?: string, url = '/v1/candidates') {
-  return h.app.inject({ method: 'GET', url, remoteAddress, headers: authorization ? { authorization } : {} });
-}
+const call = (h: Harness, remoteAddress: string, authorization?: string, url = '/v1/candidates') =>
+  testClient(h).call('GET', url, { remoteAddress, headers: authorization ? { authorization } : {} });
 
 describe.each([
   ['memory', {}],
@@ -30,44 +30,44 @@ describe.each([
     const ip = uniqueAddress();
     for (let i = 0; i < LIMIT; i++) {
       const res = await call(h, ip, `Bearer sk_test_guess${i}`);
-      expect(res.statusCode).toBe(401);
+      expect(res.status).toBe(401);
     }
     const refused = await call(h, ip, 'Bearer sk_test_guess_more');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json().error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
     // While refused, the address gets 429 whatever it presents (the credential is not looked up).
-    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(429);
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).status).toBe(429);
     // Another address is not affected.
-    expect((await call(h, uniqueAddress(), `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
+    expect((await call(h, uniqueAddress(), `Bearer ${h.org.keys.secret_test}`)).status).toBe(200);
 
     h.clock.advance(retryAfter * 1000);
-    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).status).toBe(200);
   });
 
   it('never counts a request whose credential checks out', async () => {
     const ip = uniqueAddress();
-    for (let i = 0; i < 3 * LIMIT; i++) expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(200);
-    for (let i = 0; i < LIMIT; i++) expect((await call(h, ip, 'Bearer sk_test_wrong')).statusCode).toBe(401);
-    expect((await call(h, ip, 'Bearer sk_test_wrong')).statusCode).toBe(429);
+    for (let i = 0; i < 3 * LIMIT; i++) expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++) expect((await call(h, ip, 'Bearer sk_test_wrong')).status).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_test_wrong')).status).toBe(429);
   });
 
   it('counts every kind of failed credential: no key, a forged key, a forged session token, a bad publishable key', async () => {
     const ip = uniqueAddress();
-    expect((await call(h, ip)).statusCode).toBe(401);
-    expect((await call(h, ip, 'Bearer sk_live_forged')).statusCode).toBe(401);
-    expect((await call(h, ip, 'Bearer eyJhbGciOiJFZERTQSJ9.e30.c2ln', '/v1/session')).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'GET', url: '/v1/embed-config?pk=pk_test_forged', remoteAddress: ip })).statusCode).toBe(401);
-    expect((await call(h, ip, 'Bearer sk_test_forged')).statusCode).toBe(401);
-    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).statusCode).toBe(429);
+    expect((await call(h, ip)).status).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_live_forged')).status).toBe(401);
+    expect((await call(h, ip, 'Bearer eyJhbGciOiJFZERTQSJ9.e30.c2ln', '/v1/session')).status).toBe(401);
+    expect((await call(h, ip, undefined, '/v1/embed-config?pk=pk_test_forged')).status).toBe(401);
+    expect((await call(h, ip, 'Bearer sk_test_forged')).status).toBe(401);
+    expect((await call(h, ip, `Bearer ${h.org.keys.secret_test}`)).status).toBe(429);
   });
 
   it('leaves routes without a credential alone', async () => {
     const ip = uniqueAddress();
     for (let i = 0; i < LIMIT + 1; i++) await call(h, ip, 'Bearer sk_test_nope');
-    const health = await h.app.inject({ method: 'GET', url: '/v1/health', remoteAddress: ip });
-    expect(health.statusCode).toBe(200);
+    const health = await call(h, ip, undefined, '/v1/health');
+    expect(health.status).toBe(200);
   });
 });

@@ -25,6 +25,8 @@ const OPERATIONS = [
   'GET /v1/psychometric-sessions/{id}', 'POST /v1/psychometric-sessions/{id}/cancel', 'POST /v1/psychometric-sessions/{id}/launch-link',
   'POST /v1/psychometric-sessions/{id}/start', 'POST /v1/psychometric-sessions/{id}/progress', 'POST /v1/psychometric-sessions/{id}/submit',
   'GET /v1/psychometric-sessions/{id}/report',
+  'GET /v1/question-bank/companies', 'GET /v1/question-bank/categories', 'GET /v1/question-bank/topics',
+  'GET /v1/question-bank/questions', 'GET /v1/question-bank/questions/{id}',
 ];
 
 let h: Harness;

@@ -62,8 +62,11 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
   };
   const lifecycle = createLifecycle(deps, kind);
+  // The status is only written on the first save: rewriting an unchanged value still rewrites its index entry.
   const saveAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
-    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
+    .set({ answers, updated_at: now }).where('id', '=', id).where('status', '=', 'in_progress'));
+  const saveFirstAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
+    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', '=', 'started'));
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
@@ -114,7 +117,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         });
         const merged = answersOf(row);
         for (const a of answers) merged[a.item_id] = a.value;
-        await saveAnswers(tx, id, JSON.stringify(merged), clock.now());
+        await (row.status === 'started' ? saveFirstAnswers : saveAnswers)(tx, id, JSON.stringify(merged), clock.now());
         return { answered: Object.keys(merged).length, total: order.length };
       });
       if (saved) return saved;

@@ -1,0 +1,176 @@
+import type SQLite from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
+
+/**
+ * Results of the hot reads (key lookups, list pages) on SQLite, kept until a commit changes a table they read.
+ *
+ * - This process's own writes all go through one connection, whose statements are observed here (`observe`):
+ *   when a transaction commits, the entries that read a table it wrote are dropped, before the commit runs.
+ * - Another process sharing the file is seen through `PRAGMA data_version` on that same writing connection, which
+ *   changes when any *other* connection commits (never for its own commits): then everything is dropped. The check
+ *   (a read transaction, about 2 µs) runs at the start of every HTTP request (`freshen`) and before a read in an
+ *   event-loop turn that has not checked yet; a read then uses the turn's check. Every read of a request therefore
+ *   follows a check made after the request arrived.
+ *
+ * So a cached result is always what the query would read now: a revoked key, a new candidate or a cancelled
+ * session is seen on the very next request, by every process, while a write to one table (saving answers) leaves
+ * the reads of the others (the session token, the module switch) cached. Rows are frozen: callers share them.
+ *
+ * Which tables a statement touches is read off its SQL against the schema's names, erring wide: any word that
+ * names a table counts, a view or virtual table counts as the tables it names, and a write to a table also
+ * writes the tables its triggers name and its foreign-key children (cascades). A statement that is not a plain
+ * read or write (DDL, a pragma) drops everything and reloads the schema.
+ */
+export class ReadCache {
+  private readonly version: SQLite.Statement;
+  private readonly entries = new Map<string, readonly unknown[]>();
+  private readonly keysByTable = new Map<string, Set<string>>();
+  private seen: unknown = null;
+  private checkedThisTurn = false;
+  private schema: Schema | null = null;
+  private readonly tablesOfSql = new Map<string, readonly string[]>();
+  // Tables written by the open transaction; `everything` after DDL in it.
+  private pending: Set<string> | 'everything' | null = null;
+
+  constructor(private readonly writer: SQLite.Database, private readonly max = 2000) {
+    this.version = writer.prepare('pragma data_version').pluck(true);
+  }
+
+  key(query: CompiledQuery<unknown>): string {
+    return query.sql + '\u0000' + JSON.stringify(query.parameters);
+  }
+
+  /** Drops everything if another process has committed since the last check. */
+  freshen(): void {
+    const version = this.version.get();
+    if (version !== this.seen) {
+      this.clear();
+      this.seen = version;
+    }
+    if (!this.checkedThisTurn) {
+      this.checkedThisTurn = true;
+      setImmediate(() => (this.checkedThisTurn = false));
+    }
+  }
+
+  get(key: string): readonly unknown[] | undefined {
+    if (!this.checkedThisTurn) this.freshen();
+    return this.entries.get(key);
+  }
+
+  put<R>(key: string, sql: string, rows: R[]): R[] {
+    if (this.entries.size >= this.max) this.clear();
+    this.entries.set(key, Object.freeze(rows));
+    for (const table of this.tables(sql, 'read')) {
+      let keys = this.keysByTable.get(table);
+      if (!keys) this.keysByTable.set(table, (keys = new Set()));
+      keys.add(key);
+    }
+    return rows;
+  }
+
+  /** Called with every statement the writing connection is about to run, in the same tick as it runs. */
+  observe(sql: string): void {
+    const verb = /^\s*([a-z]+)(\s+to\b)?/i.exec(sql);
+    const word = verb ? verb[1].toLowerCase() : '';
+    if (word === 'select') return;
+    if (word === 'begin') { this.pending = new Set(); return; }
+    if (word === 'savepoint' || word === 'release' || (word === 'rollback' && verb![2])) return;
+    if (word === 'rollback') { this.pending = null; return; }
+    if (word === 'commit' || word === 'end') {
+      const written = this.pending;
+      this.pending = null;
+      if (written) this.written(written);
+      return;
+    }
+    const written: Set<string> | 'everything' = (word === 'insert' || word === 'update' || word === 'delete' || word === 'replace' || word === 'with')
+      ? new Set(this.tables(sql, 'write'))
+      : 'everything';
+    if (this.pending === null) this.written(written);
+    else if (written === 'everything' || this.pending === 'everything') this.pending = 'everything';
+    else for (const table of written) this.pending.add(table);
+  }
+
+  private written(tables: Set<string> | 'everything'): void {
+    if (tables === 'everything') {
+      this.clear();
+      this.schema = null;
+      this.tablesOfSql.clear();
+      return;
+    }
+    for (const table of tables) {
+      const keys = this.keysByTable.get(table);
+      if (!keys) continue;
+      for (const key of keys) this.entries.delete(key);
+      this.keysByTable.delete(table);
+    }
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.keysByTable.clear();
+  }
+
+  private tables(sql: string, use: 'read' | 'write'): readonly string[] {
+    const memo = `${use}\u0000${sql}`;
+    let tables = this.tablesOfSql.get(memo);
+    if (!tables) {
+      const schema = (this.schema ??= loadSchema(this.writer));
+      const out = new Set<string>();
+      for (const name of namesIn(sql, schema.names)) for (const t of schema.closure(name, use)) out.add(t);
+      tables = [...out];
+      if (this.tablesOfSql.size >= this.max) this.tablesOfSql.clear();
+      this.tablesOfSql.set(memo, tables);
+    }
+    return tables;
+  }
+}
+
+interface Schema {
+  names: ReadonlySet<string>;
+  closure(name: string, use: 'read' | 'write'): Iterable<string>;
+}
+
+function namesIn(sql: string, names: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  for (const word of sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []) if (names.has(word)) found.add(word);
+  return found;
+}
+
+function loadSchema(connection: SQLite.Database): Schema {
+  const objects = connection.prepare("select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%'").all() as
+    Array<{ type: string; name: string; tbl_name: string; sql: string | null }>;
+  const names = new Set(objects.filter((o) => o.type === 'table' || o.type === 'view').map((o) => o.name.toLowerCase()));
+  // What a name stands for when read (a view or virtual table: the tables it names) and what else a write to it
+  // writes (its triggers' tables and its foreign-key children).
+  const readsAlso = new Map<string, Set<string>>();
+  const writesAlso = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, from: string, to: Iterable<string>) => {
+    let set = map.get(from);
+    if (!set) map.set(from, (set = new Set()));
+    for (const t of to) if (t !== from) set.add(t);
+  };
+  for (const o of objects) {
+    const name = o.name.toLowerCase();
+    if (o.type === 'view' || (o.type === 'table' && /^\s*create\s+virtual/i.test(o.sql ?? ''))) {
+      add(readsAlso, name, namesIn(o.sql ?? '', names));
+      add(writesAlso, name, namesIn(o.sql ?? '', names));
+    }
+    if (o.type === 'trigger') add(writesAlso, o.tbl_name.toLowerCase(), namesIn(o.sql ?? '', names));
+    if (o.type === 'table') {
+      for (const fk of connection.prepare('select "table" as parent from pragma_foreign_key_list(?)').all(o.name) as Array<{ parent: string }>) {
+        add(writesAlso, fk.parent.toLowerCase(), [name]);
+      }
+    }
+  }
+  return {
+    names,
+    closure(name, use) {
+      const map = use === 'read' ? readsAlso : writesAlso;
+      const out = new Set([name]);
+      const queue = [name];
+      while (queue.length > 0) for (const next of map.get(queue.pop()!) ?? []) if (!out.has(next)) { out.add(next); queue.push(next); }
+      return out;
+    },
+  };
+}

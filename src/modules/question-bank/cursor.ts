@@ -1,0 +1,34 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../../platform/errors.js';
+
+/**
+ * The question list's opaque cursor: an offset, bound to the caller and to the exact query that made it, signed.
+ * A tampered cursor, or one made for another organisation, environment or set of filters, is `invalid_cursor`.
+ */
+export function createCursorCodec(key: Buffer) {
+  const mac = (data: string) => createHmac('sha256', key).update(data).digest().subarray(0, 16);
+  const scopeOf = (scope: string) => mac(`scope\u0000${scope}`).toString('base64url');
+  const invalid = () => new ApiError('invalid_cursor', { param: 'starting_after', message: 'starting_after must be the next_cursor of a previous page of the same query.' });
+  return {
+    encode(offset: number, scope: string): string {
+      const body = Buffer.from(JSON.stringify({ o: offset, s: scopeOf(scope) })).toString('base64url');
+      return `${body}.${mac(body).toString('base64url')}`;
+    },
+    /** The offset a cursor stands for; throws `invalid_cursor` unless this service made it for this scope. */
+    decode(cursor: string, scope: string): number {
+      const [body, signature, extra] = cursor.split('.');
+      if (!body || !signature || extra !== undefined) throw invalid();
+      const given = Buffer.from(signature, 'base64url');
+      const expected = mac(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+      let parsed: { o?: unknown; s?: unknown };
+      try {
+        parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { o?: unknown; s?: unknown };
+      } catch {
+        throw invalid();
+      }
+      if (parsed.s !== scopeOf(scope) || !Number.isSafeInteger(parsed.o) || (parsed.o as number) < 1) throw invalid();
+      return parsed.o as number;
+    },
+  };
+}

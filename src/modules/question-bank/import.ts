@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { DIFFICULTIES, difficultyRank, questionId, slugify, titleKey, type Difficulty } from './content.js';
+import { saveQuestion } from './store.js';
+
+/**
+ * `prep bank import DIR`: the company-wise CSV layout many teams keep (see docs/question-bank-import.md). One folder
+ * per company, one file per window; rows keep their title, link and statistics only (content is never fetched),
+ * matched to existing questions by title. Each file is checked whole first and written in one transaction: a file
+ * with one bad row writes nothing. Writing only what differs makes a second import of the same folder a no-op.
+ */
+export type Bucket = '30d' | '90d' | '180d' | 'all';
+
+const WINDOW_FILES: Array<[RegExp, Bucket | 'older']> = [
+  [/^thirty days$/, '30d'], [/^three months$/, '90d'], [/^six months$/, '180d'], [/^more than six months$/, 'older'], [/^all$/, 'all'],
+];
+const COLUMNS = ['difficulty', 'title', 'frequency', 'acceptance rate', 'link'];
+
+export interface ImportedRow { line: number; difficulty: Difficulty; title: string; frequency: number; acceptance: number | null; link: string | null; topics: string[] }
+export interface FileOutcome {
+  file: string;
+  company: string;
+  bucket: Bucket | null;
+  status: 'imported' | 'rejected' | 'skipped';
+  rows: number;
+  changed: number;
+  errors: Array<{ line: number; message: string }>;
+  note?: string;
+}
+export interface ImportSummary { companies: number; files: FileOutcome[]; questions_created: number; statistics_changed: number }
+
+/** `1. Thirty Days.csv`, `02 - All.csv` → its window, or null for a file that is not one. */
+export function windowOf(fileName: string): Bucket | 'older' | null {
+  if (!/\.csv$/i.test(fileName)) return null;
+  const base = fileName.replace(/\.csv$/i, '').replace(/^\s*\d+\s*[.)_-]?\s*/, '').replace(/[_-]+/g, ' ').trim().toLowerCase().replace(/\s+/g, ' ');
+  return WINDOW_FILES.find(([re]) => re.test(base))?.[1] ?? null;
+}
+
+/** `=HYPERLINK("url","label")` as a spreadsheet exports it → {url, label}; any other cell as itself. */
+export function unwrapHyperlink(cell: string): { url: string; label: string } | null {
+  const m = /^\s*=\s*HYPERLINK\(\s*"((?:[^"]|"")*)"\s*(?:[,;]\s*"((?:[^"]|"")*)"\s*)?\)\s*$/i.exec(cell);
+  if (!m) return null;
+  const url = m[1].replace(/""/g, '"');
+  return { url, label: m[2] === undefined ? url : m[2].replace(/""/g, '"') };
+}
+
+/** Parses and checks one window file; rows come back only when every row is good. */
+export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Array<{ line: number; message: string }> } {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    // relax_quotes: a spreadsheet's unquoted =HYPERLINK("…") cell keeps its quotes instead of failing the file.
+    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, trim: true }) as never;
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    return { rows: [], errors: [{ line: e.lines ?? 1, message: `not valid CSV: ${e.message}` }] };
+  }
+  if (records.length === 0) return { rows: [], errors: [{ line: 1, message: 'empty file: the header row is missing' }] };
+  const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const topicsAt = header.length === 6 && header[5] === 'topics';
+  if (header.slice(0, 5).join() !== COLUMNS.join() || (header.length !== 5 && !topicsAt)) {
+    return { rows: [], errors: [{ line: records[0].info.lines, message: 'the header must be Difficulty,Title,Frequency,Acceptance Rate,Link[,Topics]' }] };
+  }
+  const rows: ImportedRow[] = [];
+  const errors: Array<{ line: number; message: string }> = [];
+  for (const { record, info } of records.slice(1)) {
+    const line = info.lines;
+    const bad = (message: string) => errors.push({ line, message });
+    if (record.length !== header.length) { bad(`${record.length} columns, expected ${header.length}`); continue; }
+    const cells = record.map((c) => unwrapHyperlink(c));
+    const difficulty = record[0].toLowerCase() as Difficulty;
+    const title = (cells[1]?.label ?? record[1]).trim();
+    const frequency = Number(record[2]);
+    const acceptance = record[3] === '' ? null : Number(record[3]);
+    const link = (cells[4]?.url ?? record[4]).trim() || null;
+    if (!DIFFICULTIES.includes(difficulty)) { bad(`difficulty ${JSON.stringify(record[0])}: EASY, MEDIUM or HARD`); continue; }
+    if (title.length === 0 || title.length > 200 || titleKey(title) === '') { bad('title: 1 to 200 characters with a letter or digit'); continue; }
+    if (record[2] === '' || !Number.isFinite(frequency) || frequency < 0 || frequency > 100) { bad(`frequency ${JSON.stringify(record[2])}: a number from 0 to 100`); continue; }
+    if (acceptance !== null && (!Number.isFinite(acceptance) || acceptance < 0 || acceptance > 1)) { bad(`acceptance rate ${JSON.stringify(record[3])}: a number from 0 to 1`); continue; }
+    if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000)) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
+    const topics = topicsAt ? record[5].split(',').map((t) => t.trim()).filter((t) => t.length > 0) : [];
+    if (topics.some((t) => t.length > 60)) { bad('topics: names of at most 60 characters'); continue; }
+    rows.push({ line, difficulty, title, frequency, acceptance, link, topics });
+  }
+  return errors.length > 0 ? { rows: [], errors } : { rows, errors };
+}
+
+export async function importCompanyFolders(db: Kysely<Database>, dir: string, options: { organizationId: string | null; now?: number }): Promise<ImportSummary> {
+  const now = options.now ?? Date.now();
+  const owner = options.organizationId ?? '';
+  const companies = readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory()).sort();
+  const summary: ImportSummary = { companies: companies.length, files: [], questions_created: 0, statistics_changed: 0 };
+  for (const company of companies) {
+    const files = readdirSync(path.join(dir, company)).sort();
+    const hasAll = files.some((f) => windowOf(f) === 'all');
+    for (const fileName of files) {
+      const file = `${company}/${fileName}`;
+      const window = windowOf(fileName);
+      const outcome: FileOutcome = { file, company, bucket: null, status: 'skipped', rows: 0, changed: 0, errors: [] };
+      summary.files.push(outcome);
+      if (window === null) { outcome.note = 'not a window file (Thirty Days, Three Months, Six Months, More Than Six Months, All)'; continue; }
+      // Older than six months is part of "all" only when the folder has no All file of its own.
+      const bucket: Bucket | null = window === 'older' ? (hasAll ? null : 'all') : window;
+      if (bucket === null) { outcome.note = 'More Than Six Months: the folder\'s All file covers it'; continue; }
+      outcome.bucket = bucket;
+      const { rows, errors } = parseWindowFile(readFileSync(path.join(dir, file), 'utf8'));
+      outcome.rows = rows.length;
+      if (errors.length > 0) { outcome.status = 'rejected'; outcome.errors = errors; continue; }
+      const written = await writeFile(db, rows, { owner, organizationId: options.organizationId, company, bucket, file, now });
+      outcome.status = 'imported';
+      outcome.changed = written.changed;
+      summary.questions_created += written.created;
+      summary.statistics_changed += written.changed;
+    }
+  }
+  return summary;
+}
+
+async function writeFile(
+  db: Kysely<Database>, rows: ImportedRow[],
+  at: { owner: string; organizationId: string | null; company: string; bucket: Bucket; file: string; now: number },
+): Promise<{ created: number; changed: number }> {
+  const companySlug = slugify(at.company);
+  return db.transaction().execute(async (tx) => {
+    let created = 0;
+    let changed = 0;
+    const topics = new Map((await tx.selectFrom('question_bank_taxonomy').select(['slug', 'name']).where('kind', '=', 'topic').execute())
+      .flatMap((t) => [[t.name.toLowerCase(), t.slug], [t.slug, t.slug]] as Array<[string, string]>));
+    // A title listed twice in one file counts once: the first row wins.
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const key = titleKey(row.title);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      let question = await tx.selectFrom('question_bank_questions').select(['id', 'source']).where('title_key', '=', key)
+        .where((eb) => (at.organizationId === null ? eb('organization_id', 'is', null) : eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', at.organizationId)])))
+        .orderBy((eb) => eb.case().when('source', '=', 'imported').then(1).else(0).end()).orderBy('id').executeTakeFirst();
+      const slugs: string[] = [];
+      for (const name of row.topics) {
+        let slug = topics.get(name.toLowerCase());
+        if (slug === undefined) {
+          slug = slugify(name);
+          await tx.insertInto('question_bank_taxonomy').values({ kind: 'topic', slug, name, description: null }).onConflict((oc) => oc.doNothing()).execute();
+          topics.set(name.toLowerCase(), slug);
+        }
+        if (!slugs.includes(slug)) slugs.push(slug);
+      }
+      if (question && question.source === 'imported' && slugs.length > 0) {
+        // A title seen first without topics (an All file without the column) takes them from a later file.
+        await tx.insertInto('question_bank_question_topics').values(slugs.map((topic) => ({ question_id: question!.id, topic })))
+          .onConflict((oc) => oc.columns(['question_id', 'topic']).doNothing()).execute();
+      }
+      if (!question) {
+        const id = questionId(at.organizationId, `imported:${key}`);
+        await saveQuestion(tx, {
+          id, organization_id: at.organizationId, slug: slugify(row.title), title: row.title, title_key: key, prompt: null, category: 'coding',
+          difficulty: row.difficulty, difficulty_rank: difficultyRank(row.difficulty), guidance: null, problem_id: null, source: 'imported',
+          link: row.link, created_at: at.now, updated_at: at.now,
+        }, slugs);
+        question = { id, source: 'imported' };
+        created++;
+      }
+      const stat = { owner: at.owner, question_id: question.id, company_slug: companySlug, bucket: at.bucket };
+      const before = await tx.selectFrom('question_bank_imported_stats').select(['frequency', 'acceptance', 'company_name', 'source_file'])
+        .where('owner', '=', stat.owner).where('question_id', '=', stat.question_id).where('company_slug', '=', stat.company_slug).where('bucket', '=', stat.bucket)
+        .executeTakeFirst();
+      const values = { company_name: at.company, frequency: row.frequency, acceptance: row.acceptance, source_file: at.file };
+      if (before && before.frequency === values.frequency && before.acceptance === values.acceptance && before.company_name === values.company_name && before.source_file === values.source_file) continue;
+      if (before) {
+        await tx.updateTable('question_bank_imported_stats').set({ ...values, imported_at: at.now })
+          .where('owner', '=', stat.owner).where('question_id', '=', stat.question_id).where('company_slug', '=', stat.company_slug).where('bucket', '=', stat.bucket).execute();
+      } else {
+        await tx.insertInto('question_bank_imported_stats').values({ ...stat, ...values, imported_at: at.now }).execute();
+      }
+      changed++;
+    }
+    return { created, changed };
+  });
+}

@@ -1,0 +1,175 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import type { Tenant } from '../../platform/context.js';
+import { askedByProblem, judgedByProblem } from './activity.js';
+import { ftsQuery } from './search.js';
+import { difficultyRank, type Difficulty } from './content.js';
+import type { Bucket } from './import.js';
+
+export const BUCKET_DAYS: Record<Bucket, number | null> = { '30d': 30, '90d': 90, '180d': 180, all: null };
+export const BUCKETS = Object.keys(BUCKET_DAYS) as Bucket[];
+export const since = (bucket: Bucket, now: number) => (BUCKET_DAYS[bucket] === null ? 0 : now - BUCKET_DAYS[bucket]! * 86_400_000);
+
+export interface ListFilters {
+  company?: string;
+  category?: string;
+  topic?: string;
+  search?: string;
+  difficulty?: string;
+  bucket: Bucket;
+  sort?: 'frequency' | 'difficulty' | 'acceptance';
+}
+
+export interface ListedRow {
+  id: string; slug: string; title: string; category: string; difficulty: 'easy' | 'medium' | 'hard'; source: 'prep' | 'organization' | 'imported'; link: string | null;
+  problem_id: string | null; organization_id: string | null;
+  asked: number | null; judged: number | null; accepted: number | null;
+  imported_frequency: number | null; imported_acceptance: number | null; imported_companies: number | null;
+  /** Topic slugs, comma-separated. */
+  topics: string | null;
+}
+
+/** The owners whose imported statistics a caller sees: installation-wide imports ('') and its own. */
+const owners = (tenant: Tenant) => ['', tenant.organizationId];
+
+export function createQuestionBankRepo(database: Db) {
+  const db = database.kysely;
+  const postgres = database.dialect === 'postgres';
+  const visible = (tenant: Tenant) => (eb: any): Expression<SqlBool> =>
+    eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', tenant.organizationId)]);
+
+  const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
+    eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
+
+  /**
+   * The list query, compiled once per sort and per set of filters present (`prepared`); every argument is a bound
+   * value. `match` is the search: the FTS5 query on SQLite, the user's text for websearch_to_tsquery on PostgreSQL.
+   */
+  const pageQuery = (sort: ListFilters['sort'] | 'relevance') => prepared(database, (
+    organizationId: string, livemode: 0 | 1, from: number, bucket: string, limit: number, offset: number,
+    company?: string, category?: string, topic?: string, rank?: number, match?: string,
+  ) => {
+    let imported = db.selectFrom('question_bank_imported_stats')
+      .select((eb) => ['question_id', eb.fn.max('frequency').as('imported_frequency'), eb.fn.max('acceptance').as('imported_acceptance'),
+        eb.fn.count<number>('company_slug').distinct().as('imported_companies')])
+      .where('owner', 'in', ['', organizationId]).where('bucket', '=', bucket);
+    if (company !== undefined) imported = imported.where('company_slug', '=', company);
+    let q = db.selectFrom('question_bank_questions as q')
+      .leftJoin(askedByProblem(db, organizationId, livemode, from).as('a'), 'a.problem_id', 'q.problem_id')
+      .leftJoin(judgedByProblem(db, organizationId, livemode, from).as('j'), 'j.problem_id', 'q.problem_id')
+      .leftJoin(imported.groupBy('question_id').as('i'), 'i.question_id', 'q.id')
+      .select(['q.id', 'q.slug', 'q.title', 'q.category', 'q.difficulty', 'q.source', 'q.link', 'q.problem_id', 'q.organization_id',
+        'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies',
+        // string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44
+        sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`.as('topics')])
+      .where(visibleTo(organizationId));
+    if (company !== undefined) q = q.where('i.question_id', 'is not', null);
+    if (category !== undefined) q = q.where('q.category', '=', category);
+    if (rank !== undefined) q = q.where('q.difficulty_rank', '=', rank);
+    if (topic !== undefined) {
+      q = q.where((eb) => eb.exists(eb.selectFrom('question_bank_question_topics as t').select('t.topic')
+        .whereRef('t.question_id', '=', 'q.id').where('t.topic', '=', topic)));
+    }
+    if (match !== undefined) {
+      if (postgres) {
+        q = q.where(sql<SqlBool>`q.search @@ websearch_to_tsquery('english', ${match})`);
+        if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, websearch_to_tsquery('english', ${match}))`, 'desc');
+      } else {
+        // Titles weigh ten times prompts (question_id is not indexed).
+        const hits = db.selectFrom('question_bank_fts').select(['question_id', sql<number>`bm25(question_bank_fts, 0.0, 10.0, 1.0)`.as('rank')])
+          .where(sql<SqlBool>`question_bank_fts match ${match}`);
+        q = q.innerJoin(hits.as('f'), 'f.question_id', 'q.id');
+        if (sort === 'relevance') q = q.orderBy(sql`f.rank`, 'asc');
+      }
+    }
+    if (sort === 'frequency') {
+      q = q.orderBy(sql`coalesce(a.asked, 0)`, 'desc').orderBy(sql`coalesce(i.imported_frequency, -1)`, 'desc');
+    } else if (sort === 'difficulty') {
+      q = q.orderBy('q.difficulty_rank', 'asc');
+    } else if (sort === 'acceptance') {
+      q = q.orderBy(sql`case when j.judged > 0 then 1.0 * j.accepted / j.judged else -1 end`, 'desc')
+        .orderBy(sql`coalesce(i.imported_acceptance, -1)`, 'desc');
+    }
+    // The stable key: pages never repeat or skip a question while nothing changes.
+    return q.orderBy('q.id', 'asc').limit(limit).offset(offset);
+  });
+  const pages = { frequency: pageQuery('frequency'), difficulty: pageQuery('difficulty'), acceptance: pageQuery('acceptance'), relevance: pageQuery('relevance') };
+
+  return {
+    /** One page (offset-backed) of the filtered, sorted list; one row more than `limit` says there is more. */
+    async list(tenant: Tenant, f: ListFilters, offset: number, limit: number, now: number): Promise<ListedRow[]> {
+      const match = f.search === undefined ? undefined : (postgres ? f.search : ftsQuery(f.search));
+      if (match === null) return [];
+      const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
+      const rows = await pages[sort](tenant.organizationId, tenant.livemode ? 1 : 0, since(f.bucket, now), f.bucket, limit + 1, offset,
+        f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty as Difficulty), match);
+      return rows as unknown as ListedRow[];
+    },
+
+    /** The most-asked count among the caller's questions in each bucket: its frequency is 100. */
+    async maxAsked(tenant: Tenant, now: number): Promise<Record<Bucket, number>> {
+      const out = {} as Record<Bucket, number>;
+      for (const bucket of BUCKETS) {
+        const rows = await database.read(db.selectFrom(askedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, since(bucket, now)).as('a'))
+          .select((eb) => eb.fn.max('a.asked').as('top'))
+          .where((eb) => eb.exists(eb.selectFrom('question_bank_questions as q').select('q.id').whereRef('q.problem_id', '=', 'a.problem_id').where(visible(tenant))))
+          .compile());
+        out[bucket] = Number((rows[0] as { top: number | null } | undefined)?.top ?? 0);
+      }
+      return out;
+    },
+
+    async get(tenant: Tenant, id: string) {
+      const rows = await database.read(db.selectFrom('question_bank_questions as q').selectAll('q').where('q.id', '=', id).where(visible(tenant)).compile());
+      return rows[0] as Database['question_bank_questions'] | undefined;
+    },
+
+    async topicsOf(ids: string[]): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+      if (ids.length === 0) return out;
+      const rows = await database.read(db.selectFrom('question_bank_question_topics').selectAll().where('question_id', 'in', ids).orderBy('topic').compile());
+      for (const r of rows as Array<{ question_id: string; topic: string }>) out.get(r.question_id)!.push(r.topic);
+      return out;
+    },
+
+    /** Measured activity of one problem in every bucket. */
+    async problemActivity(tenant: Tenant, problemId: string, now: number) {
+      const out = {} as Record<Bucket, { asked: number; judged: number; accepted: number }>;
+      for (const bucket of BUCKETS) {
+        const from = since(bucket, now);
+        const [asked] = await database.read(askedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, from).where('csp.problem_id', '=', problemId).compile());
+        const [judged] = await database.read(judgedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, from).where('problem_id', '=', problemId).compile());
+        out[bucket] = { asked: Number(asked?.asked ?? 0), judged: Number(judged?.judged ?? 0), accepted: Number(judged?.accepted ?? 0) };
+      }
+      return out;
+    },
+
+    async importedOf(tenant: Tenant, id: string) {
+      return database.read(db.selectFrom('question_bank_imported_stats').select(['company_slug', 'company_name', 'bucket', 'frequency', 'acceptance', 'source_file', 'imported_at'])
+        .where('question_id', '=', id).where('owner', 'in', owners(tenant)).orderBy('company_slug').orderBy('bucket').compile());
+    },
+
+    async companies(tenant: Tenant, offset: number, limit: number) {
+      return database.read(db.selectFrom('question_bank_imported_stats as s').innerJoin('question_bank_questions as q', 'q.id', 's.question_id')
+        .select((eb) => ['s.company_slug', eb.fn.max('s.company_name').as('name'), eb.fn.count<number>('s.question_id').distinct().as('question_count')])
+        .where('s.owner', 'in', owners(tenant)).where(visible(tenant))
+        .groupBy('s.company_slug').orderBy('question_count', 'desc').orderBy('s.company_slug').limit(limit + 1).offset(offset).compile()) as
+        Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
+    },
+
+    async taxonomy(tenant: Tenant, kind: 'category' | 'topic', offset: number, limit: number) {
+      const counted = kind === 'category'
+        ? db.selectFrom('question_bank_questions as q').select((eb) => ['q.category as slug', eb.fn.countAll<number>().as('n')]).where(visible(tenant)).groupBy('q.category')
+        : db.selectFrom('question_bank_question_topics as t').innerJoin('question_bank_questions as q', 'q.id', 't.question_id')
+          .select((eb) => ['t.topic as slug', eb.fn.countAll<number>().as('n')]).where(visible(tenant)).groupBy('t.topic');
+      return database.read(db.selectFrom('question_bank_taxonomy as x').innerJoin(counted.as('c'), 'c.slug', 'x.slug')
+        .select(['x.slug', 'x.name', 'x.description', 'c.n as question_count']).where('x.kind', '=', kind)
+        .orderBy('question_count', 'desc').orderBy('x.slug').limit(limit + 1).offset(offset).compile()) as
+        Promise<Array<{ slug: string; name: string; description: string | null; question_count: number }>>;
+    },
+  };
+}
+
+export type QuestionBankRepo = ReturnType<typeof createQuestionBankRepo>;

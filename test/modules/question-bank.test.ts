@@ -1,0 +1,357 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganizationQuestions } from '../../src/modules/question-bank/catalog.js';
+import { importCompanyFolders } from '../../src/modules/question-bank/import.js';
+import { testClient } from '../helpers/client.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { judgingKit } from '../helpers/judging.js';
+
+let h: Harness;
+let client: ReturnType<typeof testClient>;
+let org: Awaited<ReturnType<Harness['createOrg']>>;
+let other: Awaited<ReturnType<Harness['createOrg']>>;
+let dir: string;
+const key = () => org.keys.secret_test;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  client = testClient(h);
+  org = await h.createOrg('Bank Co', 50);
+  other = await h.createOrg('Other Co', 50);
+  dir = mkdtempSync(path.join(tmpdir(), 'prep-bank-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await h.close();
+});
+
+const list = (query: string, k = key()) => client.call('GET', `/v1/question-bank/questions${query ? `?${query}` : ''}`, { key: k });
+
+/** Every page of a query, following next_cursor. */
+async function all(query: string, k = key()) {
+  const items: any[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const res = await list(`${query}&limit=100${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`, k);
+    expect(res.status, res.raw).toBe(200);
+    items.push(...res.body.data);
+    if (!res.body.has_more) {
+      expect(res.body.next_cursor).toBeNull();
+      return items;
+    }
+    expect(typeof res.body.next_cursor).toBe('string');
+    cursor = res.body.next_cursor;
+  }
+  throw new Error('too many pages');
+}
+
+describe('browsing the bank', () => {
+  it('pages through the whole bank with no duplicates or gaps, in the stable order of a fresh install', async () => {
+    const first = await list('');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ object: 'list', has_more: true });
+    expect(first.body.data).toHaveLength(20);
+    const items = await all('time_bucket=all');
+    expect(items.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(items.map((q) => q.id)).size).toBe(items.length);
+    // Nothing asked yet: every figure is zero or null, never invented, and the tie-break is the id.
+    for (const q of items) {
+      expect(q.statistics).toMatchObject({ source: 'measured', asked_count: 0, frequency: 0, judged_count: 0, acceptance: null });
+      expect(q.imported_statistics).toBeNull();
+    }
+    expect(items.map((q) => q.id)).toEqual([...items.map((q) => q.id)].sort());
+    // Smaller pages walk the same sequence.
+    const small: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = await list(`limit=37${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`);
+      small.push(...res.body.data);
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(small.map((q) => q.id)).toEqual(items.map((q) => q.id));
+  });
+
+  it('filters by category, difficulty and topic (slug or name), together', async () => {
+    const design = await all('category=system-design');
+    expect(design.length).toBeGreaterThanOrEqual(40);
+    expect(design.every((q) => q.category === 'system-design')).toBe(true);
+    const hard = await all('category=Coding&difficulty=hard');
+    expect(hard.length).toBeGreaterThan(0);
+    expect(hard.every((q) => q.category === 'coding' && q.difficulty === 'hard')).toBe(true);
+    const byName = await all('topic=Hash%20Table');
+    const bySlug = await all('topic=hash-table');
+    expect(byName.length).toBeGreaterThan(0);
+    expect(byName.map((q) => q.id)).toEqual(bySlug.map((q) => q.id));
+    expect(byName.every((q) => q.topics.includes('hash-table'))).toBe(true);
+    // Unknown values are an empty page, not an error.
+    for (const query of ['company=nobody-inc', 'topic=underwater-basket-weaving', 'category=astrology']) {
+      const res = await list(query);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ data: [], has_more: false, next_cursor: null });
+    }
+  });
+
+  it('sorts by difficulty and by acceptance with a stable tie-break', async () => {
+    const byDifficulty = await all('sort=difficulty&category=coding');
+    const ranks = byDifficulty.map((q) => ['easy', 'medium', 'hard'].indexOf(q.difficulty));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    for (let i = 1; i < byDifficulty.length; i++) {
+      if (byDifficulty[i].difficulty === byDifficulty[i - 1].difficulty) expect(byDifficulty[i].id > byDifficulty[i - 1].id).toBe(true);
+    }
+    const byAcceptance = await all('sort=acceptance&category=coding');
+    expect(byAcceptance.map((q) => q.id).sort()).toEqual(byDifficulty.map((q) => q.id).sort());
+  });
+
+  it('refuses invalid enum values naming the parameter, and a tampered or foreign cursor', async () => {
+    for (const [query, param] of [['difficulty=extreme', 'difficulty'], ['time_bucket=7d', 'time_bucket'], ['sort=popularity', 'sort'], ['limit=0', 'limit'], ['limit=101', 'limit'], ['colour=red', 'colour']]) {
+      const res = await list(query!);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.param, query).toBe(param);
+    }
+    const page = await list('category=coding&limit=5');
+    const cursor: string = page.body.next_cursor;
+    const tampered = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'AB' : 'AA');
+    for (const bad of [tampered, 'not-a-cursor', `${cursor}.x`, Buffer.from('{"o":5}').toString('base64url')]) {
+      const res = await list(`category=coding&limit=5&starting_after=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error.code).toBe('invalid_cursor');
+    }
+    // Made for another query, another organisation or another environment: refused too.
+    expect((await list(`category=sql-data&limit=5&starting_after=${encodeURIComponent(cursor)}`)).body.error.code).toBe('invalid_cursor');
+    expect((await list(`category=coding&limit=5&starting_after=${encodeURIComponent(cursor)}`, other.keys.secret_test)).body.error.code).toBe('invalid_cursor');
+    expect((await list(`category=coding&limit=5&starting_after=${encodeURIComponent(cursor)}`, org.keys.secret_live)).body.error.code).toBe('invalid_cursor');
+    const next = await list(`category=coding&limit=5&starting_after=${encodeURIComponent(cursor)}`);
+    expect(next.status).toBe(200);
+    expect(next.body.data.map((q: any) => q.id)).not.toContain(page.body.data[0].id);
+  });
+
+  it('lists categories and topics with their counts, and no companies on a fresh install', async () => {
+    const categories = await client.ok('GET', '/v1/question-bank/categories?limit=100', { key: key() });
+    const coding = categories.data.find((c: any) => c.slug === 'coding');
+    expect(coding).toMatchObject({ object: 'question_bank_category', name: 'Coding' });
+    expect(coding.question_count).toBe((await all('category=coding')).length);
+    const topics = await client.ok('GET', '/v1/question-bank/topics?limit=100', { key: key() });
+    const hash = topics.data.find((t: any) => t.slug === 'hash-table');
+    expect(hash).toMatchObject({ name: 'Hash Table', question_count: (await all('topic=hash-table')).length });
+    const counts = topics.data.map((t: any) => t.question_count);
+    expect(counts).toEqual([...counts].sort((a: number, b: number) => b - a));
+    const companies = await client.ok('GET', '/v1/question-bank/companies', { key: other.keys.secret_test });
+    expect(companies).toMatchObject({ object: 'list', data: [], has_more: false });
+  });
+
+  it('shows one question with its prompt, guidance and statistics per bucket; 404 for an unknown or malformed id', async () => {
+    const [first] = (await list('category=behavioral&limit=1')).body.data;
+    const q = await client.ok('GET', `/v1/question-bank/questions/${first.id}`, { key: key() });
+    expect(q).toMatchObject({ object: 'question_bank_question', id: first.id, category: 'behavioral', source: 'prep', custom: false });
+    expect(q.prompt.length).toBeGreaterThan(100);
+    expect(q.guidance.key_points.length).toBeGreaterThanOrEqual(3);
+    expect(q.guidance.follow_ups.length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(q.statistics)).toEqual(['30d', '90d', '180d', 'all']);
+    expect(q.statistics['30d'].window.end - q.statistics['30d'].window.start).toBe(30 * 86_400);
+    expect(q.statistics.all.window.start).toBeNull();
+    for (const id of ['018f0000-0000-7000-8000-000000000000', 'not-a-uuid', '%27%20or%201%3D1']) {
+      const res = await client.call('GET', `/v1/question-bank/questions/${id}`, { key: key() });
+      expect(res.status, id).toBe(404);
+      expect(res.body.error.code).toBe('resource_not_found');
+    }
+    // The bank is for the secret key: a publishable key or no key is refused.
+    expect((await client.call('GET', `/v1/question-bank/questions/${first.id}`, { key: org.keys.publishable_test })).status).toBe(401);
+    expect((await client.call('GET', '/v1/question-bank/questions')).status).toBe(401);
+    // Guidance is for interviewers: a candidate's session token reads nothing of the bank.
+    const s = await judgingKit(h).session(key(), 'foundations-practice-set', { start: false });
+    for (const url of [`/v1/question-bank/questions/${first.id}`, '/v1/question-bank/questions']) {
+      expect((await client.call('GET', url, { token: s.token })).status, url).toBe(401);
+    }
+  });
+
+  it('answers 403 module_not_enabled when the organisation has the module off', async () => {
+    const off = await h.createOrg('No Bank', 1);
+    await h.services.organizations.setModule(off.id, 'question_bank', false);
+    for (const url of ['/v1/question-bank/questions', '/v1/question-bank/companies', '/v1/question-bank/categories', '/v1/question-bank/topics']) {
+      const res = await client.call('GET', url, { key: off.keys.secret_test });
+      expect(res.status, url).toBe(403);
+      expect(res.body.error.code).toBe('module_not_enabled');
+    }
+  });
+});
+
+describe('search', () => {
+  it('finds questions by their words, ranked, and narrows with filters and sort', async () => {
+    const cache = await all('search=cache%20invalidation');
+    expect(cache.length).toBeGreaterThan(0);
+    expect(cache.slice(0, 5).some((q) => /cach/i.test(q.title))).toBe(true);
+    const phrase = await all('search=%22rate%20limiter%22');
+    expect(phrase.length).toBeGreaterThan(0);
+    const excluded = await all('search=rate%20limiter%20-token');
+    expect(excluded.length).toBeLessThanOrEqual(phrase.length + 10);
+    const sorted = await all('search=cache&sort=difficulty');
+    const ranks = sorted.map((q) => ['easy', 'medium', 'hard'].indexOf(q.difficulty));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const narrowed = await all('search=cache&category=system-design');
+    expect(narrowed.every((q) => q.category === 'system-design')).toBe(true);
+  });
+
+  it('accepts any input without a syntax error: quotes, operators, brackets, unicode', async () => {
+    const hostile = [
+      '"', '""', '"unclosed phrase', 'AND', 'OR OR', 'NOT', '-', '--', '*', 'cache*', '(', ')', 'a)(b', 'NEAR(a b)', 'title:cache',
+      '^cache', "'; drop table question_bank_questions; --", '\\', '%', '_', '{}', '😀', 'naïve café', 'Ünïcödé', '数据库', 'x'.repeat(200),
+      'cache OR', 'OR cache', '-cache', '"-"', 'a -"b c"', '\u200b', 'caché',
+    ];
+    for (const text of hostile) {
+      const res = await list(`search=${encodeURIComponent(text)}`);
+      expect(res.status, `${text}: ${res.raw}`).toBe(200);
+      expect(Array.isArray(res.body.data)).toBe(true);
+    }
+    expect((await list(`search=${encodeURIComponent('x'.repeat(201))}`)).status).toBe(400);
+    expect((await all('search=%22%22')).length).toBe(0);
+  });
+});
+
+describe('statistics from real activity', () => {
+  it('counts coding sessions and judged submissions per bucket, per environment, per organisation', async () => {
+    const kit = judgingKit(h);
+    const live = org.keys.secret_live;
+    // The practice set draws its problems from pools: count what each session was actually given.
+    const first = await kit.session(live, 'foundations-practice-set');
+    const problem = first.problems[0]!;
+    const coding = await all('category=coding', live);
+    const question = coding.find((q) => q.coding_problem_id === problem.id);
+    expect(question, 'every catalogue problem is a question').toBeDefined();
+
+    await client.ok('POST', `/v1/coding-sessions/${first.id}/submissions`, { token: first.token, body: { problem_id: problem.id, language: 'python', source: 'print(0)' } }, 202);
+    await client.ok('POST', `/v1/coding-sessions/${first.id}/submissions`, { token: first.token, body: { problem_id: problem.id, language: 'python', source: await kit.reference(problem.id) } }, 202);
+    await kit.settle();
+    h.clock.advance(40 * 86_400_000);
+    const second = await kit.session(live, 'foundations-practice-set');
+
+    const counts = (sessions: Array<{ problems: Array<{ id: string }> }>) => {
+      const n = new Map<string, number>();
+      for (const s of sessions) for (const p of s.problems) n.set(p.id, (n.get(p.id) ?? 0) + 1);
+      return n;
+    };
+    const recent = counts([second]);
+    const ever = counts([first, second]);
+    const top = (n: Map<string, number>) => Math.max(...n.values());
+    const frequency = (n: Map<string, number>, id: string) => Math.round((1000 * (n.get(id) ?? 0)) / top(n)) / 10;
+
+    const detail = await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: live });
+    expect(detail.statistics['30d']).toMatchObject({ asked_count: recent.get(problem.id) ?? 0, frequency: frequency(recent, problem.id), judged_count: 0, acceptance: null });
+    expect(detail.statistics.all).toMatchObject({ asked_count: ever.get(problem.id), frequency: frequency(ever, problem.id), judged_count: 2, accepted_count: 1, acceptance: 0.5 });
+    for (const p of second.problems) {
+      const q = coding.find((c) => c.coding_problem_id === p.id)!;
+      const stats = (await client.ok('GET', `/v1/question-bank/questions/${q.id}`, { key: live })).statistics;
+      expect(stats['30d'].asked_count).toBe(recent.get(p.id));
+      expect(stats['30d'].window.start).toBe(Math.floor((h.clock.now() - 30 * 86_400_000) / 1000));
+    }
+
+    // The most-asked question leads the default sort, with its count and window beside the frequency.
+    const leaders = (await list('time_bucket=all&limit=5', live)).body.data;
+    expect(leaders[0].statistics.asked_count).toBe(top(ever));
+    expect(leaders[0].statistics.frequency).toBe(100);
+    const asked = leaders.map((q: any) => q.statistics.asked_count);
+    expect(asked).toEqual([...asked].sort((a: number, b: number) => b - a));
+    const byAcceptance = (await list('sort=acceptance&limit=1', live)).body.data[0];
+    expect(byAcceptance.statistics.acceptance).not.toBeNull();
+
+    // Test mode and other organisations see none of it.
+    expect((await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: key() })).statistics.all.asked_count).toBe(0);
+    expect((await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: other.keys.secret_live })).statistics.all.asked_count).toBe(0);
+  });
+});
+
+describe("an organisation's own questions", () => {
+  it('are visible to it only, validated whole before anything is saved', async () => {
+    const file = path.join(dir, 'own.json');
+    const question = {
+      slug: 'our-deploy-rollback', title: 'Rolling back our payments deploy', category: 'system-design', difficulty: 'medium', topics: ['availability'],
+      prompt: 'Our payments service deploys twenty times a day. Walk us through how you would design automatic rollback when error rates climb after a deploy, including how you detect it and what you roll back.',
+      guidance: { key_points: ['Defines a health signal and a baseline', 'Canary or staged rollout', 'Rollback is fast and rehearsed'], follow_ups: ['What if the schema changed?', 'Who gets paged?'] },
+    };
+    writeFileSync(file, JSON.stringify([question]));
+    const [id] = await addOrganizationQuestions(h.db.kysely, org.id, file);
+    const own = await client.ok('GET', `/v1/question-bank/questions/${id}`, { key: key() });
+    expect(own).toMatchObject({ source: 'organization', custom: true, title: question.title });
+    expect((await all('search=payments%20rollback')).map((q) => q.id)).toContain(id);
+    expect((await client.call('GET', `/v1/question-bank/questions/${id}`, { key: other.keys.secret_test })).status).toBe(404);
+    expect((await all('search=payments%20rollback', other.keys.secret_test)).map((q) => q.id)).not.toContain(id);
+
+    writeFileSync(file, JSON.stringify([{ ...question, slug: 'second-one', title: 'Another' }, { ...question, slug: 'bad', title: 'Bad', topics: ['no-such-topic'] }]));
+    await expect(addOrganizationQuestions(h.db.kysely, org.id, file)).rejects.toThrow(/no-such-topic/);
+    expect((await all('search=Another')).some((q) => q.slug === 'second-one')).toBe(false);
+  });
+});
+
+describe('importing company-wise files', () => {
+  const write = (company: string, file: string, text: string) => {
+    mkdirSync(path.join(dir, 'import', company), { recursive: true });
+    writeFileSync(path.join(dir, 'import', company, file), text);
+  };
+
+  it('imports titles and statistics, matches existing questions by title, reports bad files by line, and is idempotent', async () => {
+    const existing = (await all('category=coding&sort=difficulty'))[0];
+    write('Acme Corp', '1. Thirty Days.csv', [
+      'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics',
+      `EASY,${existing.title.toUpperCase()},100.0,0.52,https://example.com/a,"Array, Hash Table"`,
+      'MEDIUM,"Merge Widgets, Carefully",62.5,0.4,=HYPERLINK("https://example.com/widgets"),"Sorting, Widgetry"',
+      'HARD,"A ""quoted"" title",12.5,,https://example.com/q,',
+    ].join('\r\n'));
+    write('Acme Corp', '05 - All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nMEDIUM,"Merge Widgets, Carefully",80,0.41,https://example.com/widgets\n');
+    write('Acme Corp', 'More Than Six Months.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Old One,10,0.5,https://example.com/old\n');
+    write('Acme Corp', 'notes.txt', 'not a window file');
+    write('Broken Ltd', 'Three Months.csv', [
+      'Difficulty,Title,Frequency,Acceptance Rate,Link',
+      'EASY,Fine Row,50,0.5,https://example.com/fine',
+      'TRIVIAL,Bad Difficulty,50,0.5,https://example.com/x',
+      'EASY,Bad Frequency,150,0.5,https://example.com/y',
+      'EASY,Bad Link,50,0.5,javascript:alert(1)',
+    ].join('\n'));
+    write('Broken Ltd', 'Six Months.csv', 'Difficulty,Title\nEASY,Short header\n');
+    write('Broken Ltd', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,"unterminated,5,0.5,https://example.com\n');
+
+    const summary = await importCompanyFolders(h.db.kysely, path.join(dir, 'import'), { organizationId: null });
+    const byFile = Object.fromEntries(summary.files.map((f) => [f.file, f]));
+    expect(byFile['Acme Corp/1. Thirty Days.csv']).toMatchObject({ status: 'imported', bucket: '30d', rows: 3, changed: 3 });
+    expect(byFile['Acme Corp/05 - All.csv']).toMatchObject({ status: 'imported', bucket: 'all', changed: 1 });
+    expect(byFile['Acme Corp/More Than Six Months.csv']).toMatchObject({ status: 'skipped' });
+    expect(byFile['Acme Corp/notes.txt']).toMatchObject({ status: 'skipped' });
+    expect(byFile['Broken Ltd/Three Months.csv']).toMatchObject({ status: 'rejected', rows: 0 });
+    expect(byFile['Broken Ltd/Three Months.csv']!.errors.map((e) => e.line)).toEqual([3, 4, 5]);
+    expect(byFile['Broken Ltd/Six Months.csv']!.errors[0]!.message).toMatch(/header/);
+    expect(byFile['Broken Ltd/All.csv']).toMatchObject({ status: 'rejected' });
+    expect(summary.questions_created).toBe(2);
+
+    // Nothing of a rejected file was written, not even its good row.
+    expect((await all('search=%22Fine%20Row%22')).length).toBe(0);
+    const companies = await client.ok('GET', '/v1/question-bank/companies', { key: key() });
+    expect(companies.data).toEqual([{ object: 'question_bank_company', slug: 'acme-corp', name: 'Acme Corp', question_count: 3 }]);
+
+    // The existing question got Acme's figures, kept apart from measured ones.
+    const matched = await client.ok('GET', `/v1/question-bank/questions/${existing.id}`, { key: key() });
+    expect(matched.companies).toEqual([{ slug: 'acme-corp', name: 'Acme Corp', statistics: { '30d': expect.objectContaining({ source: 'imported', frequency: 100, acceptance: 0.52, file: 'Acme Corp/1. Thirty Days.csv' }) } }]);
+    expect(matched.statistics['30d'].source).toBe('measured');
+
+    const acme = await all('company=Acme%20Corp&time_bucket=30d');
+    expect(acme.map((q) => q.title)).toEqual([existing.title, 'Merge Widgets, Carefully', 'A "quoted" title']);
+    expect(acme[1]).toMatchObject({ source: 'imported', link: 'https://example.com/widgets', imported_statistics: { company: 'acme-corp', frequency: 62.5, acceptance: 0.4 } });
+    expect(acme[1].topics).toEqual(['sorting', 'widgetry']);
+    const widgets = await client.ok('GET', `/v1/question-bank/questions/${acme[1].id}`, { key: key() });
+    expect(widgets).toMatchObject({ prompt: null, guidance: null });
+    expect((await all('company=acme-corp&time_bucket=all')).map((q) => q.title)).toEqual(['Merge Widgets, Carefully']);
+    expect((await all('company=acme-corp&time_bucket=90d')).length).toBe(0);
+
+    const again = await importCompanyFolders(h.db.kysely, path.join(dir, 'import'), { organizationId: null });
+    expect(again.questions_created).toBe(0);
+    expect(again.statistics_changed).toBe(0);
+  });
+
+  it("keeps an organisation's own import to itself", async () => {
+    mkdirSync(path.join(dir, 'private', 'Secret Co'), { recursive: true });
+    writeFileSync(path.join(dir, 'private', 'Secret Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nHARD,Private Puzzle,90,0.1,https://example.com/p\n');
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'private'), { organizationId: other.id });
+    expect((await all('company=secret-co', other.keys.secret_test)).map((q) => q.title)).toEqual(['Private Puzzle']);
+    expect((await all('company=secret-co')).length).toBe(0);
+    expect((await client.ok('GET', '/v1/question-bank/companies', { key: key() })).data.map((c: any) => c.slug)).not.toContain('secret-co');
+  });
+});
