@@ -89,7 +89,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   registerAuth(app, {
     resolveSecretKey: services.apiKeys.resolveSecretKey,
     resolvePublishableKey: services.apiKeys.resolvePublishableKey,
-    resolveSessionToken: modules.sessions.resolve,
+    resolveSessionToken: modules.candidateAccess.resolve,
     isModuleEnabled: services.organizationRepo.isModuleEnabled,
     publicOrigin: config.publicUrl,
     failures: createAuthFailureLimiter({ limit: config.authFailureLimit, windowMs: config.rateLimit.windowMs, clock }, redis),

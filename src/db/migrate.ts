@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_judging.js';
 import * as m0007 from './migrations/0007_webhook_secrets.js';
 import * as m0008 from './migrations/0008_psychometric.js';
 import * as m0009 from './migrations/0009_question_bank.js';
+import * as m0010 from './migrations/0010_question_bank_stats_index.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_webhook_secrets': m0007,
   '0008_psychometric': m0008,
   '0009_question_bank': m0009,
+  '0010_question_bank_stats_index': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -27,11 +27,11 @@ import { embedRoutes } from './embed/routes.js';
 import { roomRoutes } from './room/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { metaRoutes } from './meta/routes.js';
-import { createSessionRepo } from './sessions/repo.js';
-import { sessionRoutes } from './sessions/routes.js';
-import { createSessionService } from './sessions/service.js';
-import type { SubjectRegistry } from './sessions/subjects.js';
-import { createSessionTokens } from './sessions/tokens.js';
+import { createCandidateAccessRepo } from './candidate-access/repo.js';
+import { candidateAccessRoutes } from './candidate-access/routes.js';
+import { createCandidateAccessService } from './candidate-access/service.js';
+import type { SubjectRegistry } from './candidate-access/subjects.js';
+import { createSessionTokens } from './candidate-access/tokens.js';
 import { usageRoutes } from './usage/routes.js';
 import { createWebhookRepo } from './webhooks/repo.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -44,12 +44,12 @@ export function createModuleServices(services: Services) {
   const domainRepo = createDomainRepo(db);
   const domains = createDomainService({ db: db.kysely, clock, repo: domainRepo });
   const tokens = createSessionTokens({ signingKeys: services.signingKeys, clock, issuer: config.publicUrl });
-  const sessions = createSessionService({
-    db: db.kysely, clock, repo: createSessionRepo(db), tokens, domains, subjects, publicOrigin: config.publicUrl,
+  const candidateAccess = createCandidateAccessService({
+    db: db.kysely, clock, repo: createCandidateAccessRepo(db), tokens, domains, subjects, publicOrigin: config.publicUrl,
   });
   const catalog = createCodingCatalogRepo(db);
   const codingRepo = createCodingSessionRepo(db);
-  const coding = createCodingService({ db: db.kysely, clock, credits: services.credits, catalog, repo: codingRepo, sessions, queue: services.queue });
+  const coding = createCodingService({ db: db.kysely, clock, credits: services.credits, catalog, repo: codingRepo, candidateAccess, queue: services.queue });
   subjects.set('coding', coding.provider);
   const branding = createBrandingService(db.kysely, clock);
   const webhooks = createWebhookService({
@@ -60,11 +60,11 @@ export function createModuleServices(services: Services) {
     model: services.model, judgeBudgetMs: Math.floor(config.jobLeaseMs / 2), emit: webhooks.emitEvent,
   });
   const psychometric = createPsychometricService({
-    db: db.kysely, database: db, clock, credits: services.credits, sessions, queue: services.queue,
+    db: db.kysely, database: db, clock, credits: services.credits, candidateAccess, queue: services.queue,
     catalog: createPsychometricCatalog(db), emit: webhooks.emitEvent,
   });
   subjects.set('psychometric', psychometric.provider);
-  return { domainRepo, domains, sessions, coding, judging, psychometric, branding, webhooks };
+  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, branding, webhooks };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -81,7 +81,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   catalogueRoutes(app, core);
   candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate]);
   domainRoutes(app, modules.domains);
-  sessionRoutes(app, { sessions: modules.sessions, signingKeys: services.signingKeys, branding: modules.branding.get });
+  candidateAccessRoutes(app, { candidateAccess: modules.candidateAccess, signingKeys: services.signingKeys, branding: modules.branding.get });
   embedRoutes(app, {
     origins: async (tenant) => (await modules.domainRepo.all(tenant)).map((d) => d.origin),
     branding: modules.branding.get,
@@ -91,5 +91,5 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   psychometricRoutes(app, modules.psychometric);
   questionBankRoutes(app, createQuestionBankService({ repo: createQuestionBankRepo(core.db), clock: core.clock, cursorKey: () => loadEncryptionKey(core.config) }));
   webhookRoutes(app, modules.webhooks);
-  roomRoutes(app, { sessions: modules.sessions, branding: modules.branding.get });
+  roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get });
 }

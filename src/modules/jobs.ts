@@ -19,7 +19,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
       everyMs: 3_600_000,
       run: async () => {
         await sweepIdempotencyKeys(db.kysely, clock.now());
-        await modules.sessions.sweep();
+        await modules.candidateAccess.sweep();
         await services.queue.sweep();
         await modules.webhooks.sweep();
       },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SubjectKind } from '../db/schema.js';
-import type { KeyAuth, ModuleName, SessionAuth } from './context.js';
+import type { KeyAuth, ModuleName, SessionTokenAuth } from './context.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
 import { ApiError } from './errors.js';
 import { originOfHeader } from './origin.js';
@@ -12,7 +12,7 @@ export interface Authenticator {
   /** The same for a publishable key (passed as `pk`). */
   resolvePublishableKey(raw: string): Promise<KeyAuth>;
   /** A verified, unrevoked session token of an organisation with the API on, or an ApiError. */
-  resolveSessionToken(token: string): Promise<SessionAuth>;
+  resolveSessionToken(token: string): Promise<SessionTokenAuth>;
   isModuleEnabled(organizationId: string, module: ModuleName): Promise<boolean>;
   /** The service's own origin: sessions from a launch link are bound to it. */
   publicOrigin: string;
@@ -61,7 +61,7 @@ async function checkModule(auth: Authenticator, organizationId: string, module: 
  */
 export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
   app.decorateRequest('auth', null);
-  app.decorateRequest('session', null);
+  app.decorateRequest('sessionToken', null);
 
   /** A credential check, counted against the client's address when it fails; refused outright past the limit. */
   async function checked<T>(request: FastifyRequest, resolve: () => Promise<T>): Promise<T> {
@@ -108,7 +108,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
             throw new ApiError('session_scope_mismatch');
           }
         }
-        request.session = session;
+        request.sessionToken = session;
         return checkModule(auth, session.organizationId, config.module ?? MODULE_OF_SUBJECT[session.subjectKind]);
       }
       default:

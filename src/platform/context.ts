@@ -23,7 +23,7 @@ export interface KeyAuth extends Tenant {
 }
 
 /** A verified, unrevoked session token whose origin matched the request's. */
-export interface SessionAuth extends Tenant {
+export interface SessionTokenAuth extends Tenant {
   jti: string;
   subjectKind: SubjectKind;
   subjectId: string;
@@ -37,7 +37,7 @@ declare module 'fastify' {
     /** Set by the auth hook on routes that take a key; null elsewhere. */
     auth: KeyAuth | null;
     /** Set by the auth hook on routes that take a session token; null elsewhere. */
-    session: SessionAuth | null;
+    sessionToken: SessionTokenAuth | null;
   }
   interface FastifyContextConfig {
     auth?: AuthKind;
@@ -52,10 +52,10 @@ declare module 'fastify' {
   }
 }
 
-/** The session of a session-token route. */
-export function sessionOf(request: { session: SessionAuth | null }): SessionAuth {
-  if (!request.session) throw new Error('sessionOf called on a route without session auth');
-  return request.session;
+/** The session token of a session-token route. */
+export function sessionTokenOf(request: { sessionToken: SessionTokenAuth | null }): SessionTokenAuth {
+  if (!request.sessionToken) throw new Error('sessionTokenOf called on a route without session auth');
+  return request.sessionToken;
 }
 
 /** The tenant of an authenticated request (routes that take a key only). */

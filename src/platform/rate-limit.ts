@@ -27,7 +27,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config['ra
     // A key is counted per key, a session token per subject (a candidate's room), and a launch-token
     // exchange (no credential until it succeeds) per client address. Credential-free routes are not limited.
     keyGenerator: (request) => {
-      const who = request.auth ? request.auth.keyId : request.session ? `session:${request.session.subjectId}` : `ip:${request.ip}`;
+      const who = request.auth ? request.auth.keyId : request.sessionToken ? `session:${request.sessionToken.subjectId}` : `ip:${request.ip}`;
       return `${who}:${request.routeOptions.config.rateClass ?? 'standard'}`;
     },
     allowList: (request) => request.routeOptions.config.auth === undefined || request.routeOptions.config.auth === 'none',

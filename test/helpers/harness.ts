@@ -25,7 +25,7 @@ export interface Harness {
   app: App;
   db: Db;
   services: Services;
-  /** Module services (sessions, coding, domains, …) for direct calls such as the timeout sweep. */
+  /** Module services (candidate access, coding, domains, …) for direct calls such as the timeout sweep. */
   modules: ModuleServices;
   config: Config;
   clock: ManualClock;

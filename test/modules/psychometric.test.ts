@@ -91,6 +91,21 @@ describe('a session', () => {
     expect((await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body.answered_count).toBe(0);
   });
 
+  it('keeps every page of answers saved at once, and a changed answer', async () => {
+    const s = await kit.session(key(), 'ipip-neo-120');
+    const pages = Array.from({ length: 6 }, (_, p) => s.items.slice(p * 10, p * 10 + 10).map((item) => ({ item_id: item.id, value: (p % 5) + 1 })));
+    const saved = await Promise.all(pages.map((answers) => kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers } })));
+    for (const res of saved) expect(res.status, res.raw).toBe(200);
+    expect(saved.map((r) => r.body.answered_count).sort((a, b) => a - b).at(-1)).toBe(60);
+    await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: s.items[0]!.id, value: 5 }] } });
+    const detail = (await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body;
+    expect(detail.answered_count).toBe(60);
+    const values = new Map(detail.answers.map((a: any) => [a.item_id, a.value]));
+    expect(values.get(s.items[0]!.id)).toBe(5);
+    expect(values.get(s.items[59]!.id)).toBe(5 % 5 + 1);
+    expect(values.get(s.items[25]!.id)).toBe(3);
+  });
+
   it('takes no answers before start, and none after submit', async () => {
     const s = await kit.session(key(), 'mini-ipip', { start: false });
     const early = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: 'mini-ipip-01', value: 3 }] } });

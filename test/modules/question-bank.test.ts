@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,7 +197,8 @@ describe('search', () => {
     const hostile = [
       '"', '""', '"unclosed phrase', 'AND', 'OR OR', 'NOT', '-', '--', '*', 'cache*', '(', ')', 'a)(b', 'NEAR(a b)', 'title:cache',
       '^cache', "'; drop table question_bank_questions; --", '\\', '%', '_', '{}', '😀', 'naïve café', 'Ünïcödé', '数据库', 'x'.repeat(200),
-      'cache OR', 'OR cache', '-cache', '"-"', 'a -"b c"', '\u200b', 'caché',
+      'cache OR', 'OR cache', '-cache', '"-"', 'a -"b c"', '\u200b', 'caché', '-'.repeat(33), `a${' -'.repeat(99)}`,
+      `${'-'.repeat(31)} ${'-'.repeat(31)}`, 'a '.repeat(100), 'cache ❤️', 'cache ◌́', '!!! ??? ...',
     ];
     for (const text of hostile) {
       const res = await list(`search=${encodeURIComponent(text)}`);
@@ -205,7 +206,10 @@ describe('search', () => {
       expect(Array.isArray(res.body.data)).toBe(true);
     }
     expect((await list(`search=${encodeURIComponent('x'.repeat(201))}`)).status).toBe(400);
-    expect((await all('search=%22%22')).length).toBe(0);
+    // Nothing positive to look for matches nothing, on both engines.
+    for (const text of ['""', '-cache', '!!! ???', '-'.repeat(40)]) expect((await all(`search=${encodeURIComponent(text)}`)).length, text).toBe(0);
+    // A variation selector or a lone combining mark is not a word: it does not empty the results.
+    expect((await all(`search=${encodeURIComponent('cache ❤️')}`)).length).toBe((await all('search=cache')).length);
   });
 });
 
@@ -344,6 +348,43 @@ describe('importing company-wise files', () => {
     const again = await importCompanyFolders(h.db.kysely, path.join(dir, 'import'), { organizationId: null });
     expect(again.questions_created).toBe(0);
     expect(again.statistics_changed).toBe(0);
+  });
+
+  it('replaces a company bucket with a corrected file, refuses a second source for it, bad titles and numbers, and follows no link', async () => {
+    write('Acme Corp', '1. Thirty Days.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nMEDIUM,"Merge Widgets, Carefully",62.5,0.4,https://example.com/widgets\n');
+    write('acme-corp', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Shadow Row,10,0.5,https://example.com/s\n');
+    write('Bad Titles', 'All.csv', [
+      'Difficulty,Title,Frequency,Acceptance Rate,Link',
+      'EASY,"Two\nLines",10,0.5,https://example.com/1',
+      'EASY,Right\u202eLeft,10,0.5,https://example.com/2',
+      'EASY,Hex Frequency,0x10,0.5,https://example.com/3',
+      'EASY,Broken \ufffd Encoding,10,0.5,https://example.com/4',
+    ].join('\n'));
+    mkdirSync(path.join(dir, 'elsewhere', 'Linked Co'), { recursive: true });
+    writeFileSync(path.join(dir, 'elsewhere', 'Linked Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Linked Row,10,0.5,https://example.com/l\n');
+    symlinkSync(path.join(dir, 'elsewhere', 'Linked Co'), path.join(dir, 'import', 'Linked Co'));
+
+    const summary = await importCompanyFolders(h.db.kysely, path.join(dir, 'import'), { organizationId: null });
+    const byFile = Object.fromEntries(summary.files.map((f) => [f.file, f]));
+    // The corrected 30-day file lists one title: the two it dropped lose their 30-day figures.
+    expect(byFile['Acme Corp/1. Thirty Days.csv']).toMatchObject({ status: 'imported', changed: 2 });
+    expect((await all('company=acme-corp&time_bucket=30d')).map((q) => q.title)).toEqual(['Merge Widgets, Carefully']);
+    expect(byFile['acme-corp/All.csv']).toMatchObject({ status: 'rejected' });
+    expect(byFile['acme-corp/All.csv']!.errors[0]!.message).toContain('Acme Corp/05 - All.csv');
+    expect(byFile['Bad Titles/All.csv']!.errors.map((e) => e.line)).toEqual([3, 4, 5, 6]);
+    expect(summary.files.some((f) => f.company === 'Linked Co')).toBe(false);
+    expect((await all('search=%22Linked%20Row%22')).length).toBe(0);
+  });
+
+  it("keeps an organisation's import, and the topics it brings, to itself", async () => {
+    mkdirSync(path.join(dir, 'topics', 'Initech'), { recursive: true });
+    writeFileSync(path.join(dir, 'topics', 'Initech', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nMEDIUM,"Merge Widgets, Carefully",50,0.4,https://example.com/w,"Project Nightingale"\n');
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'topics'), { organizationId: other.id });
+    const shared = (await all('company=acme-corp&time_bucket=30d')).find((q) => q.title === 'Merge Widgets, Carefully');
+    expect(shared.topics).not.toContain('project-nightingale');
+    expect((await all('topic=project-nightingale')).length).toBe(0);
+    expect((await all('company=initech', other.keys.secret_test)).map((q) => q.title)).toEqual(['Merge Widgets, Carefully']);
+    expect((await all('company=initech')).length).toBe(0);
   });
 
   it("keeps an organisation's own import to itself", async () => {

@@ -8,8 +8,8 @@ import type { CreditKind, Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import type { SessionService } from '../sessions/service.js';
-import { assertOpen, SUBJECT_FIELDS, type SubjectContext, type SubjectProvider, type SubjectState } from '../sessions/subjects.js';
+import type { CandidateAccessService } from '../candidate-access/service.js';
+import { assertOpen, SUBJECT_FIELDS, type SubjectContext, type SubjectProvider, type SubjectState } from '../candidate-access/subjects.js';
 import type { AssessmentRepo } from './repo.js';
 
 /**
@@ -84,14 +84,14 @@ export interface LifecycleDeps {
   db: Kysely<Database>;
   clock: Clock;
   credits: Credits;
-  sessions: SessionService;
+  candidateAccess: CandidateAccessService;
   queue: JobQueue;
 }
 
 export function createLifecycle<Row extends AssessmentSessionRow, Test extends AssessmentTest, Detail, AssignInput extends { candidate_id: string }>(
   deps: LifecycleDeps, kind: AssessmentKind<Row, Test, Detail, AssignInput>,
 ) {
-  const { db, clock, credits, sessions, queue } = deps;
+  const { db, clock, credits, candidateAccess, queue } = deps;
   const { repo } = kind;
   const { timeout: timeoutJob, complete: completeJob } = lifecycleJobNames(kind.kind);
 
@@ -259,7 +259,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
         assertOpen(stateOf(row, clock.now()));
-        return sessions.createLaunchLink(tx, tenant, kind.kind, id, {
+        return candidateAccess.createLaunchLink(tx, tenant, kind.kind, id, {
           ...options, capAt: row.status === 'assigned' ? assignmentEndsAt(row) : undefined,
         });
       });

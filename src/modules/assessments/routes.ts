@@ -2,12 +2,12 @@ import { Type, type TObject, type TSchema } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { SubjectKind } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
-import { sessionOf, tenantOf, type ModuleName } from '../../platform/context.js';
+import { sessionTokenOf, tenantOf, type ModuleName } from '../../platform/context.js';
 import type { Tenant } from '../../platform/context.js';
 import { listEnvelope, pageRequest, type Page, type PageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
-import { LAUNCH_TTL_DEFAULT, LAUNCH_TTL_MAX, LAUNCH_TTL_MIN } from '../sessions/service.js';
+import { LAUNCH_TTL_DEFAULT, LAUNCH_TTL_MAX, LAUNCH_TTL_MIN } from '../candidate-access/service.js';
 import { PROCTORING_EVENTS_CAP, type AssessmentStatus } from './lifecycle.js';
 
 export const AssessmentStatusSchema = StringEnum(['assigned', 'started', 'in_progress', 'completed', 'timed_out', 'cancelled'] as const);
@@ -115,7 +115,7 @@ export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec
     ...operation({ ...candidate, id: spec.ids.start, summary: 'Start (once; a repeat returns the same started_at)' }, {
       params: IdParams, response: { 200: spec.started },
     }),
-    handler: async (request) => spec.presentStarted(await spec.service.start(sessionOf(request), (request.params as { id: string }).id), sessionOf(request)) as never,
+    handler: async (request) => spec.presentStarted(await spec.service.start(sessionTokenOf(request), (request.params as { id: string }).id), sessionTokenOf(request)) as never,
   });
 
   if (!spec.timed) return;
@@ -133,7 +133,7 @@ export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec
       },
     }),
     handler: async (request) => {
-      const t = await spec.service.timer(sessionOf(request), (request.params as { id: string }).id);
+      const t = await spec.service.timer(sessionTokenOf(request), (request.params as { id: string }).id);
       return {
         object: timerObject, timed: t.timed, remaining_seconds: t.remaining, status: t.row.status,
         deadline_at: toUnixSeconds(t.row.deadline_at), server_time: toUnixSeconds(t.now),
@@ -154,7 +154,7 @@ export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec
       response: { 202: Type.Object({ object: Type.Literal('proctoring_events'), recorded: Type.Integer() }) },
     }),
     handler: async (request, reply) => {
-      const recorded = await spec.service.recordEvents(sessionOf(request), (request.params as { id: string }).id, (request.body as { events: [] }).events);
+      const recorded = await spec.service.recordEvents(sessionTokenOf(request), (request.params as { id: string }).id, (request.body as { events: [] }).events);
       return reply.code(202).send({ object: 'proctoring_events' as const, recorded } as never);
     },
   });

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { CodingSubmissionsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
-import { sessionOf, tenantOf } from '../../platform/context.js';
+import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
@@ -127,7 +127,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
       body: Type.Object({ problem_id: Uuid, language: Language, source: Source, stdin: Type.Optional(Text({ max: STDIN_MAX })) }, { additionalProperties: false }),
       response: { 200: RunResult },
     }),
-    handler: async (request) => service.run(sessionOf(request), request.params.id, request.body) as never,
+    handler: async (request) => service.run(sessionTokenOf(request), request.params.id, request.body) as never,
   });
 
   app.route({
@@ -138,7 +138,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
       response: { 202: Receipt },
     }),
     handler: async (request, reply) => {
-      const { submission, remaining } = await service.submit(sessionOf(request), request.params.id, request.body);
+      const { submission, remaining } = await service.submit(sessionTokenOf(request), request.params.id, request.body);
       return reply.code(202).send({
         object: 'coding_submission' as const, id: submission.id, problem_id: submission.problem_id, language: submission.language,
         status: submission.status, verdict: 'PENDING' as const, remaining, created_at: toUnixSeconds(submission.created_at),
@@ -154,7 +154,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
       response: { 200: ListWithTotal(Submission) },
     }),
     handler: async (request) => {
-      const { page, total } = await service.listSubmissions(sessionOf(request), request.params.id, request.query.problem_id, pageRequest(request.query, 'asc'));
+      const { page, total } = await service.listSubmissions(sessionTokenOf(request), request.params.id, request.query.problem_id, pageRequest(request.query, 'asc'));
       return { ...listEnvelope(page, presentSubmission), total_count: total };
     },
   });
@@ -164,7 +164,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
     ...operation({ ...candidate, id: 'getSubmission', summary: 'One submission (poll until status is judged)' }, {
       params: SubmissionParams, response: { 200: Submission },
     }),
-    handler: async (request) => presentSubmission(await service.getSubmission(sessionOf(request), request.params.id, request.params.sid)),
+    handler: async (request) => presentSubmission(await service.getSubmission(sessionTokenOf(request), request.params.id, request.params.sid)),
   });
 
   app.route({
@@ -173,7 +173,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
       params: IdParams, response: { 202: Finalization },
     }),
     handler: async (request, reply) => {
-      const row = await service.finalize(sessionOf(request), request.params.id);
+      const row = await service.finalize(sessionTokenOf(request), request.params.id);
       const done = row.status === 'completed' || row.status === 'timed_out';
       return reply.code(202).send({
         object: 'coding_session' as const, id: row.id, status: (done ? row.status : 'in_progress') as never,

@@ -7,7 +7,7 @@ import type { Credits } from '../../platform/credits.js';
 import { notFound } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import { createLifecycle, lifecycleJobNames, type AssessmentKind } from '../assessments/lifecycle.js';
-import type { SessionService } from '../sessions/service.js';
+import type { CandidateAccessService } from '../candidate-access/service.js';
 import type { CodingCatalogRepo, PublicProblemRow, TestFilters } from './catalog-repo.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
@@ -26,7 +26,7 @@ export function publicProblem(p: PublicProblemRow) {
 }
 
 export function createCodingService(deps: {
-  db: Kysely<Database>; clock: Clock; credits: Credits; catalog: CodingCatalogRepo; repo: CodingSessionRepo; sessions: SessionService;
+  db: Kysely<Database>; clock: Clock; credits: Credits; catalog: CodingCatalogRepo; repo: CodingSessionRepo; candidateAccess: CandidateAccessService;
   queue: JobQueue;
 }) {
   const { db, catalog, repo } = deps;

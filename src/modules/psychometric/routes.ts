@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { PsychometricSessionsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
-import { sessionOf, tenantOf } from '../../platform/context.js';
+import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQuery, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
@@ -130,7 +130,7 @@ export function psychometricRoutes(app: App, service: PsychometricService): void
     ...operation({ ...candidate, id: 'getPsychometricSession', summary: 'The questionnaire in this session\'s order, with the answers saved so far' }, {
       params: IdParams, response: { 200: Detail },
     }),
-    handler: async (request) => presentDetail(await service.get(sessionOf(request), request.params.id)) as never,
+    handler: async (request) => presentDetail(await service.get(sessionTokenOf(request), request.params.id)) as never,
   });
 
   app.route({
@@ -145,7 +145,7 @@ export function psychometricRoutes(app: App, service: PsychometricService): void
       response: { 200: Type.Object({ object: Type.Literal('psychometric_progress'), answered_count: Type.Integer(), item_count: Type.Integer() }) },
     }),
     handler: async (request) => {
-      const { answered, total } = await service.progress(sessionOf(request), request.params.id, request.body.answers);
+      const { answered, total } = await service.progress(sessionTokenOf(request), request.params.id, request.body.answers);
       return { object: 'psychometric_progress' as const, answered_count: answered, item_count: total };
     },
   });
@@ -155,7 +155,7 @@ export function psychometricRoutes(app: App, service: PsychometricService): void
     ...operation({ ...candidate, id: 'submitPsychometricSession', summary: 'Submit every answer: scored at once (psychometric.completed follows); a repeat answers the same' }, {
       params: IdParams, response: { 200: Summary },
     }),
-    handler: async (request) => presentPsychometricSession(await service.submit(sessionOf(request), request.params.id)) as never,
+    handler: async (request) => presentPsychometricSession(await service.submit(sessionTokenOf(request), request.params.id)) as never,
   });
 
   app.route({

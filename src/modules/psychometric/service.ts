@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, PsychometricSessionsTable } from '../../db/schema.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Tenant } from '../../platform/context.js';
@@ -62,11 +62,32 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
   };
   const lifecycle = createLifecycle(deps, kind);
-  // The status is only written on the first save: rewriting an unchanged value still rewrites its index entry.
   const saveAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
-    .set({ answers, updated_at: now }).where('id', '=', id).where('status', '=', 'in_progress'));
-  const saveFirstAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
-    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', '=', 'started'));
+    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
+
+  // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
+  // open and not due, so no transaction, lock or read comes first. Anything else falls back to the full path.
+  const postgres = deps.database.dialect === 'postgres';
+  const mergeAnswers = preparedIn((id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) => db.updateTable('psychometric_sessions')
+    .set({ answers: postgres ? sql<string>`(answers::jsonb || ${page}::jsonb)::text` : sql<string>`json_patch(answers, ${page})`, status: 'in_progress', updated_at: now })
+    .where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+    .where('status', 'in', ['started', 'in_progress'])
+    .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
+    .returning('answers'));
+  // A session's test never changes: which one it is, per tenant and id, is kept (bounded) rather than read each time.
+  const testOfSession = new Map<string, string>();
+  async function sessionTest(tenant: Tenant, id: string): Promise<PsychometricTest | undefined> {
+    const key = `${tenant.organizationId}:${tenant.livemode ? 1 : 0}:${id}`;
+    let testId = testOfSession.get(key);
+    if (testId === undefined) {
+      const row = await db.selectFrom('psychometric_sessions').select('test_id').where('id', '=', id)
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', tenant.livemode ? 1 : 0).executeTakeFirst();
+      if (!row) return undefined;
+      if (testOfSession.size >= 10_000) testOfSession.clear();
+      testOfSession.set(key, (testId = row.test_id));
+    }
+    return catalog.get(db, tenant.organizationId, testId);
+  }
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
@@ -93,7 +114,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
 
     /**
      * Saves answers (each may be changed until submit). Nothing of a request with one bad answer is saved. The hot
-     * path of the questionnaire: one transaction, the row read under its lock, compiled statements.
+     * path of the questionnaire: one compiled statement (mergeAnswers); a session that is not open, or is due, takes the
+     * full path under its lock, which answers why.
      */
     async progress(tenant: Tenant, id: string, answers: Array<{ item_id: string; value: number }>) {
       const seenIds = new Map<string, number>();
@@ -102,23 +124,30 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         if (earlier !== undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `Item '${a.item_id}' is answered twice in this request (answers[${earlier}] too).` });
         seenIds.set(a.item_id, i);
       });
+      const test = await sessionTest(tenant, id);
+      if (!test) throw notFound('psychometric session', id);
+      // Every session shows all of its test's items, so the test's items are the session's.
+      const items = test.definition.items;
+      if (answers.length > items.length) {
+        throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${items.length} answers, one per item of this session.` });
+      }
+      const known = new Set(items.map((i) => i.id));
+      answers.forEach((a, i) => {
+        if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
+      });
+      const page = JSON.stringify(Object.fromEntries(answers.map((a) => [a.item_id, a.value])));
+      const [merged] = await mergeAnswers(db as unknown as Kysely<any>, id, tenant.organizationId, tenant.livemode ? 1 : 0, page, clock.now());
+      if (merged) return { answered: Object.keys(JSON.parse(merged.answers) as object).length, total: items.length };
       const saved = await db.transaction().execute(async (tx) => {
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
         if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
         lifecycle.assertStarted(row);
-        const order = orderOf(row);
-        if (answers.length > order.length) {
-          throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${order.length} answers, one per item of this session.` });
-        }
-        const known = new Set(order);
-        answers.forEach((a, i) => {
-          if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
-        });
+        // Opened since the merge was tried (a start racing this request): save under the lock.
         const merged = answersOf(row);
         for (const a of answers) merged[a.item_id] = a.value;
-        await (row.status === 'started' ? saveFirstAnswers : saveAnswers)(tx, id, JSON.stringify(merged), clock.now());
-        return { answered: Object.keys(merged).length, total: order.length };
+        await saveAnswers(tx, id, JSON.stringify(merged), clock.now());
+        return { answered: Object.keys(merged).length, total: items.length };
       });
       if (saved) return saved;
       lifecycle.assertStarted(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses

@@ -76,7 +76,7 @@ function toRow(q: QuestionFile, category: string, organizationId: string | null,
   };
 }
 
-const CONTENT: Array<keyof QuestionRow> = ['slug', 'title', 'prompt', 'category', 'difficulty', 'guidance', 'problem_id'];
+const CONTENT: Array<keyof QuestionRow> = ['slug', 'title', 'title_key', 'prompt', 'category', 'difficulty', 'guidance', 'problem_id'];
 const sameContent = (a: QuestionRow, b: QuestionRow) => CONTENT.every((k) => a[k] === b[k]);
 
 async function saveTaxonomy(tx: Kysely<Database>, taxonomy: Taxonomy): Promise<void> {

@@ -33,9 +33,9 @@ export class QuestionFileError extends Error {}
 const NAMESPACE = '5b0c7c38-9f52-4a8e-8f0e-2d5a4d1f6b11';
 /** A question's id derives from its owner and slug, so reloading the bank keeps every id. */
 export const questionId = (owner: string | null, slug: string) => uuidv5(`${owner ?? 'prep'}:${slug}`, NAMESPACE);
-/** Titles match across sources ignoring case, punctuation and spacing ("Two Sum" = "two-sum"). */
-export const titleKey = (title: string) => title.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-export const slugify = (text: string) => titleKey(text).replace(/ /g, '-').slice(0, 80) || 'untitled';
+/** Titles match across sources ignoring case, punctuation and spacing ("Two Sum" = "two-sum"; "C++" ≠ "C#" ≠ "C"). */
+export const titleKey = (title: string) => title.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}+#]+/gu, ' ').trim();
+export const slugify = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim().replace(/ /g, '-').slice(0, 80) || 'untitled';
 
 const bankDir = () => fileURLToPath(new URL('../../../catalog/question-bank/', import.meta.url));
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
@@ -72,11 +72,14 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
     const cells = record.map((c) => unwrapHyperlink(c));
     const difficulty = record[0].toLowerCase() as Difficulty;
     const title = (cells[1]?.label ?? record[1]).trim();
-    const frequency = Number(record[2]);
-    const acceptance = record[3] === '' ? null : Number(record[3]);
+    const decimal = (cell: string) => (/^(\d+(\.\d*)?|\.\d+)$/.test(cell) ? Number(cell) : Number.NaN);
+    const frequency = decimal(record[2]!);
+    const acceptance = record[3] === '' ? null : decimal(record[3]!);
     const link = (cells[4]?.url ?? record[4]).trim() || null;
     if (!DIFFICULTIES.includes(difficulty)) { bad(`difficulty ${JSON.stringify(record[0])}: EASY, MEDIUM or HARD`); continue; }
     if (title.length === 0 || title.length > 200 || titleKey(title) === '') { bad('title: 1 to 200 characters with a letter or digit'); continue; }
+    // Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8).
+    if (/[\p{Cc}\p{Cf}\uFFFD]/u.test(title)) { bad('title: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
     if (record[2] === '' || !Number.isFinite(frequency) || frequency < 0 || frequency > 100) { bad(`frequency ${JSON.stringify(record[2])}: a number from 0 to 100`); continue; }
     if (acceptance !== null && (!Number.isFinite(acceptance) || acceptance < 0 || acceptance > 1)) { bad(`acceptance rate ${JSON.stringify(record[3])}: a number from 0 to 1`); continue; }
     if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000)) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
@@ -90,25 +93,39 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
 export async function importCompanyFolders(db: Kysely<Database>, dir: string, options: { organizationId: string | null; now?: number }): Promise<ImportSummary> {
   const now = options.now ?? Date.now();
   const owner = options.organizationId ?? '';
-  const companies = readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory()).sort();
+  // Real folders and files only: a symbolic link is never followed.
+  const companies = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const summary: ImportSummary = { companies: companies.length, files: [], questions_created: 0, statistics_changed: 0 };
+  const taken = new Map<string, string>(); // company slug + bucket -> the file that filled it
   for (const company of companies) {
-    const files = readdirSync(path.join(dir, company)).sort();
-    const hasAll = files.some((f) => windowOf(f) === 'all');
-    for (const fileName of files) {
-      const file = `${company}/${fileName}`;
-      const window = windowOf(fileName);
+    for (const entry of readdirSync(path.join(dir, company), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = `${company}/${entry.name}`;
+      const window = entry.isFile() ? windowOf(entry.name) : null;
       const outcome: FileOutcome = { file, company, bucket: null, status: 'skipped', rows: 0, changed: 0, errors: [] };
       summary.files.push(outcome);
-      if (window === null) { outcome.note = 'not a window file (Thirty Days, Three Months, Six Months, More Than Six Months, All)'; continue; }
-      // Older than six months is part of "all" only when the folder has no All file of its own.
-      const bucket: Bucket | null = window === 'older' ? (hasAll ? null : 'all') : window;
-      if (bucket === null) { outcome.note = 'More Than Six Months: the folder\'s All file covers it'; continue; }
-      outcome.bucket = bucket;
-      const { rows, errors } = parseWindowFile(readFileSync(path.join(dir, file), 'utf8'));
+      if (window === null) { outcome.note = 'not a window file (Thirty Days, Three Months, Six Months, All)'; continue; }
+      if (window === 'older') { outcome.note = 'More Than Six Months: not a window Prep keeps (30d, 90d, 180d, all)'; continue; }
+      outcome.bucket = window;
+      const slot = `${slugify(company)}\u0000${window}`;
+      const earlier = taken.get(slot);
+      if (earlier !== undefined) {
+        outcome.status = 'rejected';
+        outcome.errors = [{ line: 0, message: `${earlier} already gave this company's ${window} figures` }];
+        continue;
+      }
+      taken.set(slot, file);
+      let text: string;
+      try {
+        text = readFileSync(path.join(dir, file), 'utf8');
+      } catch (error) {
+        outcome.status = 'rejected';
+        outcome.errors = [{ line: 0, message: `unreadable: ${(error as Error).message}` }];
+        continue;
+      }
+      const { rows, errors } = parseWindowFile(text);
       outcome.rows = rows.length;
       if (errors.length > 0) { outcome.status = 'rejected'; outcome.errors = errors; continue; }
-      const written = await writeFile(db, rows, { owner, organizationId: options.organizationId, company, bucket, file, now });
+      const written = await writeFile(db, rows, { owner, organizationId: options.organizationId, company, bucket: window, file, now });
       outcome.status = 'imported';
       outcome.changed = written.changed;
       summary.questions_created += written.created;
@@ -130,11 +147,12 @@ async function writeFile(
       .flatMap((t) => [[t.name.toLowerCase(), t.slug], [t.slug, t.slug]] as Array<[string, string]>));
     // A title listed twice in one file counts once: the first row wins.
     const seen = new Set<string>();
+    const kept = new Set<string>();
     for (const row of rows) {
       const key = titleKey(row.title);
       if (seen.has(key)) continue;
       seen.add(key);
-      let question = await tx.selectFrom('question_bank_questions').select(['id', 'source']).where('title_key', '=', key)
+      let question = await tx.selectFrom('question_bank_questions').select(['id', 'source', 'organization_id']).where('title_key', '=', key)
         .where((eb) => (at.organizationId === null ? eb('organization_id', 'is', null) : eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', at.organizationId)])))
         .orderBy((eb) => eb.case().when('source', '=', 'imported').then(1).else(0).end()).orderBy('id').executeTakeFirst();
       const slugs: string[] = [];
@@ -147,7 +165,7 @@ async function writeFile(
         }
         if (!slugs.includes(slug)) slugs.push(slug);
       }
-      if (question && question.source === 'imported' && slugs.length > 0) {
+      if (question && question.source === 'imported' && question.organization_id === at.organizationId && slugs.length > 0) {
         // A title seen first without topics (an All file without the column) takes them from a later file.
         await tx.insertInto('question_bank_question_topics').values(slugs.map((topic) => ({ question_id: question!.id, topic })))
           .onConflict((oc) => oc.columns(['question_id', 'topic']).doNothing()).execute();
@@ -159,9 +177,10 @@ async function writeFile(
           difficulty: row.difficulty, difficulty_rank: difficultyRank(row.difficulty), guidance: null, problem_id: null, source: 'imported',
           link: row.link, created_at: at.now, updated_at: at.now,
         }, slugs);
-        question = { id, source: 'imported' };
+        question = { id, source: 'imported', organization_id: at.organizationId };
         created++;
       }
+      kept.add(question.id);
       const stat = { owner: at.owner, question_id: question.id, company_slug: companySlug, bucket: at.bucket };
       const before = await tx.selectFrom('question_bank_imported_stats').select(['frequency', 'acceptance', 'company_name', 'source_file'])
         .where('owner', '=', stat.owner).where('question_id', '=', stat.question_id).where('company_slug', '=', stat.company_slug).where('bucket', '=', stat.bucket)
@@ -176,6 +195,13 @@ async function writeFile(
       }
       changed++;
     }
-    return { created, changed };
+    // The file is the company's whole list for the window: figures of titles it no longer lists go.
+    const slot = (q: any) => q.where('owner', '=', at.owner).where('company_slug', '=', companySlug).where('bucket', '=', at.bucket);
+    const gone = (await slot(tx.selectFrom('question_bank_imported_stats').select('question_id')).execute() as Array<{ question_id: string }>)
+      .map((r) => r.question_id).filter((id) => !kept.has(id));
+    for (let i = 0; i < gone.length; i += 500) {
+      await slot(tx.deleteFrom('question_bank_imported_stats')).where('question_id', 'in', gone.slice(i, i + 500)).execute();
+    }
+    return { created, changed: changed + gone.length };
   });
 }

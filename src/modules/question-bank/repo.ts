@@ -4,7 +4,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { Tenant } from '../../platform/context.js';
 import { askedByProblem, judgedByProblem } from './activity.js';
-import { ftsQuery } from './search.js';
+import { ftsQuery, parseSearch, websearchText } from './search.js';
 import { difficultyRank, type Difficulty } from './content.js';
 import type { Bucket } from './import.js';
 
@@ -45,7 +45,7 @@ export function createQuestionBankRepo(database: Db) {
 
   /**
    * The list query, compiled once per sort and per set of filters present (`prepared`); every argument is a bound
-   * value. `match` is the search: the FTS5 query on SQLite, the user's text for websearch_to_tsquery on PostgreSQL.
+   * value. `match` is the search, written for the engine (search.ts).
    */
   const pageQuery = (sort: ListFilters['sort'] | 'relevance') => prepared(database, (
     organizationId: string, livemode: 0 | 1, from: number, bucket: string, limit: number, offset: number,
@@ -100,8 +100,9 @@ export function createQuestionBankRepo(database: Db) {
   return {
     /** One page (offset-backed) of the filtered, sorted list; one row more than `limit` says there is more. */
     async list(tenant: Tenant, f: ListFilters, offset: number, limit: number, now: number): Promise<ListedRow[]> {
-      const match = f.search === undefined ? undefined : (postgres ? f.search : ftsQuery(f.search));
-      if (match === null) return [];
+      const terms = f.search === undefined ? undefined : parseSearch(f.search);
+      if (terms === null) return []; // nothing to look for
+      const match = terms === undefined ? undefined : (postgres ? websearchText(terms) : ftsQuery(terms));
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
       const rows = await pages[sort](tenant.organizationId, tenant.livemode ? 1 : 0, since(f.bucket, now), f.bucket, limit + 1, offset,
         f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty as Difficulty), match);
@@ -148,7 +149,9 @@ export function createQuestionBankRepo(database: Db) {
 
     async importedOf(tenant: Tenant, id: string) {
       return database.read(db.selectFrom('question_bank_imported_stats').select(['company_slug', 'company_name', 'bucket', 'frequency', 'acceptance', 'source_file', 'imported_at'])
-        .where('question_id', '=', id).where('owner', 'in', owners(tenant)).orderBy('company_slug').orderBy('bucket').compile());
+        .where('question_id', '=', id).where('owner', 'in', owners(tenant))
+        // The organisation's own import comes last, so it is what shows for a company and bucket both hold.
+        .orderBy('company_slug').orderBy('bucket').orderBy('owner').compile());
     },
 
     async companies(tenant: Tenant, offset: number, limit: number) {

@@ -1,32 +1,58 @@
 /**
  * Search text as people type it into a search box (web-search style: words, "quoted phrases", `or`, `-excluded`),
- * turned into an FTS5 query that cannot be a syntax error: only words made of letters, digits and marks reach
- * FTS5, each quoted. PostgreSQL reads the same text with `websearch_to_tsquery`, which accepts any input.
- * Null when nothing is left to look for (only punctuation, or only exclusions).
+ * read once into terms that only hold words (runs of letters, digits and marks that have a letter or digit), then
+ * written for each engine: an FTS5 query with every term quoted, and a clean web-search string for PostgreSQL's
+ * `websearch_to_tsquery`. Neither can be a syntax error or an engine error, whatever the input.
  */
-export function ftsQuery(input: string): string | null {
-  const words = (text: string) => text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const quote = (ws: string[]) => `"${ws.join(' ')}"`;
-  const groups: string[][] = [];
-  const excluded: string[] = [];
+export interface SearchTerms {
+  /** AND of groups; each group is an OR of terms; a term is a phrase of one or more words. */
+  groups: string[][][];
+  excluded: string[][];
+}
+
+/** At most this many terms count: more only slow the search down. */
+const MAX_TERMS = 32;
+
+export function parseSearch(input: string): SearchTerms | null {
+  const wordsOf = (text: string) => (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  const groups: string[][][] = [];
+  const excluded: string[][] = [];
+  const seen = new Set<string>();
   let joinNext = false;
+  let terms = 0;
   for (const m of input.matchAll(/(-?)"([^"]*)"?|(\S+)/g)) {
+    if (terms >= MAX_TERMS) break;
     const negative = m[1] === '-' || (m[3] !== undefined && m[3].startsWith('-'));
-    const raw = m[2] ?? (negative ? m[3].slice(1) : m[3]);
+    const raw = m[2] ?? (negative ? m[3]!.slice(1) : m[3]!);
     if (!negative && m[3] !== undefined && m[3].toLowerCase() === 'or') {
       joinNext = groups.length > 0;
       continue;
     }
-    const ws = words(raw);
-    if (ws.length === 0) continue;
     // An unquoted token with punctuation inside ("c++", "o'brien") is a phrase of its words.
-    const term = quote(ws);
-    if (negative) excluded.push(term);
-    else if (joinNext) groups[groups.length - 1].push(term);
-    else groups.push([term]);
+    const phrase = wordsOf(raw).map((w) => w.toLowerCase());
+    const key = `${negative ? '-' : ''}${phrase.join(' ')}`;
+    if (phrase.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    terms++;
+    if (negative) excluded.push(phrase);
+    else if (joinNext) groups[groups.length - 1]!.push(phrase);
+    else groups.push([phrase]);
     joinNext = false;
   }
-  if (groups.length === 0) return null;
-  const positive = groups.map((g) => (g.length === 1 ? g[0] : `(${g.join(' OR ')})`)).join(' AND ');
-  return excluded.reduce((q, term) => `${q} NOT ${term}`, groups.length === 1 && groups[0].length === 1 ? positive : `(${positive})`);
+  return groups.length === 0 ? null : { groups, excluded };
+}
+
+/** The FTS5 MATCH expression. */
+export function ftsQuery(terms: SearchTerms): string {
+  const quote = (phrase: string[]) => `"${phrase.join(' ')}"`;
+  const positive = terms.groups.map((g) => (g.length === 1 ? quote(g[0]!) : `(${g.map(quote).join(' OR ')})`)).join(' AND ');
+  const single = terms.groups.length === 1 && terms.groups[0]!.length === 1;
+  return terms.excluded.reduce((q, phrase) => `${q} NOT ${quote(phrase)}`, single ? positive : `(${positive})`);
+}
+
+/** The same terms for `websearch_to_tsquery`: quoted words only, so no operator can pile up. */
+export function websearchText(terms: SearchTerms): string {
+  const quote = (phrase: string[]) => `"${phrase.join(' ')}"`;
+  const positive = terms.groups.map((g) => g.map(quote).join(' or ')).join(' ');
+  return [positive, ...terms.excluded.map((phrase) => `-${quote(phrase)}`)].join(' ');
 }

@@ -14,7 +14,8 @@ export async function saveQuestion(tx: Kysely<Database>, row: QuestionRow, topic
   await tx.deleteFrom('question_bank_question_topics').where('question_id', '=', id).execute();
   if (topics.length > 0) await tx.insertInto('question_bank_question_topics').values(topics.map((topic) => ({ question_id: id, topic }))).execute();
   if (!(tx.getExecutor().adapter instanceof PostgresAdapter)) {
-    await tx.deleteFrom('question_bank_fts').where('question_id', '=', id).execute();
+    // question_id is not indexed in FTS5: a delete scans, so only an existing question's entry is replaced.
+    if (Number(updated.numUpdatedRows) > 0) await tx.deleteFrom('question_bank_fts').where('question_id', '=', id).execute();
     await tx.insertInto('question_bank_fts').values({ question_id: id, title: row.title, body: row.prompt ?? '' }).execute();
   }
 }

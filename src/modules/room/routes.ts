@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import type { Tenant } from '../../platform/context.js';
 import { Text } from '../../platform/schemas.js';
-import type { SessionService } from '../sessions/service.js';
+import type { CandidateAccessService } from '../candidate-access/service.js';
 import { BUNDLE, roomAssetsDir } from './assets.js';
 import { LAUNCH_PAGE, LAUNCH_PAGE_HEADERS, NOT_BUILT_PAGE } from './page.js';
 
@@ -12,7 +12,7 @@ import { LAUNCH_PAGE, LAUNCH_PAGE_HEADERS, NOT_BUILT_PAGE } from './page.js';
  * OpenAPI document: pages and assets, not API operations). Assets are revalidated on every load (ETag), so a
  * deploy reaches candidates at once; gzip and brotli copies are made at build time.
  */
-export function roomRoutes(app: App, deps: { sessions: SessionService; branding: (tenant: Tenant) => Promise<unknown> }): void {
+export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessService; branding: (tenant: Tenant) => Promise<unknown> }): void {
   const dir = roomAssetsDir();
   const assetHeaders = (reply: { header(name: string, value: string): unknown }) => {
     reply.header('cache-control', 'no-cache');
@@ -41,7 +41,7 @@ export function roomRoutes(app: App, deps: { sessions: SessionService; branding:
     schema: { hide: true, body: Type.Object({ token: Text({ min: 1, max: 256 }) }, { additionalProperties: false }) },
     config: { auth: 'launch', rateClass: 'standard' }, // limited per client address, like the exchange
   }, async (request) => {
-    const { tenant, subjectKind, context } = await deps.sessions.previewLaunch((request.body as { token: string }).token);
+    const { tenant, subjectKind, context } = await deps.candidateAccess.previewLaunch((request.body as { token: string }).token);
     return {
       object: 'launch_preview', subject_kind: subjectKind, title: context.round.name, description: context.round.description,
       duration_seconds: context.duration_seconds, candidate_name: context.candidate?.name ?? null, branding: await deps.branding(tenant),

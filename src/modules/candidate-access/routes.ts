@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { toUnixSeconds } from '../../platform/clock.js';
-import { sessionOf, tenantOf } from '../../platform/context.js';
+import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { operation } from '../../platform/route.js';
 import { Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { Branding } from '../branding/routes.js';
 import type { SigningKeys } from '../signing-keys/service.js';
-import type { IssuedSession, SessionService } from './service.js';
+import type { IssuedSessionToken, CandidateAccessService } from './service.js';
 import { SUBJECT_FIELDS } from './subjects.js';
 import { SUBJECT_KIND_NAMES } from '../../platform/kinds.js';
 
@@ -46,15 +46,15 @@ const Jwks = Type.Object({
 
 const TAG = 'Sessions and embedding';
 
-export function presentSession(s: IssuedSession) {
+export function presentSessionToken(s: IssuedSessionToken) {
   return {
     object: 'session' as const, session_token: s.token, expires_at: toUnixSeconds(s.expiresAt), refresh_after: toUnixSeconds(s.refreshAfter),
     jti: s.jti, subject_kind: s.subjectKind, subject_id: s.subjectId,
   };
 }
 
-export function sessionRoutes(app: App, deps: { sessions: SessionService; signingKeys: SigningKeys; branding: (tenant: { organizationId: string; livemode: boolean }) => Promise<unknown> }): void {
-  const { sessions, signingKeys } = deps;
+export function candidateAccessRoutes(app: App, deps: { candidateAccess: CandidateAccessService; signingKeys: SigningKeys; branding: (tenant: { organizationId: string; livemode: boolean }) => Promise<unknown> }): void {
+  const { candidateAccess, signingKeys } = deps;
 
   app.route({
     method: 'GET', url: '/v1/.well-known/jwks.json',
@@ -78,14 +78,14 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
       }, { additionalProperties: false }),
       response: { 201: Session },
     }),
-    handler: async (request, reply) => reply.code(201).send(presentSession(await sessions.mint(tenantOf(request), request.body as { origin: string }))),
+    handler: async (request, reply) => reply.code(201).send(presentSessionToken(await candidateAccess.mint(tenantOf(request), request.body as { origin: string }))),
   });
 
   app.route({
     method: 'POST', url: '/v1/sessions/refresh',
     ...operation({ id: 'refreshSession', tag: TAG, summary: 'A new token with the same binding (call at refresh_after)', auth: 'session', errors: [400] },
       { response: { 201: Session } }),
-    handler: async (request, reply) => reply.code(201).send(presentSession(await sessions.refresh(sessionOf(request)))),
+    handler: async (request, reply) => reply.code(201).send(presentSessionToken(await candidateAccess.refresh(sessionTokenOf(request)))),
   });
 
   app.route({
@@ -97,7 +97,7 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
       }),
     handler: async (request) => {
       const jti = request.params.jti.toLowerCase();
-      await sessions.revoke(tenantOf(request), jti);
+      await candidateAccess.revoke(tenantOf(request), jti);
       return { object: 'session' as const, jti, revoked: true as const };
     },
   });
@@ -107,8 +107,8 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
     ...operation({ id: 'getSessionContext', tag: TAG, summary: 'Who and what the session is for, with branding (not billable)', auth: 'session', errors: [404] },
       { response: { 200: SessionContext } }),
     handler: async (request) => {
-      const session = sessionOf(request);
-      const [ctx, branding] = await Promise.all([sessions.context(session), deps.branding(session)]);
+      const session = sessionTokenOf(request);
+      const [ctx, branding] = await Promise.all([candidateAccess.context(session), deps.branding(session)]);
       return {
         object: 'session_context' as const, subject_kind: session.subjectKind, subject_id: session.subjectId, livemode: session.livemode,
         origin: session.origin, expires_at: toUnixSeconds(session.expiresAt), ...ctx, branding: branding as never,
@@ -121,8 +121,8 @@ export function sessionRoutes(app: App, deps: { sessions: SessionService; signin
     ...operation({ id: 'exchangeLaunchToken', tag: TAG, summary: 'Redeem a launch link (once, on a user click)', auth: 'launch', errors: [401] },
       { body: Type.Object({ token: Text({ min: 1, max: 256 }) }, { additionalProperties: false }), response: { 201: ExchangedSession } }),
     handler: async (request, reply) => {
-      const s = await sessions.exchange(request.body.token);
-      return reply.code(201).send({ ...presentSession(s), redirect_url: s.redirectUrl });
+      const s = await candidateAccess.exchange(request.body.token);
+      return reply.code(201).send({ ...presentSessionToken(s), redirect_url: s.redirectUrl });
     },
   });
 }

@@ -2,23 +2,23 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, LaunchLinksTable, SubjectKind } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import type { SessionAuth, Tenant } from '../../platform/context.js';
+import type { SessionTokenAuth, Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId, randomToken } from '../../platform/ids.js';
 import { parseOrigin } from '../../platform/origin.js';
 import type { DomainService } from '../domains/service.js';
 import { TOKEN_LIFETIME_SECONDS } from '../signing-keys/service.js';
-import type { SessionRepo } from './repo.js';
+import type { CandidateAccessRepo } from './repo.js';
 import { assertOpen, SUBJECT_FIELDS, type SubjectRegistry } from './subjects.js';
 import type { SessionTokens } from './tokens.js';
 
 /** A session can be refreshed for this long after its first token; then the customer mints a new one. */
-export const SESSION_CHAIN_MAX_MS = 8 * 3_600_000;
+export const SESSION_TOKEN_CHAIN_MAX_MS = 8 * 3_600_000;
 export const LAUNCH_TTL_DEFAULT = 86_400;
 export const LAUNCH_TTL_MIN = 300;
 export const LAUNCH_TTL_MAX = 604_800;
 
-export interface IssuedSession {
+export interface IssuedSessionToken {
   token: string;
   jti: string;
   expiresAt: number;
@@ -34,8 +34,8 @@ const flag = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
  * Candidate access: session tokens minted from a secret key or a launch link, refreshed by their holder,
  * revoked by the customer; launch links for every subject kind. Subject kinds come from the registry.
  */
-export function createSessionService(deps: {
-  db: Kysely<Database>; clock: Clock; repo: SessionRepo; tokens: SessionTokens; domains: DomainService;
+export function createCandidateAccessService(deps: {
+  db: Kysely<Database>; clock: Clock; repo: CandidateAccessRepo; tokens: SessionTokens; domains: DomainService;
   subjects: SubjectRegistry; publicOrigin: string;
 }) {
   const { db, clock, repo, tokens, domains, subjects, publicOrigin } = deps;
@@ -57,7 +57,7 @@ export function createSessionService(deps: {
     return { jti, subjectKind, subjectId, origin, tenant };
   }
 
-  async function sign(issued: Awaited<ReturnType<typeof issue>>): Promise<IssuedSession> {
+  async function sign(issued: Awaited<ReturnType<typeof issue>>): Promise<IssuedSessionToken> {
     const minted = await tokens.mint({
       jti: issued.jti, organizationId: issued.tenant.organizationId, livemode: issued.tenant.livemode,
       subjectKind: issued.subjectKind, subjectId: issued.subjectId, origin: issued.origin,
@@ -82,7 +82,7 @@ export function createSessionService(deps: {
 
   return {
     /** POST /v1/sessions: exactly one subject field, an allowlisted origin, a subject that is open. */
-    async mint(tenant: Tenant, body: { origin: string } & Partial<Record<string, string>>): Promise<IssuedSession> {
+    async mint(tenant: Tenant, body: { origin: string } & Partial<Record<string, string>>): Promise<IssuedSessionToken> {
       const origin = parseOrigin(body.origin);
       const given = (Object.entries(SUBJECT_FIELDS) as Array<[SubjectKind, string]>).filter(([, field]) => body[field] !== undefined);
       if (given.length !== 1) {
@@ -108,10 +108,10 @@ export function createSessionService(deps: {
      * A fresh token with the same binding, for a holder whose token is still valid. It descends from the
      * original token, so revoking the original (the jti the customer was given) revokes every refresh too.
      */
-    async refresh(session: SessionAuth): Promise<IssuedSession> {
+    async refresh(session: SessionTokenAuth): Promise<IssuedSessionToken> {
       const chain = await repo.chainOf(session.jti);
       if (!chain) throw new ApiError('invalid_session_token');
-      if ((chain.root_created_at ?? chain.created_at) + SESSION_CHAIN_MAX_MS <= clock.now()) {
+      if ((chain.root_created_at ?? chain.created_at) + SESSION_TOKEN_CHAIN_MAX_MS <= clock.now()) {
         throw new ApiError('invalid_session_token', { message: 'This session reached its maximum lifetime; mint a new one.' });
       }
       const issued = await db.transaction().execute(async (tx) => {
@@ -131,7 +131,7 @@ export function createSessionService(deps: {
     },
 
     /** Verification for the auth hook: signature (cached), then revocation and the API switch (every request). */
-    async resolve(token: string): Promise<SessionAuth> {
+    async resolve(token: string): Promise<SessionTokenAuth> {
       const claims = await tokens.verify(token);
       const state = await repo.tokenState(claims.jti);
       const revokedAt = state ? Math.min(state.revoked_at ?? Infinity, state.root_revoked_at ?? Infinity) : 0;
@@ -155,7 +155,7 @@ export function createSessionService(deps: {
     },
 
     /** POST /v1/launch/exchange: the one use of a link, bound to the service's own origin. */
-    async exchange(token: string): Promise<IssuedSession & { redirectUrl: string | null }> {
+    async exchange(token: string): Promise<IssuedSessionToken & { redirectUrl: string | null }> {
       const issued = await db.transaction().execute(async (tx) => {
         const now = clock.now();
         // Claimed first; any refusal below throws, which rolls the claim back.
@@ -185,7 +185,7 @@ export function createSessionService(deps: {
     /** Retention: expired tokens and links are deleted a day after they expire. */
     sweep: () => repo.sweep(clock.now()),
 
-    async context(session: SessionAuth) {
+    async context(session: SessionTokenAuth) {
       const ctx = await provider(session.subjectKind).context(session, session.subjectId);
       if (!ctx) throw notFound(session.subjectKind.replace('_', '-') + ' subject', session.subjectId);
       return ctx;
@@ -193,4 +193,4 @@ export function createSessionService(deps: {
   };
 }
 
-export type SessionService = ReturnType<typeof createSessionService>;
+export type CandidateAccessService = ReturnType<typeof createCandidateAccessService>;

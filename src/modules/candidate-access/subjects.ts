@@ -18,7 +18,7 @@ export interface SubjectContext {
 
 /**
  * One kind of thing a session token can be bound to. Each assessment module registers its kind;
- * sessions, launch links and the session context work the same way for all of them.
+ * session tokens, launch links and the session context work the same way for all of them.
  */
 export interface SubjectProvider {
   kind: SubjectKind;

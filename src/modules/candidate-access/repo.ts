@@ -6,7 +6,7 @@ import type { Tenant } from '../../platform/context.js';
 
 const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
-export function createSessionRepo(database: Db) {
+export function createCandidateAccessRepo(database: Db) {
   const db = database.kysely;
   /**
    * Checked on every session-token request: is the jti (or the original it was refreshed from) revoked, and
@@ -51,4 +51,4 @@ export function createSessionRepo(database: Db) {
   };
 }
 
-export type SessionRepo = ReturnType<typeof createSessionRepo>;
+export type CandidateAccessRepo = ReturnType<typeof createCandidateAccessRepo>;
