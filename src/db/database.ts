@@ -76,7 +76,7 @@ export function openDatabase(options: DatabaseOptions): Db {
     freshen: () => results.freshen(),
     async read<R>(query: CompiledQuery<R>): Promise<R[]> {
       const key = results.key(query);
-      const hit = results.get(key);
+      const hit = results.get(query.sql, key);
       if (hit) return hit as R[];
       const statement = readStatements.prepare(query.sql);
       let columns = columnsOf.get(statement);
@@ -87,7 +87,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       }
       // Rows as arrays, made into objects here: cheaper than better-sqlite3 building each object.
       const rows = statement.all(...(query.parameters as unknown[])) as unknown[][];
-      return results.put(key, query.sql, rows.map((row) => {
+      return results.put(query.sql, key, rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < columns.length; i++) out[columns[i]] = row[i];
         return Object.freeze(out) as R;

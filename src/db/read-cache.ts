@@ -23,8 +23,11 @@ import type { CompiledQuery } from 'kysely';
  */
 export class ReadCache {
   private readonly version: SQLite.Statement;
-  private readonly entries = new Map<string, readonly unknown[]>();
-  private readonly keysByTable = new Map<string, Set<string>>();
+  // Results per statement, then per parameters: the statement's text is the same string object every time (its hash is
+  // kept), so a lookup hashes only the short parameters key. Invalidation drops a statement's results whole.
+  private readonly entries = new Map<string, Map<string, readonly unknown[]>>();
+  private size = 0;
+  private readonly statementsByTable = new Map<string, Set<string>>();
   private seen: unknown = null;
   private checkedThisTurn = false;
   private schema: Schema | null = null;
@@ -36,8 +39,9 @@ export class ReadCache {
     this.version = writer.prepare('pragma data_version').pluck(true);
   }
 
+  /** The parameters part of a result's key. */
   key(query: CompiledQuery<unknown>): string {
-    return query.sql + '\u0000' + JSON.stringify(query.parameters);
+    return JSON.stringify(query.parameters);
   }
 
   /** Drops everything if another process has committed since the last check. */
@@ -53,19 +57,24 @@ export class ReadCache {
     }
   }
 
-  get(key: string): readonly unknown[] | undefined {
+  get(sql: string, key: string): readonly unknown[] | undefined {
     if (!this.checkedThisTurn) this.freshen();
-    return this.entries.get(key);
+    return this.entries.get(sql)?.get(key);
   }
 
-  put<R>(key: string, sql: string, rows: R[]): R[] {
-    if (this.entries.size >= this.max) this.clear();
-    this.entries.set(key, Object.freeze(rows));
-    for (const table of this.tables(sql, 'read')) {
-      let keys = this.keysByTable.get(table);
-      if (!keys) this.keysByTable.set(table, (keys = new Set()));
-      keys.add(key);
+  put<R>(sql: string, key: string, rows: R[]): R[] {
+    if (this.size >= this.max) this.clear();
+    let results = this.entries.get(sql);
+    if (!results) {
+      this.entries.set(sql, (results = new Map()));
+      for (const table of this.tables(sql, 'read')) {
+        let statements = this.statementsByTable.get(table);
+        if (!statements) this.statementsByTable.set(table, (statements = new Set()));
+        statements.add(sql);
+      }
     }
+    if (!results.has(key)) this.size++;
+    results.set(key, Object.freeze(rows));
     return rows;
   }
 
@@ -99,16 +108,20 @@ export class ReadCache {
       return;
     }
     for (const table of tables) {
-      const keys = this.keysByTable.get(table);
-      if (!keys) continue;
-      for (const key of keys) this.entries.delete(key);
-      this.keysByTable.delete(table);
+      const statements = this.statementsByTable.get(table);
+      if (!statements) continue;
+      for (const sql of statements) {
+        this.size -= this.entries.get(sql)?.size ?? 0;
+        this.entries.delete(sql);
+      }
+      this.statementsByTable.delete(table);
     }
   }
 
   private clear(): void {
     this.entries.clear();
-    this.keysByTable.clear();
+    this.statementsByTable.clear();
+    this.size = 0;
   }
 
   private tables(sql: string, use: 'read' | 'write'): readonly string[] {
