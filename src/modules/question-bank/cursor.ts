@@ -10,6 +10,7 @@ export function createCursorCodec(key: Buffer) {
   const secret = createSecretKey(key);
   const mac = (data: string) => createHmac('sha256', secret).update(data).digest().subarray(0, 16);
   const scopes = new Map<string, string>();
+  const made = new Map<string, string>();
   const scopeOf = (scope: string) => {
     let digest = scopes.get(scope);
     if (digest === undefined) {
@@ -22,8 +23,17 @@ export function createCursorCodec(key: Buffer) {
   const invalid = () => new ApiError('invalid_cursor', { param: 'starting_after', message: 'starting_after must be the next_cursor of a previous page of the same query.' });
   return {
     encode(offset: number, scope: string): string {
-      const body = Buffer.from(JSON.stringify({ o: offset, s: scopeOf(scope) })).toString('base64url');
-      return `${body}.${mac(body).toString('base64url')}`;
+      // Deterministic: the same page of the same query always gets the same cursor, so it is made once.
+      const digest = scopeOf(scope);
+      const memo = `${digest}:${offset}`;
+      let cursor = made.get(memo);
+      if (cursor === undefined) {
+        const body = Buffer.from(JSON.stringify({ o: offset, s: digest })).toString('base64url');
+        cursor = `${body}.${mac(body).toString('base64url')}`;
+        if (made.size >= 10_000) made.clear();
+        made.set(memo, cursor);
+      }
+      return cursor;
     },
     /** The offset a cursor stands for; throws `invalid_cursor` unless this service made it for this scope. */
     decode(cursor: string, scope: string): number {
