@@ -15,6 +15,9 @@ export interface Tenant {
   livemode: boolean;
 }
 
+/** The environment as the tables store it: 1 live, 0 test. */
+export const livemodeFlag = (t: { livemode: boolean }): 0 | 1 => (t.livemode ? 1 : 0);
+
 export interface KeyAuth extends Tenant {
   keyId: string;
   keyType: 'secret' | 'publishable';

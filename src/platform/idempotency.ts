@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
-import { tenantOf } from './context.js';
+import { tenantOf, livemodeFlag } from './context.js';
 import type { Encryption } from './encryption.js';
 import { ApiError } from './errors.js';
 
@@ -58,7 +58,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
     const tenant = tenantOf(request);
     const hash = requestHash(request);
     const now = clock.now();
-    const claim: Claim = { organizationId: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, key: header, createdAt: now };
+    const claim: Claim = { organizationId: tenant.organizationId, livemode: livemodeFlag(tenant), key: header, createdAt: now };
 
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await db.insertInto('idempotency_keys')

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 
 export interface TimeRange {
   since: number | null;
@@ -33,7 +33,7 @@ export async function countActivity(db: Kysely<Database>, tenant: Tenant, range:
     const stageExpr = source.stageColumn ?? null;
     let q = (db as Kysely<any>).selectFrom(source.table)
       .where('organization_id', '=', tenant.organizationId)
-      .where('livemode', '=', tenant.livemode ? 1 : 0);
+      .where('livemode', '=', livemodeFlag(tenant));
     if (range.since !== null) q = q.where('created_at', '>=', range.since);
     if (range.until !== null) q = q.where('created_at', '<', range.until);
     const rows = (stageExpr

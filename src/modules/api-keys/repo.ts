@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ApiKeysTable, Database } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { prepared } from '../../db/prepared.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
@@ -35,11 +35,11 @@ export function createApiKeyRepo(database: Db) {
         .selectAll()
         .where('id', '=', id)
         .where('organization_id', '=', tenant.organizationId)
-        .where('livemode', '=', tenant.livemode ? 1 : 0)
+        .where('livemode', '=', livemodeFlag(tenant))
         .executeTakeFirst();
     },
 
-    list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, tenant.livemode ? 1 : 0),
+    list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant)),
 
     async update(tx: Kysely<Database>, id: string, changes: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'replaced_by' | 'rate_limit'>>) {
       await tx.updateTable('api_keys').set(changes).where('id', '=', id).execute();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
-import type { KeyAuth, Tenant } from '../../platform/context.js';
+import { livemodeFlag, type KeyAuth, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
@@ -47,7 +47,7 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
     const row: ApiKeyRow = {
       id: newId(),
       organization_id: input.organizationId,
-      livemode: input.livemode ? 1 : 0,
+      livemode: livemodeFlag(input),
       type: input.type,
       name: input.name ?? null,
       key_hash: material.hash,

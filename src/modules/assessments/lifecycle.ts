@@ -3,7 +3,7 @@ import type { AssessmentSessionColumns, Database, SubjectKind } from '../../db/s
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import type { ModuleName, Tenant } from '../../platform/context.js';
+import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/context.js';
 import type { CreditKind, Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -221,7 +221,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         const id = newId();
         const reservation = await credits.reserve(tx, tenant, kind.credit, `${kind.kind}_session:${id}`);
         const row = kind.newRow({
-          id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, candidate_id: candidate.id, test_id: test.id,
+          id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: candidate.id, test_id: test.id,
           status: 'assigned', duration_seconds: test.duration_minutes === null ? null : test.duration_minutes * 60,
           credit_reservation_id: reservation, created_at: now, updated_at: now, started_at: null, deadline_at: null, ended_at: null,
         }, test, input);
@@ -337,7 +337,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (kept.length === 0) return 0;
         const now = clock.now();
         await repo.insertEvents(tx, kept.map((e, i) => ({
-          id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, subject_kind: kind.kind,
+          id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: kind.kind,
           subject_id: id, type: e.type, meta: metas[i], created_at: now,
         })));
         return kept.length;

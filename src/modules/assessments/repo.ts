@@ -2,11 +2,9 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared, preparedIn } from '../../db/prepared.js';
 import type { Database, ProctoringEventsTable, SubjectKind } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
-
-const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 /** The tables of one assessment kind. */
 export interface AssessmentTables {
@@ -32,7 +30,7 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
   const t = tables.sessions as string;
   const reports = tables.reports as string;
   const scoped = (tx: Kysely<Database>, tenant: Tenant) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
-    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant));
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, status?: AssessmentStatus, candidateId?: string) => {
     let q = db.selectFrom(t).selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode);
     if (status !== undefined) q = q.where('status', '=', status);
@@ -55,19 +53,19 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
      */
     async locked(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row | undefined> {
       if (database.dialect === 'postgres') await lockRow(tx as unknown as Kysely<any>, id);
-      return (await lockedRow(tx as unknown as Kysely<any>, id, tenant.organizationId, lm(tenant)))[0] as Row | undefined;
+      return (await lockedRow(tx as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant)))[0] as Row | undefined;
     },
     list: (tenant: Tenant, page: PageRequest, f: ListFilters = {}) =>
-      pageOf(page, tenant.organizationId, lm(tenant), f.status, f.candidateId) as Promise<{ data: Row[]; has_more: boolean; next_cursor: string | null }>,
+      pageOf(page, tenant.organizationId, livemodeFlag(tenant), f.status, f.candidateId) as Promise<{ data: Row[]; has_more: boolean; next_cursor: string | null }>,
     async count(tenant: Tenant, f: ListFilters = {}): Promise<number> {
       let q = db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant));
       if (f.status) q = q.where('status', '=', f.status);
       if (f.candidateId) q = q.where('candidate_id', '=', f.candidateId);
       return Number((await q.executeTakeFirstOrThrow()).n);
     },
     get: (tx: Kysely<Database>, tenant: Tenant, id: string) => scoped(tx, tenant).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>,
-    read: async (tenant: Tenant, id: string) => (await byId(id, tenant.organizationId, lm(tenant)))[0] as Row | undefined,
+    read: async (tenant: Tenant, id: string) => (await byId(id, tenant.organizationId, livemodeFlag(tenant)))[0] as Row | undefined,
     /** The candidate's sessions of this test that are not finished (newest first). */
     openFor: (tx: Kysely<Database>, tenant: Tenant, candidateId: string, testId: string) => scoped(tx, tenant)
       .where('candidate_id', '=', candidateId).where('test_id', '=', testId).where('status', 'in', OPEN_STATUSES)
@@ -91,7 +89,7 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
 
     /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own candidates). */
     candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name'])
-      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
 
     countEvents: async (tx: Kysely<Database>, sessionId: string) => Number((await tx.selectFrom('proctoring_events')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)

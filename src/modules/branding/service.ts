@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BrandingTable, Database } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 
 export const BRANDING_DEFAULTS = {
   primary_color: '#4F46E5',
@@ -14,11 +14,10 @@ type BrandingFields = Pick<BrandingTable, 'company_name' | 'logo_url' | 'primary
 
 /** Per organisation and environment; what the candidate room and the embed widget show. */
 export function createBrandingService(db: Kysely<Database>, clock: Clock) {
-  const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
   async function load(tenant: Tenant) {
     const [row, org] = await Promise.all([
-      db.selectFrom('branding').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      db.selectFrom('branding').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
       db.selectFrom('organizations').select('name').where('id', '=', tenant.organizationId).executeTakeFirstOrThrow(),
     ]);
     return { row, orgName: org.name };
@@ -48,7 +47,7 @@ export function createBrandingService(db: Kysely<Database>, clock: Clock) {
       const { row, orgName } = await load(tenant);
       const merged: BrandingTable = {
         organization_id: tenant.organizationId,
-        livemode: lm(tenant),
+        livemode: livemodeFlag(tenant),
         company_name: row?.company_name ?? null,
         logo_url: row?.logo_url ?? null,
         primary_color: row?.primary_color ?? null,

@@ -2,9 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, LaunchLinksTable, SessionTokensTable } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
-
-const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 
 export function createCandidateAccessRepo(database: Db) {
   const db = database.kysely;
@@ -23,7 +21,7 @@ export function createCandidateAccessRepo(database: Db) {
     tokenState: async (jti: string) => (await tokenState(jti))[0],
     insertToken: (tx: Kysely<Database>, row: SessionTokensTable) => tx.insertInto('session_tokens').values(row).execute(),
     getToken: (tenant: Tenant, jti: string) => db.selectFrom('session_tokens').selectAll()
-      .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
     revokeToken: (jti: string, now: number) => db.updateTable('session_tokens').set({ revoked_at: now })
       .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
     /** The original a token descends from (itself when it is one), and when that original was minted. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, LaunchLinksTable, SubjectKind } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import type { SessionTokenAuth, Tenant } from '../../platform/context.js';
+import { livemodeFlag, type SessionTokenAuth, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId, randomToken } from '../../platform/ids.js';
 import { parseOrigin } from '../../platform/origin.js';
@@ -28,7 +28,6 @@ export interface IssuedSessionToken {
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const flag = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 /**
  * Candidate access: session tokens minted from a secret key or a launch link, refreshed by their holder,
@@ -51,7 +50,7 @@ export function createCandidateAccessService(deps: {
     const jti = newId();
     const now = clock.now();
     await repo.insertToken(tx, {
-      jti, organization_id: tenant.organizationId, livemode: flag(tenant), subject_kind: subjectKind, subject_id: subjectId,
+      jti, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: subjectKind, subject_id: subjectId,
       origin, source, root_jti: rootJti, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
     });
     return { jti, subjectKind, subjectId, origin, tenant };
@@ -148,7 +147,7 @@ export function createCandidateAccessService(deps: {
       const now = clock.now();
       const expiresAt = Math.min(now + (options.ttlSeconds ?? LAUNCH_TTL_DEFAULT) * 1000, options.capAt ?? Infinity);
       await repo.insertLaunchLink(tx, {
-        id: newId(), organization_id: tenant.organizationId, livemode: flag(tenant), subject_kind: kind, subject_id: subjectId,
+        id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: kind, subject_id: subjectId,
         token_hash: hashToken(token), redirect_url: options.redirectUrl ?? null, created_at: now, expires_at: expiresAt, used_at: null,
       });
       return { url: `${publicOrigin}/launch#token=${token}`, expiresAt, redirectUrl: options.redirectUrl ?? null };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { CandidatesTable, Database } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
 export type CandidateRow = CandidatesTable;
@@ -9,12 +9,10 @@ export type ListedCandidate = Omit<CandidateRow, 'organization_id'>;
 
 const LISTED = ['id', 'livemode', 'email', 'name', 'created_at', 'updated_at'] as const;
 
-const lm = (t: Tenant) => (t.livemode ? 1 : 0);
-
 export function createCandidateRepo(database: Db) {
   const db = database.kysely;
   const scoped = (tx: Kysely<Database>, tenant: Tenant) =>
-    tx.selectFrom('candidates').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+    tx.selectFrom('candidates').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant));
 
   // The hot list reads only what a Candidate shows (every column read costs on SQLite).
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, email?: string) => {
@@ -23,7 +21,7 @@ export function createCandidateRepo(database: Db) {
   });
 
   return {
-    list: (tenant: Tenant, page: PageRequest, email?: string) => pageOf(page, tenant.organizationId, lm(tenant), email),
+    list: (tenant: Tenant, page: PageRequest, email?: string) => pageOf(page, tenant.organizationId, livemodeFlag(tenant), email),
     async get(tx: Kysely<Database>, tenant: Tenant, id: string) {
       return scoped(tx, tenant).where('id', '=', id).executeTakeFirst();
     },
@@ -35,16 +33,16 @@ export function createCandidateRepo(database: Db) {
     },
     async update(tx: Kysely<Database>, tenant: Tenant, id: string, changes: Partial<Pick<CandidateRow, 'email' | 'name' | 'updated_at'>>) {
       await tx.updateTable('candidates').set(changes)
-        .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).execute();
+        .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute();
     },
     async delete(tx: Kysely<Database>, tenant: Tenant, id: string) {
       await tx.deleteFrom('candidates')
-        .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).execute();
+        .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute();
     },
     /** Remembered idempotent responses that carry this candidate (they hold its email and name). */
     async forgetIdempotentResponses(tx: Kysely<Database>, tenant: Tenant, id: string) {
       await tx.deleteFrom('idempotency_keys')
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
         .where('response_body', 'like', `%${id}%`).execute();
     },
   };

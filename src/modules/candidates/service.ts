@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
@@ -68,7 +68,7 @@ export function createCandidateService(deps: {
         await checkEmail(tx, tenant, email);
         const now = clock.now();
         const row: CandidateRow = {
-          id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0,
+          id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant),
           email, name: input.name.trim(), created_at: now, updated_at: now,
         };
         await repo.insert(tx, row);

@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { CodingReportsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-
-const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 /** Submissions, reports and reference timings: the SQL of judging and scoring. */
 export function createJudgingRepo(database: Db) {
@@ -13,7 +11,7 @@ export function createJudgingRepo(database: Db) {
     db.selectFrom('coding_submissions').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode)
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId));
   const scoped = (tenant: Tenant, sessionId: string) => db.selectFrom('coding_submissions')
-    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).where('session_id', '=', sessionId);
+    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('session_id', '=', sessionId);
 
   return {
     insert: (tx: Kysely<Database>, row: CodingSubmissionsTable) => tx.insertInto('coding_submissions').values(row).execute(),
@@ -21,7 +19,7 @@ export function createJudgingRepo(database: Db) {
     get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).selectAll().where('id', '=', id).executeTakeFirst(),
     /** Oldest first (ids are time-ordered): pass an ascending page request. */
     listForProblem: (tenant: Tenant, sessionId: string, problemId: string, page: PageRequest) =>
-      pageOf(page, tenant.organizationId, lm(tenant), sessionId, problemId),
+      pageOf(page, tenant.organizationId, livemodeFlag(tenant), sessionId, problemId),
     async countForProblem(tenant: Tenant, sessionId: string, problemId: string): Promise<number> {
       const row = await scoped(tenant, sessionId).select((eb) => eb.fn.countAll<number>().as('n')).where('problem_id', '=', problemId).executeTakeFirstOrThrow();
       return Number(row.n);
@@ -40,7 +38,7 @@ export function createJudgingRepo(database: Db) {
     problem: (id: string) => db.selectFrom('coding_problems').selectAll().where('id', '=', id).executeTakeFirst(),
 
     report: (tenant: Tenant, sessionId: string) => db.selectFrom('coding_reports').selectAll()
-      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
     hasReport: async (sessionId: string) => (await db.selectFrom('coding_reports').select('session_id').where('session_id', '=', sessionId).executeTakeFirst()) !== undefined,
     /** False when the session already has its report (it is written once). */
     async insertReport(tx: Kysely<Database>, row: CodingReportsTable): Promise<boolean> {

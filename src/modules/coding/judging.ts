@@ -4,7 +4,7 @@ import type { CodingProblemsTable, CodingSessionsTable, CodingSubmissionsTable, 
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
@@ -177,7 +177,7 @@ export function createJudgingService(deps: {
         await markInProgress(tx, row);
         const now = clock.now();
         const submission: CodingSubmissionsTable = {
-          id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, session_id: sessionId,
+          id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), session_id: sessionId,
           problem_id: entry.problem_id, language: input.language, source: input.source, status: 'queued', verdict: 'PENDING', results: null,
           cases_passed: 0, cases_total: 0, hidden_passed: 0, hidden_total: 0, large_time_ms: null, max_time_ms: null, max_memory_kb: null,
           error: null, created_at: now, updated_at: now, judged_at: null,

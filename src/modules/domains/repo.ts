@@ -2,10 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, DomainsTable } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-
-const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 export function createDomainRepo(database: Db) {
   const db = database.kysely;
@@ -14,16 +12,16 @@ export function createDomainRepo(database: Db) {
   const anyWithOrigin = prepared(database, (origin: string) => db.selectFrom('domains').select('id').where('origin', '=', origin).limit(1));
 
   return {
-    list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, lm(tenant)),
+    list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant)),
     all: (tenant: Tenant) => db.selectFrom('domains').select('origin')
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).orderBy('id', 'desc').execute(),
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).orderBy('id', 'desc').execute(),
     find: (tx: Kysely<Database>, tenant: Tenant, origin: string) => tx.selectFrom('domains').selectAll()
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).where('origin', '=', origin).executeTakeFirst(),
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('origin', '=', origin).executeTakeFirst(),
     get: (tenant: Tenant, id: string) => db.selectFrom('domains').selectAll()
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).where('id', '=', id).executeTakeFirst(),
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).executeTakeFirst(),
     insert: (tx: Kysely<Database>, row: DomainsTable) => tx.insertInto('domains').values(row).execute(),
     delete: (tenant: Tenant, id: string) => db.deleteFrom('domains')
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).where('id', '=', id).execute(),
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).execute(),
     /** Whether any organisation allowlists this origin (decides CORS before a token is read). */
     isAllowlistedAnywhere: async (origin: string) => (await anyWithOrigin(origin)).length > 0,
   };

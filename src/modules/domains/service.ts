@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, DomainsTable } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
-import type { KeyAuth, Tenant } from '../../platform/context.js';
+import { livemodeFlag, type KeyAuth, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { parseOrigin } from '../../platform/origin.js';
@@ -27,7 +27,7 @@ export function createDomainService(deps: { db: Kysely<Database>; clock: Clock; 
       const existing = await repo.find(db, caller, origin);
       if (existing) return { row: existing, created: false };
       const row: DomainsTable = {
-        id: newId(), organization_id: caller.organizationId, livemode: caller.livemode ? 1 : 0, origin,
+        id: newId(), organization_id: caller.organizationId, livemode: livemodeFlag(caller), origin,
         created_by_key_id: caller.keyId, created_at: clock.now(),
       };
       try {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, PsychometricSessionsTable } from '../../db/schema.js';
 import type { JobHandler } from '../../jobs/worker.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
@@ -77,11 +77,11 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   // A session's test never changes: which one it is, per tenant and id, is kept (bounded) rather than read each time.
   const testOfSession = new Map<string, string>();
   async function sessionTest(tenant: Tenant, id: string): Promise<PsychometricTest | undefined> {
-    const key = `${tenant.organizationId}:${tenant.livemode ? 1 : 0}:${id}`;
+    const key = `${tenant.organizationId}:${livemodeFlag(tenant)}:${id}`;
     let testId = testOfSession.get(key);
     if (testId === undefined) {
       const row = await db.selectFrom('psychometric_sessions').select('test_id').where('id', '=', id)
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', tenant.livemode ? 1 : 0).executeTakeFirst();
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst();
       if (!row) return undefined;
       if (testOfSession.size >= 10_000) testOfSession.clear();
       testOfSession.set(key, (testId = row.test_id));
@@ -136,7 +136,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
       });
       const page = JSON.stringify(Object.fromEntries(answers.map((a) => [a.item_id, a.value])));
-      const [merged] = await mergeAnswers(db as unknown as Kysely<any>, id, tenant.organizationId, tenant.livemode ? 1 : 0, page, clock.now());
+      const [merged] = await mergeAnswers(db as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now());
       if (merged) return { answered: Object.keys(JSON.parse(merged.answers) as object).length, total: items.length };
       const saved = await db.transaction().execute(async (tx) => {
         const row = await repo.locked(tx, tenant, id);

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { askedByProblem, judgedByProblem } from './activity.js';
 import { ftsQuery, parseSearch, websearchText } from './search.js';
 import { difficultyRank, type Difficulty } from './content.js';
@@ -104,7 +104,7 @@ export function createQuestionBankRepo(database: Db) {
       if (terms === null) return []; // nothing to look for
       const match = terms === undefined ? undefined : (postgres ? websearchText(terms) : ftsQuery(terms));
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
-      const rows = await pages[sort](tenant.organizationId, tenant.livemode ? 1 : 0, since(f.bucket, now), f.bucket, limit + 1, offset,
+      const rows = await pages[sort](tenant.organizationId, livemodeFlag(tenant), since(f.bucket, now), f.bucket, limit + 1, offset,
         f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty as Difficulty), match);
       return rows as unknown as ListedRow[];
     },
@@ -113,7 +113,7 @@ export function createQuestionBankRepo(database: Db) {
     async maxAsked(tenant: Tenant, now: number): Promise<Record<Bucket, number>> {
       const out = {} as Record<Bucket, number>;
       for (const bucket of BUCKETS) {
-        const rows = await database.read(db.selectFrom(askedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, since(bucket, now)).as('a'))
+        const rows = await database.read(db.selectFrom(askedByProblem(db, tenant.organizationId, livemodeFlag(tenant), since(bucket, now)).as('a'))
           .select((eb) => eb.fn.max('a.asked').as('top'))
           .where((eb) => eb.exists(eb.selectFrom('question_bank_questions as q').select('q.id').whereRef('q.problem_id', '=', 'a.problem_id').where(visible(tenant))))
           .compile());
@@ -140,8 +140,8 @@ export function createQuestionBankRepo(database: Db) {
       const out = {} as Record<Bucket, { asked: number; judged: number; accepted: number }>;
       for (const bucket of BUCKETS) {
         const from = since(bucket, now);
-        const [asked] = await database.read(askedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, from).where('csp.problem_id', '=', problemId).compile());
-        const [judged] = await database.read(judgedByProblem(db, tenant.organizationId, tenant.livemode ? 1 : 0, from).where('problem_id', '=', problemId).compile());
+        const [asked] = await database.read(askedByProblem(db, tenant.organizationId, livemodeFlag(tenant), from).where('csp.problem_id', '=', problemId).compile());
+        const [judged] = await database.read(judgedByProblem(db, tenant.organizationId, livemodeFlag(tenant), from).where('problem_id', '=', problemId).compile());
         out[bucket] = { asked: Number(asked?.asked ?? 0), judged: Number(judged?.judged ?? 0), accepted: Number(judged?.accepted ?? 0) };
       }
       return out;

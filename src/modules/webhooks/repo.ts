@@ -3,10 +3,8 @@ import type { Db } from '../../db/database.js';
 import type {
   Database, DeliveryStatus, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable,
 } from '../../db/schema.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-
-const lm = (t: Tenant) => (t.livemode ? 1 : 0) as 0 | 1;
 
 export function createWebhookRepo(database: Db) {
   const db = database.kysely;
@@ -17,10 +15,10 @@ export function createWebhookRepo(database: Db) {
     db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId));
 
   return {
-    endpointsPage: (tenant: Tenant, page: PageRequest) => endpointsPage(page, tenant.organizationId, lm(tenant)),
+    endpointsPage: (tenant: Tenant, page: PageRequest) => endpointsPage(page, tenant.organizationId, livemodeFlag(tenant)),
     insertEndpoint: (tx: Kysely<Database>, row: WebhookEndpointsTable) => tx.insertInto('webhook_endpoints').values(row).execute(),
     getEndpoint: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('webhook_endpoints').selectAll()
-      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('deleted_at', 'is', null).executeTakeFirst(),
     endpointById: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst(),
     updateEndpoint: (tx: Kysely<Database>, id: string, changes: Partial<WebhookEndpointsTable>) =>
@@ -39,16 +37,16 @@ export function createWebhookRepo(database: Db) {
       .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
       .execute().then((rows) => rows.map((r) => ({ id: r.id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
     liveEndpoints: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('webhook_endpoints').selectAll()
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant))
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('deleted_at', 'is', null).where('disabled', '=', 0).execute(),
 
     insertEvent: (tx: Kysely<Database>, row: EventsTable) => tx.insertInto('events').values(row).execute(),
     getEvent: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('events').selectAll()
-      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant)).executeTakeFirst(),
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
     eventById: (tx: Kysely<Database>, id: string) => tx.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst(),
     /** Events newest first; event ids are not UUIDs, so the cursor is an event id compared by creation order. */
     async eventsPage(tenant: Tenant, limit: number, startingAfter: string | null, status?: DeliveryStatus) {
-      let q = db.selectFrom('events').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', lm(tenant));
+      let q = db.selectFrom('events').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant));
       if (status) q = q.where('status', '=', status);
       if (startingAfter) {
         const cursor = await db.selectFrom('events').select(['created_at', 'id']).where('id', '=', startingAfter).executeTakeFirst();

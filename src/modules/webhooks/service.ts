@@ -3,7 +3,7 @@ import type { BackgroundJobsTable, Database, WebhookEndpointsTable } from '../..
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Tenant } from '../../platform/context.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import type { Encryption } from '../../platform/encryption.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId, randomToken } from '../../platform/ids.js';
@@ -111,7 +111,7 @@ export function createWebhookService(deps: {
       const now = clock.now();
       const secret = newSecret();
       const row: WebhookEndpointsTable = {
-        id: newId(), organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, url: input.url,
+        id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), url: input.url,
         description: input.description ?? null, enabled_events: JSON.stringify([...new Set(input.enabled_events ?? [])]), disabled: 0,
         secret: encryption.encrypt(secret), retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
       };
@@ -172,7 +172,7 @@ export function createWebhookService(deps: {
     async emitEvent(tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown): Promise<string> {
       const id = newEventId();
       const now = clock.now();
-      await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, type, payload: envelope(id, type, now, object), status: 'pending', created_at: now });
+      await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), type, payload: envelope(id, type, now, object), status: 'pending', created_at: now });
       let deliveries = 0;
       for (const endpoint of await repo.liveEndpoints(tx, tenant)) {
         const wanted = JSON.parse(endpoint.enabled_events) as string[];
@@ -191,7 +191,7 @@ export function createWebhookService(deps: {
         const id = newEventId();
         const now = clock.now();
         const object = { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url };
-        await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: tenant.livemode ? 1 : 0, type: 'webhook.test', payload: envelope(id, 'webhook.test', now, object), status: 'pending', created_at: now });
+        await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), type: 'webhook.test', payload: envelope(id, 'webhook.test', now, object), status: 'pending', created_at: now });
         await queueDelivery(tx, id, 'webhook.test', endpoint.id);
         return (await repo.eventById(tx, id))!;
       });
