@@ -4,8 +4,8 @@
 // times pages that miss it (every query distinct), in process, against the no-op the same way.
 // Usage: npm run bench:bank [-- --duration 5 --rounds 3 --connections 10]
 import { compare, startBenchApp } from './lib.mjs';
-import { saveQuestion } from '../dist/modules/question-bank/store.js';
-import { questionId, titleKey } from '../dist/modules/question-bank/content.js';
+import { insertQuestions } from '../dist/modules/question-bank/store.js';
+import { DIFFICULTIES, difficultyRank, questionId, titleKey } from '../dist/modules/question-bank/content.js';
 
 const bench = await startBenchApp((app) => app.get('/bench/noop', { schema: { hide: true }, config: { auth: 'none' } }, async () => ({ ok: true })));
 const { keys } = await bench.services.organizations.create('Bench', 0);
@@ -20,23 +20,26 @@ const WORDS = ('cache latency queue shard replica index window join graph tree h
   .split(' ');
 const SYLLABLES = 'ka lo mi ne ru sa ti vo we xe ya zu bra cle dri fro gla'.split(' ');
 const VOCABULARY = Array.from({ length: 3000 }, (_, i) => SYLLABLES[i % 17] + SYLLABLES[Math.floor(i / 17) % 17] + SYLLABLES[Math.floor(i / 289) % 17]);
-const CATEGORIES = ['coding', 'system-design', 'behavioral', 'sql-data', 'machine-learning', 'front-end', 'object-oriented-design'];
-const topics = (await db.selectFrom('question_bank_taxonomy').select('slug').where('kind', '=', 'topic').execute()).map((t) => t.slug);
+const taxonomy = (kind) => db.selectFrom('question_bank_taxonomy').select('slug').where('kind', '=', kind).execute().then((rows) => rows.map((r) => r.slug));
+const CATEGORIES = await taxonomy('category');
+const topics = await taxonomy('topic');
 const existing = Number((await db.selectFrom('question_bank_questions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 let seed = 42;
 const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-await db.transaction().execute(async (tx) => {
-  for (let i = 0; i < 10_000 - existing; i++) {
-    const words = [...Array.from({ length: 60 }, () => VOCABULARY[random(VOCABULARY.length)]), ...Array.from({ length: 3 }, () => WORDS[random(WORDS.length)])];
-    const difficulty = ['easy', 'medium', 'hard'][random(3)];
-    const title = `Generated question ${i}: ${words.slice(-3).join(' ')}`;
-    await saveQuestion(tx, {
+const generated = Array.from({ length: 10_000 - existing }, (_, i) => {
+  const words = [...Array.from({ length: 60 }, () => VOCABULARY[random(VOCABULARY.length)]), ...Array.from({ length: 3 }, () => WORDS[random(WORDS.length)])];
+  const difficulty = DIFFICULTIES[random(3)];
+  const title = `Generated question ${i}: ${words.slice(-3).join(' ')}`;
+  return {
+    row: {
       id: questionId(null, `bench-${i}`), organization_id: null, slug: `bench-${i}`, title, title_key: titleKey(title),
-      prompt: words.join(' '), category: CATEGORIES[random(CATEGORIES.length)], difficulty, difficulty_rank: ['easy', 'medium', 'hard'].indexOf(difficulty) + 1,
+      prompt: words.join(' '), category: CATEGORIES[random(CATEGORIES.length)], difficulty, difficulty_rank: difficultyRank(difficulty),
       guidance: JSON.stringify({ key_points: ['a', 'b', 'c'], follow_ups: ['d', 'e'] }), problem_id: null, source: 'prep', link: null, created_at: 0, updated_at: 0,
-    }, [topics[random(topics.length)], topics[random(topics.length)]].filter((t, j, all) => all.indexOf(t) === j));
-  }
+    },
+    topics: [topics[random(topics.length)], topics[random(topics.length)]].filter((t, j, all) => all.indexOf(t) === j),
+  };
 });
+await db.transaction().execute((tx) => insertQuestions(tx, generated));
 
 const filtered = `${bench.base}/v1/question-bank/questions?category=system-design&difficulty=medium&sort=frequency&time_bucket=90d&limit=20`;
 const search = `${bench.base}/v1/question-bank/questions?search=${encodeURIComponent('cache latency')}&limit=20`;
@@ -55,7 +58,7 @@ async function perCall(urls, headers = {}) {
 }
 const header = { authorization: `Bearer ${keys.secret_test}` };
 const noop = await perCall(Array.from({ length: 400 }, (_, i) => `/bench/noop?i=${i}`));
-const categories = CATEGORIES.flatMap((c) => ['easy', 'medium', 'hard'].flatMap((d) => ['frequency', 'difficulty', 'acceptance'].map((s) => `category=${c}&difficulty=${d}&sort=${s}`)));
+const categories = CATEGORIES.flatMap((c) => DIFFICULTIES.flatMap((d) => ['frequency', 'difficulty', 'acceptance'].map((s) => `category=${c}&difficulty=${d}&sort=${s}`)));
 const coldFiltered = await perCall(Array.from({ length: categories.length * 4 }, (_, i) => `/v1/question-bank/questions?${categories[i % categories.length]}&limit=20&time_bucket=${['30d', '90d', '180d', 'all'][Math.floor(i / categories.length) % 4]}`), header);
 const coldSearch = await perCall(Array.from({ length: 400 }, (_, i) => `/v1/question-bank/questions?search=${WORDS[i % WORDS.length]}%20${WORDS[Math.floor(i / WORDS.length) % WORDS.length]}&limit=20`), header);
 console.log(`uncached, in process: noop ${noop.toFixed(0)} µs, filtered ${coldFiltered.toFixed(0)} µs (${((noop / coldFiltered) * 100).toFixed(1)}% of noop), search ${coldSearch.toFixed(0)} µs (${((noop / coldSearch) * 100).toFixed(1)}% of noop)`);

@@ -31,7 +31,8 @@ export class ReadCache {
   private seen: unknown = null;
   private checkedThisTurn = false;
   private schema: Schema | null = null;
-  private readonly tablesOfSql = new Map<string, readonly string[]>();
+  // What each statement reads or writes, by its text (the same string object each time a statement repeats).
+  private readonly tablesOfSql = { read: new Map<string, readonly string[]>(), write: new Map<string, readonly string[]>() };
   // Tables written by the open transaction; `everything` after DDL in it.
   private pending: Set<string> | 'everything' | null = null;
 
@@ -92,19 +93,20 @@ export class ReadCache {
       if (written) this.written(written);
       return;
     }
-    const written: Set<string> | 'everything' = (word === 'insert' || word === 'update' || word === 'delete' || word === 'replace' || word === 'with')
-      ? new Set(this.tables(sql, 'write'))
+    const written = (word === 'insert' || word === 'update' || word === 'delete' || word === 'replace' || word === 'with')
+      ? this.tables(sql, 'write')
       : 'everything';
     if (this.pending === null) this.written(written);
     else if (written === 'everything' || this.pending === 'everything') this.pending = 'everything';
     else for (const table of written) this.pending.add(table);
   }
 
-  private written(tables: Set<string> | 'everything'): void {
+  private written(tables: Iterable<string> | 'everything'): void {
     if (tables === 'everything') {
       this.clear();
       this.schema = null;
-      this.tablesOfSql.clear();
+      this.tablesOfSql.read.clear();
+      this.tablesOfSql.write.clear();
       return;
     }
     for (const table of tables) {
@@ -125,15 +127,15 @@ export class ReadCache {
   }
 
   private tables(sql: string, use: 'read' | 'write'): readonly string[] {
-    const memo = `${use}\u0000${sql}`;
-    let tables = this.tablesOfSql.get(memo);
+    const memo = this.tablesOfSql[use];
+    let tables = memo.get(sql);
     if (!tables) {
       const schema = (this.schema ??= loadSchema(this.writer));
       const out = new Set<string>();
       for (const name of namesIn(sql, schema.names)) for (const t of schema.closure(name, use)) out.add(t);
       tables = [...out];
-      if (this.tablesOfSql.size >= this.max) this.tablesOfSql.clear();
-      this.tablesOfSql.set(memo, tables);
+      if (memo.size >= this.max) memo.clear();
+      memo.set(sql, tables);
     }
     return tables;
   }

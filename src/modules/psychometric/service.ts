@@ -62,9 +62,6 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
   };
   const lifecycle = createLifecycle(deps, kind);
-  const saveAnswers = preparedIn((id: string, answers: string, now: number) => db.updateTable('psychometric_sessions')
-    .set({ answers, status: 'in_progress', updated_at: now }).where('id', '=', id).where('status', 'in', ['started', 'in_progress']));
-
   // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
   // open and not due, so no transaction, lock or read comes first. Anything else falls back to the full path.
   const postgres = deps.database.dialect === 'postgres';
@@ -88,6 +85,12 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     }
     return catalog.get(db, tenant.organizationId, testId);
   }
+  const itemIds = new WeakMap<PsychometricTest, ReadonlySet<string>>();
+  const itemIdsOf = (test: PsychometricTest) => {
+    let ids = itemIds.get(test);
+    if (!ids) itemIds.set(test, (ids = new Set(test.definition.items.map((i) => i.id))));
+    return ids;
+  };
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
@@ -131,23 +134,21 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       if (answers.length > items.length) {
         throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${items.length} answers, one per item of this session.` });
       }
-      const known = new Set(items.map((i) => i.id));
+      const known = itemIdsOf(test);
       answers.forEach((a, i) => {
         if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
       });
       const page = JSON.stringify(Object.fromEntries(answers.map((a) => [a.item_id, a.value])));
-      const [merged] = await mergeAnswers(db as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now());
-      if (merged) return { answered: Object.keys(JSON.parse(merged.answers) as object).length, total: items.length };
-      const saved = await db.transaction().execute(async (tx) => {
+      const merge = async (tx: Kysely<Database>) => {
+        const [merged] = await mergeAnswers(tx as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now());
+        return merged ? { answered: Object.keys(JSON.parse(merged.answers) as object).length, total: items.length } : null;
+      };
+      const saved = (await merge(db)) ?? await db.transaction().execute(async (tx) => {
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
         if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
         lifecycle.assertStarted(row);
-        // Opened since the merge was tried (a start racing this request): save under the lock.
-        const merged = answersOf(row);
-        for (const a of answers) merged[a.item_id] = a.value;
-        await saveAnswers(tx, id, JSON.stringify(merged), clock.now());
-        return { answered: Object.keys(merged).length, total: items.length };
+        return merge(tx); // opened since the merge was tried (a start racing this request): merged under the lock
       });
       if (saved) return saved;
       lifecycle.assertStarted(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses

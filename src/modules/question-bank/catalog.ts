@@ -19,7 +19,7 @@ export async function loadQuestionBank(db: Kysely<Database>, now = Date.now()): 
     const bank = readBank(taxonomy, new Set(problems.keys()));
     const existing = new Map((await tx.selectFrom('question_bank_questions').selectAll().where('organization_id', 'is', null).where('source', '=', 'prep').execute())
       .map((r) => [r.id, r]));
-    const topicsOf = await topicsByQuestion(tx, [...existing.keys()]);
+    const topicsOf = await sharedTopics(tx);
     const added: Array<{ row: QuestionRow; topics: string[] }> = [];
     let updated = 0;
     for (const { category, question } of bank) {
@@ -84,7 +84,11 @@ async function saveTaxonomy(tx: Kysely<Database>, taxonomy: Taxonomy): Promise<v
     ...taxonomy.categories.map((c) => ({ kind: 'category' as const, slug: c.slug, name: c.name, description: c.description })),
     ...taxonomy.topics.map((t) => ({ kind: 'topic' as const, slug: t.slug, name: t.name, description: null })),
   ];
+  // Every start loads the bank: write only the entries that are new or changed.
+  const stored = new Map((await tx.selectFrom('question_bank_taxonomy').selectAll().execute()).map((r) => [`${r.kind}:${r.slug}`, r]));
   for (const row of rows) {
+    const before = stored.get(`${row.kind}:${row.slug}`);
+    if (before && before.name === row.name && before.description === row.description) continue;
     await tx.insertInto('question_bank_taxonomy').values(row)
       .onConflict((oc) => oc.columns(['kind', 'slug']).doUpdateSet({ name: row.name, description: row.description })).execute();
   }
@@ -107,14 +111,16 @@ async function problemIds(tx: Kysely<Database>, organizationId: string | null): 
   return new Map(rows.sort((a, b) => (a.organization_id === null ? 0 : 1) - (b.organization_id === null ? 0 : 1)).map((r) => [r.slug, r.id]));
 }
 
-async function topicsByQuestion(tx: Kysely<Database>, ids: string[]): Promise<Map<string, string[]>> {
+/** The topics of the shared bank as stored, sorted, per question. */
+async function sharedTopics(tx: Kysely<Database>): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  if (ids.length === 0) return out;
-  for (const r of await tx.selectFrom('question_bank_question_topics').selectAll().execute()) {
+  const rows = await tx.selectFrom('question_bank_question_topics as t').innerJoin('question_bank_questions as q', 'q.id', 't.question_id')
+    .select(['t.question_id', 't.topic']).where('q.organization_id', 'is', null).where('q.source', '=', 'prep').execute();
+  for (const r of rows) {
     const list = out.get(r.question_id) ?? [];
     list.push(r.topic);
     out.set(r.question_id, list);
   }
-  for (const list of out.values()) list.sort();
+  for (const list of out.values()) list.sort(); // as the files' topics are compared (not the database's collation)
   return out;
 }

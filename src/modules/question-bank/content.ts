@@ -19,8 +19,11 @@ export interface Guidance {
   follow_ups: string[];
 }
 
-export type Difficulty = 'easy' | 'medium' | 'hard';
-export const DIFFICULTIES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+/** The time windows statistics are kept for. */
+export const BUCKETS = ['30d', '90d', '180d', 'all'] as const;
+export type Bucket = (typeof BUCKETS)[number];
 export const difficultyRank = (d: Difficulty) => DIFFICULTIES.indexOf(d) + 1;
 
 export interface Taxonomy {

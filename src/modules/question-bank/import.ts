@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { DIFFICULTIES, difficultyRank, questionId, slugify, titleKey, type Difficulty } from './content.js';
+import { DIFFICULTIES, difficultyRank, questionId, slugify, titleKey, type Bucket, type Difficulty } from './content.js';
 import { saveQuestion } from './store.js';
 
 /**
@@ -12,8 +12,6 @@ import { saveQuestion } from './store.js';
  * matched to existing questions by title. Each file is checked whole first and written in one transaction: a file
  * with one bad row writes nothing. Writing only what differs makes a second import of the same folder a no-op.
  */
-export type Bucket = '30d' | '90d' | '180d' | 'all';
-
 const WINDOW_FILES: Array<[RegExp, Bucket | 'older']> = [
   [/^thirty days$/, '30d'], [/^three months$/, '90d'], [/^six months$/, '180d'], [/^more than six months$/, 'older'], [/^all$/, 'all'],
 ];
@@ -145,6 +143,11 @@ async function writeFile(
     let changed = 0;
     const topics = new Map((await tx.selectFrom('question_bank_taxonomy').select(['slug', 'name']).where('kind', '=', 'topic').execute())
       .flatMap((t) => [[t.name.toLowerCase(), t.slug], [t.slug, t.slug]] as Array<[string, string]>));
+    // The company's figures for this window as stored: compared row by row, and what the file no longer lists goes.
+    const slot = (q: any) => q.where('owner', '=', at.owner).where('company_slug', '=', companySlug).where('bucket', '=', at.bucket);
+    const stored = new Map((await slot(tx.selectFrom('question_bank_imported_stats')
+      .select(['question_id', 'frequency', 'acceptance', 'company_name', 'source_file'])).execute() as Array<{ question_id: string; frequency: number; acceptance: number | null; company_name: string; source_file: string }>)
+      .map((r) => [r.question_id, r]));
     // A title listed twice in one file counts once: the first row wins.
     const seen = new Set<string>();
     const kept = new Set<string>();
@@ -181,24 +184,19 @@ async function writeFile(
         created++;
       }
       kept.add(question.id);
-      const stat = { owner: at.owner, question_id: question.id, company_slug: companySlug, bucket: at.bucket };
-      const before = await tx.selectFrom('question_bank_imported_stats').select(['frequency', 'acceptance', 'company_name', 'source_file'])
-        .where('owner', '=', stat.owner).where('question_id', '=', stat.question_id).where('company_slug', '=', stat.company_slug).where('bucket', '=', stat.bucket)
-        .executeTakeFirst();
+      const before = stored.get(question.id);
       const values = { company_name: at.company, frequency: row.frequency, acceptance: row.acceptance, source_file: at.file };
       if (before && before.frequency === values.frequency && before.acceptance === values.acceptance && before.company_name === values.company_name && before.source_file === values.source_file) continue;
       if (before) {
-        await tx.updateTable('question_bank_imported_stats').set({ ...values, imported_at: at.now })
-          .where('owner', '=', stat.owner).where('question_id', '=', stat.question_id).where('company_slug', '=', stat.company_slug).where('bucket', '=', stat.bucket).execute();
+        await slot(tx.updateTable('question_bank_imported_stats').set({ ...values, imported_at: at.now })).where('question_id', '=', question.id).execute();
       } else {
-        await tx.insertInto('question_bank_imported_stats').values({ ...stat, ...values, imported_at: at.now }).execute();
+        await tx.insertInto('question_bank_imported_stats')
+          .values({ owner: at.owner, question_id: question.id, company_slug: companySlug, bucket: at.bucket, ...values, imported_at: at.now }).execute();
       }
       changed++;
     }
     // The file is the company's whole list for the window: figures of titles it no longer lists go.
-    const slot = (q: any) => q.where('owner', '=', at.owner).where('company_slug', '=', companySlug).where('bucket', '=', at.bucket);
-    const gone = (await slot(tx.selectFrom('question_bank_imported_stats').select('question_id')).execute() as Array<{ question_id: string }>)
-      .map((r) => r.question_id).filter((id) => !kept.has(id));
+    const gone = [...stored.keys()].filter((id) => !kept.has(id));
     for (let i = 0; i < gone.length; i += 500) {
       await slot(tx.deleteFrom('question_bank_imported_stats')).where('question_id', 'in', gone.slice(i, i + 500)).execute();
     }

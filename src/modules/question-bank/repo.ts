@@ -5,11 +5,9 @@ import type { Database } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { askedByProblem, judgedByProblem } from './activity.js';
 import { ftsQuery, parseSearch, websearchText } from './search.js';
-import { difficultyRank, type Difficulty } from './content.js';
-import type { Bucket } from './import.js';
+import { BUCKETS, difficultyRank, type Bucket, type Difficulty } from './content.js';
 
-export const BUCKET_DAYS: Record<Bucket, number | null> = { '30d': 30, '90d': 90, '180d': 180, all: null };
-export const BUCKETS = Object.keys(BUCKET_DAYS) as Bucket[];
+const BUCKET_DAYS: Record<Bucket, number | null> = { '30d': 30, '90d': 90, '180d': 180, all: null };
 export const since = (bucket: Bucket, now: number) => (BUCKET_DAYS[bucket] === null ? 0 : now - BUCKET_DAYS[bucket]! * 86_400_000);
 
 export interface ListFilters {
@@ -17,7 +15,7 @@ export interface ListFilters {
   category?: string;
   topic?: string;
   search?: string;
-  difficulty?: string;
+  difficulty?: Difficulty;
   bucket: Bucket;
   sort?: 'frequency' | 'difficulty' | 'acceptance';
 }
@@ -32,17 +30,18 @@ export interface ListedRow {
 }
 
 /** The owners whose imported statistics a caller sees: installation-wide imports ('') and its own. */
-const owners = (tenant: Tenant) => ['', tenant.organizationId];
+const owners = (organizationId: string) => ['', organizationId];
+
+/** An organisation sees the shared questions and its own. */
+const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
+  eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
+
+/** A question's topic slugs, comma-separated (string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44). */
+const topicsOfQuestion = sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`;
 
 export function createQuestionBankRepo(database: Db) {
   const db = database.kysely;
   const postgres = database.dialect === 'postgres';
-  const visible = (tenant: Tenant) => (eb: any): Expression<SqlBool> =>
-    eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', tenant.organizationId)]);
-
-  const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
-    eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
-
   /**
    * The list query, compiled once per sort and per set of filters present (`prepared`); every argument is a bound
    * value. `match` is the search, written for the engine (search.ts).
@@ -54,16 +53,14 @@ export function createQuestionBankRepo(database: Db) {
     let imported = db.selectFrom('question_bank_imported_stats')
       .select((eb) => ['question_id', eb.fn.max('frequency').as('imported_frequency'), eb.fn.max('acceptance').as('imported_acceptance'),
         eb.fn.count<number>('company_slug').distinct().as('imported_companies')])
-      .where('owner', 'in', ['', organizationId]).where('bucket', '=', bucket);
+      .where('owner', 'in', owners(organizationId)).where('bucket', '=', bucket);
     if (company !== undefined) imported = imported.where('company_slug', '=', company);
     let q = db.selectFrom('question_bank_questions as q')
       .leftJoin(askedByProblem(db, organizationId, livemode, from).as('a'), 'a.problem_id', 'q.problem_id')
       .leftJoin(judgedByProblem(db, organizationId, livemode, from).as('j'), 'j.problem_id', 'q.problem_id')
       .leftJoin(imported.groupBy('question_id').as('i'), 'i.question_id', 'q.id')
       .select(['q.id', 'q.slug', 'q.title', 'q.category', 'q.difficulty', 'q.source', 'q.link', 'q.problem_id', 'q.organization_id',
-        'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies',
-        // string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44
-        sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`.as('topics')])
+        'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies', topicsOfQuestion.as('topics')])
       .where(visibleTo(organizationId));
     if (company !== undefined) q = q.where('i.question_id', 'is not', null);
     if (category !== undefined) q = q.where('q.category', '=', category);
@@ -105,34 +102,23 @@ export function createQuestionBankRepo(database: Db) {
       const match = terms === undefined ? undefined : (postgres ? websearchText(terms) : ftsQuery(terms));
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
       const rows = await pages[sort](tenant.organizationId, livemodeFlag(tenant), since(f.bucket, now), f.bucket, limit + 1, offset,
-        f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty as Difficulty), match);
+        f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty), match);
       return rows as unknown as ListedRow[];
     },
 
-    /** The most-asked count among the caller's questions in each bucket: its frequency is 100. */
-    async maxAsked(tenant: Tenant, now: number): Promise<Record<Bucket, number>> {
-      const out = {} as Record<Bucket, number>;
-      for (const bucket of BUCKETS) {
-        const rows = await database.read(db.selectFrom(askedByProblem(db, tenant.organizationId, livemodeFlag(tenant), since(bucket, now)).as('a'))
-          .select((eb) => eb.fn.max('a.asked').as('top'))
-          .where((eb) => eb.exists(eb.selectFrom('question_bank_questions as q').select('q.id').whereRef('q.problem_id', '=', 'a.problem_id').where(visible(tenant))))
-          .compile());
-        out[bucket] = Number((rows[0] as { top: number | null } | undefined)?.top ?? 0);
-      }
-      return out;
+    /** The most-asked count among the caller's questions in a bucket: its frequency is 100. */
+    async topAsked(tenant: Tenant, bucket: Bucket, now: number): Promise<number> {
+      const rows = await database.read(db.selectFrom(askedByProblem(db, tenant.organizationId, livemodeFlag(tenant), since(bucket, now)).as('a'))
+        .select((eb) => eb.fn.max('a.asked').as('top'))
+        .where((eb) => eb.exists(eb.selectFrom('question_bank_questions as q').select('q.id').whereRef('q.problem_id', '=', 'a.problem_id').where(visibleTo(tenant.organizationId))))
+        .compile());
+      return Number((rows[0] as { top: number | null } | undefined)?.top ?? 0);
     },
 
     async get(tenant: Tenant, id: string) {
-      const rows = await database.read(db.selectFrom('question_bank_questions as q').selectAll('q').where('q.id', '=', id).where(visible(tenant)).compile());
-      return rows[0] as Database['question_bank_questions'] | undefined;
-    },
-
-    async topicsOf(ids: string[]): Promise<Map<string, string[]>> {
-      const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-      if (ids.length === 0) return out;
-      const rows = await database.read(db.selectFrom('question_bank_question_topics').selectAll().where('question_id', 'in', ids).orderBy('topic').compile());
-      for (const r of rows as Array<{ question_id: string; topic: string }>) out.get(r.question_id)!.push(r.topic);
-      return out;
+      const rows = await database.read(db.selectFrom('question_bank_questions as q').selectAll('q').select(topicsOfQuestion.as('topics'))
+        .where('q.id', '=', id).where(visibleTo(tenant.organizationId)).compile());
+      return rows[0] as (Database['question_bank_questions'] & { topics: string | null }) | undefined;
     },
 
     /** Measured activity of one problem in every bucket. */
@@ -149,7 +135,7 @@ export function createQuestionBankRepo(database: Db) {
 
     async importedOf(tenant: Tenant, id: string) {
       return database.read(db.selectFrom('question_bank_imported_stats').select(['company_slug', 'company_name', 'bucket', 'frequency', 'acceptance', 'source_file', 'imported_at'])
-        .where('question_id', '=', id).where('owner', 'in', owners(tenant))
+        .where('question_id', '=', id).where('owner', 'in', owners(tenant.organizationId))
         // The organisation's own import comes last, so it is what shows for a company and bucket both hold.
         .orderBy('company_slug').orderBy('bucket').orderBy('owner').compile());
     },
@@ -157,16 +143,16 @@ export function createQuestionBankRepo(database: Db) {
     async companies(tenant: Tenant, offset: number, limit: number) {
       return database.read(db.selectFrom('question_bank_imported_stats as s').innerJoin('question_bank_questions as q', 'q.id', 's.question_id')
         .select((eb) => ['s.company_slug', eb.fn.max('s.company_name').as('name'), eb.fn.count<number>('s.question_id').distinct().as('question_count')])
-        .where('s.owner', 'in', owners(tenant)).where(visible(tenant))
+        .where('s.owner', 'in', owners(tenant.organizationId)).where(visibleTo(tenant.organizationId))
         .groupBy('s.company_slug').orderBy('question_count', 'desc').orderBy('s.company_slug').limit(limit + 1).offset(offset).compile()) as
         Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
     },
 
     async taxonomy(tenant: Tenant, kind: 'category' | 'topic', offset: number, limit: number) {
       const counted = kind === 'category'
-        ? db.selectFrom('question_bank_questions as q').select((eb) => ['q.category as slug', eb.fn.countAll<number>().as('n')]).where(visible(tenant)).groupBy('q.category')
+        ? db.selectFrom('question_bank_questions as q').select((eb) => ['q.category as slug', eb.fn.countAll<number>().as('n')]).where(visibleTo(tenant.organizationId)).groupBy('q.category')
         : db.selectFrom('question_bank_question_topics as t').innerJoin('question_bank_questions as q', 'q.id', 't.question_id')
-          .select((eb) => ['t.topic as slug', eb.fn.countAll<number>().as('n')]).where(visible(tenant)).groupBy('t.topic');
+          .select((eb) => ['t.topic as slug', eb.fn.countAll<number>().as('n')]).where(visibleTo(tenant.organizationId)).groupBy('t.topic');
       return database.read(db.selectFrom('question_bank_taxonomy as x').innerJoin(counted.as('c'), 'c.slug', 'x.slug')
         .select(['x.slug', 'x.name', 'x.description', 'c.n as question_count']).where('x.kind', '=', kind)
         .orderBy('question_count', 'desc').orderBy('x.slug').limit(limit + 1).offset(offset).compile()) as

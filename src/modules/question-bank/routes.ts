@@ -3,13 +3,14 @@ import type { App } from '../../app-types.js';
 import { tenantOf } from '../../platform/context.js';
 import { operation } from '../../platform/route.js';
 import { ListOf, Nullable, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { BUCKETS, DIFFICULTIES } from './content.js';
 import type { QuestionBankService } from './service.js';
 
 const TAG = 'Question bank';
 const secret = { auth: 'secret' as const, module: 'question_bank' as const, tag: TAG };
 
-const BucketSchema = StringEnum(['30d', '90d', '180d', 'all'] as const);
-const Difficulty = StringEnum(['easy', 'medium', 'hard'] as const);
+const BucketSchema = StringEnum(BUCKETS);
+const Difficulty = StringEnum(DIFFICULTIES);
 // The bank's cursors are opaque signed offsets, longer than a record id.
 const Paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT })),

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../platform/clock.js';
+import { toUnixSeconds, type Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
-import { slugify, type Guidance } from './content.js';
+import { BUCKETS, slugify, type Bucket, type Guidance } from './content.js';
 import { createCursorCodec } from './cursor.js';
-import type { Bucket } from './import.js';
-import { BUCKETS, since, type ListedRow, type ListFilters, type QuestionBankRepo } from './repo.js';
+import { since, type ListedRow, type ListFilters, type QuestionBankRepo } from './repo.js';
 
 export interface QuestionBankDeps {
   repo: QuestionBankRepo;
@@ -40,7 +39,7 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
   }
 
   function window(bucket: Bucket, now: number) {
-    return { start: bucket === 'all' ? null : Math.floor(since(bucket, now) / 1000), end: Math.floor(now / 1000) };
+    return { start: bucket === 'all' ? null : toUnixSeconds(since(bucket, now)), end: toUnixSeconds(now) };
   }
 
   return {
@@ -66,8 +65,8 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
         ...(query.sort !== undefined ? { sort: query.sort } : {}),
       };
       return paged(tenant, ['questions', f], page, (o, l) => repo.list(tenant, f, o, l, now), async (rows) => {
-        const top = rows.some((r) => Number(r.asked ?? 0) > 0) ? (await repo.maxAsked(tenant, now))[f.bucket] : 0;
-        return rows.map((r) => presentListed(r, r.topics === null ? [] : r.topics.split(','), f, top, window(f.bucket, now)));
+        const top = rows.some((r) => Number(r.asked ?? 0) > 0) ? await repo.topAsked(tenant, f.bucket, now) : 0;
+        return rows.map((r) => presentListed(r, f, top, window(f.bucket, now)));
       });
     },
 
@@ -76,24 +75,24 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
       const row = isUuid(id) ? await repo.get(tenant, id.toLowerCase()) : undefined;
       if (!row) throw notFound('question', id);
       const now = wholeSecond(clock.now());
-      const topics = (await repo.topicsOf([row.id])).get(row.id) ?? [];
       const activity = row.problem_id === null ? null : await repo.problemActivity(tenant, row.problem_id, now);
-      const top = activity && BUCKETS.some((b) => activity[b].asked > 0) ? await repo.maxAsked(tenant, now) : null;
       const imported = (await repo.importedOf(tenant, row.id)) as Array<{ company_slug: string; company_name: string; bucket: Bucket; frequency: number; acceptance: number | null; source_file: string; imported_at: number }>;
       const companies = new Map<string, { slug: string; name: string; statistics: Record<string, unknown> }>();
       for (const s of imported) {
         const company = companies.get(s.company_slug) ?? { slug: s.company_slug, name: s.company_name, statistics: {} };
-        company.statistics[s.bucket] = { frequency: Number(s.frequency), acceptance: s.acceptance === null ? null : Number(s.acceptance), source: 'imported', file: s.source_file, imported_at: Math.floor(Number(s.imported_at) / 1000) };
+        company.statistics[s.bucket] = { frequency: Number(s.frequency), acceptance: s.acceptance === null ? null : Number(s.acceptance), source: 'imported', file: s.source_file, imported_at: toUnixSeconds(Number(s.imported_at)) };
         companies.set(s.company_slug, company);
       }
+      const statistics: Record<string, ReturnType<typeof measured>> = {};
+      for (const b of BUCKETS) {
+        const a = activity?.[b] ?? { asked: 0, judged: 0, accepted: 0 };
+        statistics[b] = measured(a.asked, a.judged, a.accepted, a.asked > 0 ? await repo.topAsked(tenant, b, now) : 0, window(b, now));
+      }
       return {
-        ...presentCore(row, topics),
+        ...presentCore(row),
         prompt: row.prompt,
         guidance: row.guidance === null ? null : (JSON.parse(row.guidance) as Guidance),
-        statistics: Object.fromEntries(BUCKETS.map((b) => {
-          const a = activity?.[b] ?? { asked: 0, judged: 0, accepted: 0 };
-          return [b, measured(a.asked, a.judged, a.accepted, top?.[b] ?? 0, window(b, now))];
-        })),
+        statistics,
         companies: [...companies.values()],
       };
     },
@@ -102,10 +101,10 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
 
 export type QuestionBankService = ReturnType<typeof createQuestionBankService>;
 
-function presentCore(r: Pick<ListedRow, 'id' | 'slug' | 'title' | 'category' | 'difficulty' | 'source' | 'link' | 'problem_id' | 'organization_id'>, topics: string[]) {
+function presentCore(r: Pick<ListedRow, 'id' | 'slug' | 'title' | 'category' | 'difficulty' | 'source' | 'link' | 'problem_id' | 'organization_id' | 'topics'>) {
   return {
     object: 'question_bank_question' as const, id: r.id, slug: r.slug, title: r.title, category: r.category, difficulty: r.difficulty,
-    topics, source: r.source, link: r.link, coding_problem_id: r.problem_id, custom: r.organization_id !== null,
+    topics: r.topics === null ? [] : r.topics.split(','), source: r.source, link: r.link, coding_problem_id: r.problem_id, custom: r.organization_id !== null,
   };
 }
 
@@ -116,9 +115,9 @@ function measured(asked: number, judged: number, accepted: number, top: number, 
   };
 }
 
-function presentListed(r: ListedRow, topics: string[], f: ListFilters, top: number, window: { start: number | null; end: number }) {
+function presentListed(r: ListedRow, f: ListFilters, top: number, window: { start: number | null; end: number }) {
   return {
-    ...presentCore(r, topics),
+    ...presentCore(r),
     time_bucket: f.bucket,
     statistics: measured(Number(r.asked ?? 0), Number(r.judged ?? 0), Number(r.accepted ?? 0), top, window),
     imported_statistics: r.imported_frequency === null ? null : {
