@@ -55,6 +55,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   const modules = createModuleServices(services);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
   if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  app.addHook('onClose', modules.close);
 
   app.addHook('onRequest', async (request, reply) => {
     db.freshen(); // the request's cached reads follow every commit made before it arrived

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { S3StorageConfig } from './storage/s3.js';
 
 /** Everything the service reads from the environment, validated once at start. */
 export interface Config {
@@ -48,6 +49,20 @@ export interface Config {
   };
   /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
   model: { baseUrl: string; name: string; apiKey: string | null; timeoutMs: number } | null;
+  storage: {
+    /** The local backend's directory (default `dataDir/files`); unused when `s3` is set. */
+    dir: string;
+    /** S3-compatible storage, when PREP_S3_BUCKET is set. */
+    s3: S3StorageConfig | null;
+  };
+  resumes: {
+    /** Worker threads that parse resume files (each one file at a time). */
+    parseWorkers: number;
+    /** Longest one file may take to parse before it is refused (422). */
+    parseTimeoutMs: number;
+    /** Heap limit of each parse worker, in MiB. */
+    parseMemoryMb: number;
+  };
   /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
   encryptionKey: Buffer | null;
 }
@@ -74,6 +89,24 @@ function origin(name: string, raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`);
   return url.origin;
+}
+
+function s3Config(env: Env): S3StorageConfig | null {
+  const bucket = env.PREP_S3_BUCKET?.trim();
+  if (!bucket) return null;
+  const endpoint = env.PREP_S3_ENDPOINT?.trim() || null;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new ConfigError('PREP_S3_ENDPOINT must be an http(s) URL');
+  const accessKeyId = env.PREP_S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.PREP_S3_SECRET_ACCESS_KEY?.trim() || null;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('PREP_S3_ACCESS_KEY_ID and PREP_S3_SECRET_ACCESS_KEY are set together (or neither, for the AWS default credential chain)');
+  const pathStyle = (env.PREP_S3_FORCE_PATH_STYLE ?? '').trim().toLowerCase();
+  if (pathStyle && !['true', 'false', '1', '0'].includes(pathStyle)) throw new ConfigError('PREP_S3_FORCE_PATH_STYLE must be true or false');
+  return {
+    bucket, endpoint, accessKeyId, secretAccessKey,
+    region: env.PREP_S3_REGION?.trim() || env.AWS_REGION?.trim() || 'us-east-1',
+    forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+    prefix: env.PREP_S3_PREFIX?.trim() ?? '',
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -136,6 +169,15 @@ export function loadConfig(env: Env = process.env): Config {
       uidBase: integer(env, 'PREP_SANDBOX_UID_BASE', 200_000, 1000, 4_000_000_000),
       dir: path.resolve(env.PREP_SANDBOX_DIR?.trim() || path.join(dataDir, 'sandbox')),
       queueWaitMs: integer(env, 'PREP_SANDBOX_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+    },
+    storage: {
+      dir: path.resolve(env.PREP_STORAGE_DIR?.trim() || path.join(dataDir, 'files')),
+      s3: s3Config(env),
+    },
+    resumes: {
+      parseWorkers: integer(env, 'PREP_RESUME_PARSE_WORKERS', 1, 1, 16),
+      parseTimeoutMs: integer(env, 'PREP_RESUME_PARSE_TIMEOUT_MS', 15_000, 500, 300_000),
+      parseMemoryMb: integer(env, 'PREP_RESUME_PARSE_MEMORY_MB', 256, 64, 4096),
     },
     webhooks: {
       timeoutMs: webhookTimeoutMs,

@@ -14,6 +14,7 @@ import { createSigningKeyRepo } from './modules/signing-keys/repo.js';
 import { createSigningKeys } from './modules/signing-keys/service.js';
 import { processSandbox } from './sandbox/sandbox.js';
 import { createModel } from './ai/model.js';
+import { createStorage } from './storage/index.js';
 
 /** What every module may depend on. Modules take the narrow part they need. */
 export interface Core {
@@ -39,7 +40,8 @@ export function createServices(db: Db, config: Config, clock: Clock = systemCloc
   });
   const sandbox = processSandbox(config.sandbox);
   const model = createModel(config.model);
-  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender, sandbox, model };
+  const files = createStorage(config, () => loadEncryptionKey(config), () => clock.now());
+  return { core, credits, apiKeys, organizations, organizationRepo, signingKeys, encryption, queue, sender, sandbox, model, files };
 }
 
 export type Services = ReturnType<typeof createServices>;

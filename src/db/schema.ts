@@ -481,6 +481,46 @@ export interface QuestionBankFtsTable {
   body: string;
 }
 
+export interface StoredFilesTable {
+  key: string;
+  organization_id: string;
+  livemode: Flag;
+  candidate_id: string | null;
+  purpose: 'resume_upload' | 'resume';
+  file_name: string | null;
+  first_party: Flag;
+  expires_at: number | null;
+  created_at: number;
+}
+
+export interface ResumesTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  candidate_id: string;
+  upload_key: string;
+  file_key: string;
+  content_type: string;
+  size: number;
+  pages: number;
+  sha256: string;
+  parsed: string;
+  sections: string;
+  score_id: string | null;
+  created_at: number;
+}
+
+export interface ResumeScoresTable {
+  id: string;
+  resume_id: string;
+  organization_id: string;
+  livemode: Flag;
+  brief_fingerprint: string;
+  score: string;
+  event_id: string | null;
+  created_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   organization_modules: OrganizationModulesTable;
@@ -518,6 +558,9 @@ export interface Database {
   question_bank_imported_stats: QuestionBankImportedStatsTable;
   question_bank_fts: QuestionBankFtsTable;
   proctoring_events: ProctoringEventsTable;
+  stored_files: StoredFilesTable;
+  resumes: ResumesTable;
+  resume_scores: ResumeScoresTable;
   background_jobs: BackgroundJobsTable;
   webhook_endpoints: WebhookEndpointsTable;
   events: EventsTable;

@@ -1,4 +1,5 @@
 import type { App } from '../app-types.js';
+import { livemodeFlag } from '../platform/context.js';
 import type { Services } from '../services.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
@@ -21,6 +22,11 @@ import { createQuestionBankRepo } from './question-bank/repo.js';
 import { questionBankRoutes } from './question-bank/routes.js';
 import { createQuestionBankService } from './question-bank/service.js';
 import { loadEncryptionKey } from '../platform/encryption.js';
+import { storageRoutes } from '../storage/routes.js';
+import { createParsePool, type ParsePool } from './resumes/parse/pool.js';
+import { createResumeRepo } from './resumes/repo.js';
+import { resumeRoutes } from './resumes/routes.js';
+import { createResumeService } from './resumes/service.js';
 import { domainRoutes } from './domains/routes.js';
 import { createDomainService } from './domains/service.js';
 import { embedRoutes } from './embed/routes.js';
@@ -64,7 +70,21 @@ export function createModuleServices(services: Services) {
     catalog: createPsychometricCatalog(db), emit: webhooks.emitEvent,
   });
   subjects.set('psychometric', psychometric.provider);
-  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, branding, webhooks };
+  let parsePool: ParsePool | null = null; // started on the first upload: most processes never parse a file
+  const resumes = createResumeService({
+    db: db.kysely, clock, repo: createResumeRepo(db), storage: services.files.storage, credits: services.credits, queue: services.queue,
+    model: services.model, emit: webhooks.emitEvent,
+    parser: () => (parsePool ??= createParsePool({
+      workers: config.resumes.parseWorkers, timeoutMs: config.resumes.parseTimeoutMs, memoryMb: config.resumes.parseMemoryMb, maxQueued: 64,
+    })),
+    candidateExists: async (tx, tenant, id) => Boolean(await tx.selectFrom('candidates').select('id')
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst()),
+  });
+  const close = async () => {
+    await parsePool?.close();
+    await services.files.storage.close();
+  };
+  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, branding, webhooks, resumes, close };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -79,7 +99,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   memberRoutes(app, services.organizationRepo);
   analyticsRoutes(app, core);
   catalogueRoutes(app, core);
-  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate]);
+  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate, modules.resumes.eraseCandidate]);
   domainRoutes(app, modules.domains);
   candidateAccessRoutes(app, { candidateAccess: modules.candidateAccess, signingKeys: services.signingKeys, branding: modules.branding.get });
   embedRoutes(app, {
@@ -90,6 +110,8 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   judgingRoutes(app, modules.judging);
   psychometricRoutes(app, modules.psychometric);
   questionBankRoutes(app, createQuestionBankService({ repo: createQuestionBankRepo(core.db), clock: core.clock, cursorKey: () => loadEncryptionKey(core.config) }));
+  resumeRoutes(app, modules.resumes);
+  if (services.files.local) storageRoutes(app, services.files.local);
   webhookRoutes(app, modules.webhooks);
   roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get });
 }

@@ -14,6 +14,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
     ...modules.coding.jobs(),
     ...judgingJobs(modules.judging),
     ...psychometricJobs(modules.psychometric),
+    ...modules.resumes.jobs(),
     {
       kind: 'retention.sweep',
       everyMs: 3_600_000,

@@ -79,6 +79,12 @@ export const ERROR_CODES = {
   internal_error: code('api_error', 500, 'Something went wrong on our side; retry, and contact support with the request_id if it persists.'),
   service_unavailable: code('api_error', 503, 'The service is temporarily unavailable; retry shortly.'),
   execution_unavailable: code('api_error', 503, 'Code execution is not available on this server.'),
+  file_url_invalid: code('permission_error', 403, 'The file URL is not valid: it was changed or was not issued by this service.'),
+  file_url_expired: code('permission_error', 403, 'The file URL has expired; request a new one.'),
+  file_too_large: code('invalid_request_error', 413, 'The file is larger than this upload allows.'),
+  unsupported_file_type: code('invalid_request_error', 415, 'The file type is not accepted here; upload a PDF, DOCX or plain-text file.'),
+  file_not_found: code('not_found_error', 404, 'No file at this URL.'),
+  resume_already_registered: code('invalid_request_error', 409, 'This upload key is already registered as a resume.'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

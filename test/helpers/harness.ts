@@ -66,8 +66,9 @@ export async function throwawayDatabase(): Promise<{ env: Record<string, string>
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const database = await throwawayDatabase();
+  const files = mkdtempSync(path.join(tmpdir(), 'prep-files-')); // stored objects, on either engine
   const env = {
-    PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32),
+    PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), PREP_STORAGE_DIR: files,
     ...database.env, ...options.env,
   };
   const config = loadConfig(env);
@@ -88,6 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await app.close();
       await db.close();
       await database.drop();
+      rmSync(files, { recursive: true, force: true });
     },
   };
 }

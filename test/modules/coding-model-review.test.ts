@@ -1,45 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
+import { startFakeModel } from '../helpers/fake-model.js';
 
-/** A local OpenAI-compatible chat server standing in for a model; it records what it was asked. */
-let server: Server;
-let requests: any[] = [];
-let failing = false;
 const REVIEW = '- Clear names and a single pass.\n- Input parsing is compact.\n- Consider a helper for the counting step.';
 
+let model: Awaited<ReturnType<typeof startFakeModel>>;
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      requests.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body) });
-      if (failing) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'reviewer-1',
-        choices: [{ index: 0, message: { role: 'assistant', content: REVIEW }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  h = await startHarness({
-    env: { PREP_RATE_LIMIT: '100000', PREP_MODEL_BASE_URL: `http://127.0.0.1:${port}/v1`, PREP_MODEL_NAME: 'reviewer-1', PREP_MODEL_API_KEY: 'sk-local' },
-  });
+  model = await startFakeModel(() => REVIEW);
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000', ...model.env } });
   kit = judgingKit(h);
 });
 afterAll(async () => {
   await h.close();
-  await new Promise((r) => server.close(r));
+  await model.close();
 });
 
 async function finishedWith(source: (problemId: string) => Promise<string>) {
@@ -55,13 +32,13 @@ async function finishedWith(source: (problemId: string) => Promise<string>) {
 
 describe('code-quality review by a configured model', () => {
   it('adds the model\'s review of each best submission to the report, asked outside any transaction', async () => {
-    requests = [];
+    model.requests = [];
     const marker = '# reviewed-by-test';
     const { problem, report } = await finishedWith(async (id) => `${marker}\n${await kit.reference(id)}`);
     expect(report.evaluator).toBe('built-in + reviewer-1');
     expect(report.code_review).toMatchObject({ model: 'reviewer-1', problems: [{ problem_id: problem.id, review: REVIEW }] });
-    expect(requests).toHaveLength(1);
-    const [call] = requests;
+    expect(model.requests).toHaveLength(1);
+    const [call] = model.requests;
     expect(call.url).toBe('/v1/chat/completions');
     expect(call.auth).toBe('Bearer sk-local');
     expect(call.body.model).toBe('reviewer-1');
@@ -73,13 +50,13 @@ describe('code-quality review by a configured model', () => {
   }, 120_000);
 
   it('still reports when the model fails, with the review left null', async () => {
-    failing = true;
+    model.failing = true;
     try {
       const { report } = await finishedWith((id) => kit.reference(id));
       expect(report.code_review.problems[0].review).toBeNull();
       expect(report.overall_score).toBeGreaterThan(0);
     } finally {
-      failing = false;
+      model.failing = false;
     }
   }, 120_000);
 });

@@ -27,6 +27,8 @@ const OPERATIONS = [
   'GET /v1/psychometric-sessions/{id}/report',
   'GET /v1/question-bank/companies', 'GET /v1/question-bank/categories', 'GET /v1/question-bank/topics',
   'GET /v1/question-bank/questions', 'GET /v1/question-bank/questions/{id}',
+  'POST /v1/resumes/upload-url', 'POST /v1/resumes', 'GET /v1/resumes', 'GET /v1/resumes/{id}', 'DELETE /v1/resumes/{id}',
+  'GET /v1/resumes/{id}/file', 'POST /v1/resumes/{id}/score',
 ];
 
 let h: Harness;

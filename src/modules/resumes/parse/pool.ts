@@ -1,0 +1,116 @@
+/**
+ * Parsing runs in worker threads, never on the request thread: each file gets a time limit and each worker a heap
+ * limit, so a hostile file (an endless content stream, a ZIP bomb that lies about its size) costs one worker, which is
+ * replaced, and an answer of 422, while the API keeps answering.
+ */
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../../../platform/errors.js';
+import type { ParseResult, YearMonth } from '../types.js';
+import { UnprocessableResume } from './lines.js';
+import type { ParseReply } from './worker.js';
+
+export interface ParsePoolOptions {
+  workers: number;
+  timeoutMs: number;
+  memoryMb: number;
+  /** Files waiting for a worker before parse refuses with 429 capacity_unavailable. */
+  maxQueued: number;
+}
+
+interface Job {
+  id: number;
+  bytes: Buffer;
+  asOf: YearMonth;
+  resolve: (result: ParseResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(fromSource ? './worker-source.mjs' : './worker.js', import.meta.url);
+
+export function createParsePool(options: ParsePoolOptions) {
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Slot {
+    const worker = new Worker(WORKER_URL, {
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.ceil(options.memoryMb / 4)), stackSizeMb: 4 },
+      stdout: true, stderr: true, // pdf.js warnings stay out of the service's log
+    });
+    worker.unref();
+    const slot: Slot = { worker, job: null, timer: null };
+    worker.on('message', (reply: ParseReply) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      finish(slot);
+      if (reply.ok) job.resolve(reply.result);
+      else if (reply.unprocessable !== null) job.reject(new UnprocessableResume(reply.unprocessable));
+      else job.reject(new UnprocessableResume('the file could not be read as a resume'));
+      pump();
+    });
+    worker.on('error', (error: Error & { code?: string }) => fail(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ? 'reading the file needs more memory than any resume does'
+      : 'the file could not be read as a resume'));
+    worker.on('exit', () => fail(slot, 'the file could not be read as a resume'));
+    slots.push(slot);
+    return slot;
+  }
+
+  function finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+  }
+
+  /** The worker died or was stopped: its file fails, and the slot goes (a new one is spawned on demand). */
+  function fail(slot: Slot, reason: string): void {
+    const job = slot.job;
+    finish(slot);
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
+    void slot.worker.terminate();
+    job?.reject(new UnprocessableResume(reason));
+    pump();
+  }
+
+  function pump(): void {
+    while (!closed && queue.length) {
+      const slot = slots.find((s) => !s.job) ?? (slots.length < options.workers ? spawn() : null);
+      if (!slot) return;
+      const job = queue.shift() as Job;
+      slot.job = job;
+      slot.timer = setTimeout(() => fail(slot, `reading the file took longer than ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+      const copy = new Uint8Array(job.bytes); // transferred to the worker
+      slot.worker.postMessage({ id: job.id, bytes: copy, asOf: job.asOf }, [copy.buffer]);
+    }
+  }
+
+  return {
+    parse(bytes: Buffer, asOf: YearMonth): Promise<ParseResult> {
+      if (closed) return Promise.reject(new ApiError('service_unavailable'));
+      if (queue.length >= options.maxQueued) return Promise.reject(new ApiError('capacity_unavailable', { message: 'Too many files are being read; retry shortly.' }));
+      return new Promise<ParseResult>((resolve, reject) => {
+        queue.push({ id: nextId++, bytes, asOf, resolve, reject });
+        pump();
+      });
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new ApiError('service_unavailable'));
+      await Promise.all(slots.splice(0).map((s) => {
+        finish(s);
+        return s.worker.terminate();
+      }));
+    },
+  };
+}
+
+export type ParsePool = ReturnType<typeof createParsePool>;

@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database, ResumeScoresTable, ResumesTable, StoredFilesTable } from '../../db/schema.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+
+export type ResumeRow = ResumesTable;
+export type ListedResume = ResumesTable & { score: string | null };
+
+export function createResumeRepo(database: Db) {
+  const db = database.kysely;
+  const inTenant = <T extends { where: (...args: any[]) => T }>(q: T, tenant: Tenant, table: string) =>
+    q.where(`${table}.organization_id`, '=', tenant.organizationId).where(`${table}.livemode`, '=', livemodeFlag(tenant));
+
+  // A resume with its latest score, read in one query.
+  const withScore = (tx: Kysely<Database>) => tx.selectFrom('resumes')
+    .leftJoin('resume_scores', 'resume_scores.id', 'resumes.score_id')
+    .selectAll('resumes').select('resume_scores.score as score');
+
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, candidateId?: string) => {
+    const q = withScore(db).where('resumes.organization_id', '=', organizationId).where('resumes.livemode', '=', livemode);
+    return candidateId === undefined ? q : q.where('resumes.candidate_id', '=', candidateId);
+  }, 'resumes.id');
+
+  return {
+    list: (tenant: Tenant, page: PageRequest, candidateId?: string) => pageOf(page, tenant.organizationId, livemodeFlag(tenant), candidateId),
+    async get(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<ListedResume | undefined> {
+      return inTenant(withScore(tx), tenant, 'resumes').where('resumes.id', '=', id).executeTakeFirst();
+    },
+    async insert(tx: Kysely<Database>, row: ResumeRow) {
+      await tx.insertInto('resumes').values(row).execute();
+    },
+    async byUploadKey(tx: Kysely<Database>, key: string) {
+      return tx.selectFrom('resumes').select(['id']).where('upload_key', '=', key).executeTakeFirst();
+    },
+    async delete(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean> {
+      const result = await inTenant(tx.deleteFrom('resumes'), tenant, 'resumes').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async deleteForCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
+      await inTenant(tx.deleteFrom('resumes'), tenant, 'resumes').where('candidate_id', '=', candidateId).execute();
+    },
+
+    async scoreFor(tx: Kysely<Database>, resumeId: string, fingerprint: string) {
+      return tx.selectFrom('resume_scores').selectAll().where('resume_id', '=', resumeId).where('brief_fingerprint', '=', fingerprint).executeTakeFirst();
+    },
+    async insertScore(tx: Kysely<Database>, row: ResumeScoresTable) {
+      await tx.insertInto('resume_scores').values(row).execute();
+    },
+    async setCurrentScore(tx: Kysely<Database>, resumeId: string, scoreId: string) {
+      await tx.updateTable('resumes').set({ score_id: scoreId }).where('id', '=', resumeId).execute();
+    },
+
+    async insertFile(tx: Kysely<Database>, row: StoredFilesTable) {
+      await tx.insertInto('stored_files').values(row).execute();
+    },
+    async file(tx: Kysely<Database>, tenant: Tenant, key: string) {
+      return inTenant(tx.selectFrom('stored_files').selectAll(), tenant, 'stored_files').where('key', '=', key).executeTakeFirst();
+    },
+    async candidateFiles(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<string[]> {
+      const rows = await inTenant(tx.selectFrom('stored_files').select('key'), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
+      return rows.map((r) => r.key);
+    },
+    async deleteFiles(tx: Kysely<Database>, keys: string[]) {
+      if (keys.length) await tx.deleteFrom('stored_files').where('key', 'in', keys).execute();
+    },
+  };
+}
+
+export type ResumeRepo = ReturnType<typeof createResumeRepo>;

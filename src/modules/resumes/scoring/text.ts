@@ -1,0 +1,110 @@
+import type { ParseResult, SectionName, YearMonth } from '../types.js';
+import type { Evidence } from './types.js';
+
+const MAX_QUOTE = 200;
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+export const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0);
+export const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/** Lower case, NFKC, punctuation other than `+#./` as spaces, single spaces. */
+export const foldText = (text: string) =>
+  text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}+#./]+/gu, ' ').replace(/\s+/g, ' ').trim();
+
+/** Cut `text` to ≤ 200 characters at word boundaries around `focus` (a character index), marking cuts with `…`. */
+export function quote(text: string, focus = 0): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= MAX_QUOTE) return clean;
+  const budget = MAX_QUOTE - 2; // room for a leading and a trailing ellipsis
+  let start = Math.max(0, Math.min(focus - Math.floor(budget / 3), clean.length - budget));
+  if (start > 0) {
+    const nextSpace = clean.indexOf(' ', start);
+    start = nextSpace === -1 || nextSpace - start > 30 ? start : nextSpace + 1;
+  }
+  let end = Math.min(clean.length, start + budget);
+  if (end < clean.length) {
+    const lastSpace = clean.lastIndexOf(' ', end);
+    end = lastSpace > start + 20 ? lastSpace : end;
+  }
+  return `${start > 0 ? '…' : ''}${clean.slice(start, end).trim()}${end < clean.length ? '…' : ''}`;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Evidence quotes never carry the candidate's name, email or links, so that the score is the same whoever the
+ * resume belongs to.
+ */
+export function contactRedactor(result: ParseResult): (text: string) => string {
+  const { name, email, links } = result.parsed;
+  const literal = [name, email, links.linkedin, links.github, links.site].filter((v): v is string => !!v && v.trim().length > 1);
+  const patterns = literal.map((v) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v.trim())}(?![\\p{L}\\p{N}])`, 'giu'));
+  return (text) => {
+    let out = text.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]').replace(/\bhttps?:\/\/\S+/gi, '[link]');
+    for (const p of patterns) out = out.replace(p, '[redacted]');
+    return out;
+  };
+}
+
+/** Quotes a line as evidence, redacted; `redact` alone for text that is read, not quoted. */
+export interface Quoter {
+  (section: Evidence['section'], text: string, focus?: number): Evidence;
+  redact(text: string): string;
+}
+
+export function makeQuoter(result: ParseResult): Quoter {
+  const redact = contactRedactor(result);
+  const quoter = (section: Evidence['section'], text: string, focus = 0): Evidence => ({ section, text: quote(redact(text), focus) });
+  return Object.assign(quoter, { redact });
+}
+
+/** The sections whose lines may hold evidence: everything but contact details and the untitled top of the page. */
+export function evidenceSections(result: ParseResult): { name: SectionName; lines: string[] }[] {
+  return result.sections.filter((s, i) => s.name !== 'contact' && !(i === 0 && s.heading === null && s.name === 'other'));
+}
+
+/** The first line of `section` containing `needle` (case-insensitive), quoted; else null. */
+export function findLine(result: ParseResult, quoter: Quoter, sections: SectionName[], needle: string): Evidence | null {
+  const wanted = needle.toLowerCase().trim();
+  if (wanted === '') return null;
+  for (const s of evidenceSections(result)) {
+    if (!sections.includes(s.name)) continue;
+    for (const line of s.lines) {
+      const at = line.toLowerCase().indexOf(wanted);
+      if (at !== -1) return quoter(s.name, line, at);
+    }
+  }
+  return null;
+}
+
+export function uniqueEvidence(list: Evidence[], max = 3): Evidence[] {
+  const seen = new Set<string>();
+  const out: Evidence[] = [];
+  for (const e of list) {
+    const key = `${e.section}\u0000${e.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+    if (out.length === max) break;
+  }
+  return out;
+}
+
+// ---- months ----
+
+/** `YYYY-MM` → months since year 0, or null when unreadable. */
+export function monthIndex(ym: YearMonth | null | undefined): number | null {
+  const m = ym ? /^(\d{4})-(\d{2})$/.exec(ym) : null;
+  if (!m) return null;
+  const month = Number(m[2]);
+  return month >= 1 && month <= 12 ? Number(m[1]) * 12 + month - 1 : null;
+}
+
+export const formatMonth = (index: number) => `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+
+export function assertYearMonth(value: string): number {
+  const index = monthIndex(value);
+  if (index === null) throw new TypeError(`asOf must be a month as YYYY-MM, got ${JSON.stringify(value)}`);
+  return index;
+}

@@ -1,0 +1,83 @@
+import type { Skill, SkillTaxonomy } from '../skills.js';
+import type { ParsedSkill, ParseResult } from '../types.js';
+import { evidenceSections, foldText, monthIndex, type Quoter } from './text.js';
+import type { Evidence } from './types.js';
+
+export interface SkillUse {
+  via: 'exact' | 'synonym';
+  evidence: Evidence;
+}
+
+/** Where each skill (by taxonomy name) shows up in a resume. */
+export interface SkillIndex {
+  /** Used in a dated role: its title or bullets. */
+  used: Map<string, SkillUse[]>;
+  /** Seen anywhere else: a skills list, the summary, projects, an undated role. */
+  mentioned: Map<string, SkillUse[]>;
+  /** Skills used per dated role, by the role's position in `parsed.experience`. */
+  byRole: Map<number, Set<string>>;
+  /** Distinct skills the parser found, and how many of them are used in dated roles (for keyword stuffing). */
+  listedCount: number;
+  evidencedCount: number;
+}
+
+const add = (map: Map<string, SkillUse[]>, name: string, use: SkillUse) => {
+  const list = map.get(name);
+  if (!list) map.set(name, [use]);
+  else if (!list.some((u) => u.evidence.text === use.evidence.text && u.via === use.via)) list.push(use);
+};
+
+function resolveParsedSkill(taxonomy: SkillTaxonomy, skill: ParsedSkill): { skill: Skill; via: 'exact' | 'synonym' } | null {
+  const scanned = taxonomy.scan(skill.name)[0];
+  if (scanned) return { skill: scanned.skill, via: scanned.via };
+  const found = (skill.canonical ? taxonomy.lookup(skill.canonical) : null) ?? taxonomy.lookup(skill.name);
+  if (!found) return null;
+  return { skill: found, via: foldText(found.name) === foldText(skill.name) ? 'exact' : 'synonym' };
+}
+
+/** Scans the redacted lines: a name that is also a skill ("Ruby") must not count as one. */
+function scanLines(taxonomy: SkillTaxonomy, quoter: Quoter, lines: string[], onMention: (skill: Skill, via: SkillUse['via'], line: string, index: number) => void) {
+  for (const line of lines.map(quoter.redact)) {
+    for (const m of taxonomy.scan(line)) onMention(m.skill, m.via, line, m.index);
+  }
+}
+
+export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter: Quoter): SkillIndex {
+  const used = new Map<string, SkillUse[]>();
+  const mentioned = new Map<string, SkillUse[]>();
+  const byRole = new Map<number, Set<string>>();
+
+  result.parsed.experience.forEach((entry, position) => {
+    const dated = monthIndex(entry.start) !== null;
+    const lines = [entry.title ?? '', ...entry.bullets].filter((l) => l.trim() !== '');
+    scanLines(taxonomy, quoter, lines, (skill, via, line, index) => {
+      add(dated ? used : mentioned, skill.name, { via, evidence: quoter('experience', line, index) });
+      if (dated) byRole.set(position, (byRole.get(position) ?? new Set()).add(skill.name));
+    });
+  });
+
+  for (const section of evidenceSections(result)) {
+    if (section.name === 'experience') continue;
+    scanLines(taxonomy, quoter, section.lines, (skill, via, line, index) => add(mentioned, skill.name, { via, evidence: quoter(section.name, line, index) }));
+  }
+
+  // The parser's own judgement counts too: a skill it saw used in a role is used even if our scan missed the line.
+  const experienceLines = evidenceSections(result).filter((s) => s.name === 'experience').flatMap((s) => s.lines);
+  const listed = new Set<string>();
+  let evidenced = 0;
+  for (const parsedSkill of result.parsed.skills) {
+    const key = foldText(parsedSkill.canonical ?? parsedSkill.name);
+    if (key === '' || listed.has(key)) continue;
+    listed.add(key);
+    const resolved = resolveParsedSkill(taxonomy, parsedSkill);
+    if (parsedSkill.evidence === 'experience' && resolved && !used.has(resolved.skill.name)) {
+      const line = experienceLines.map(quoter.redact).find((l) => taxonomy.scan(l).some((m) => m.skill.name === resolved.skill.name));
+      add(used, resolved.skill.name, { via: resolved.via, evidence: quoter('experience', line ?? parsedSkill.name) });
+    } else if (resolved && !used.has(resolved.skill.name) && !mentioned.has(resolved.skill.name)) {
+      add(mentioned, resolved.skill.name, { via: resolved.via, evidence: quoter('skills', parsedSkill.name) });
+    }
+    if (parsedSkill.evidence === 'experience' || (resolved && used.has(resolved.skill.name))) evidenced++;
+  }
+
+  return { used, mentioned, byRole, listedCount: listed.size, evidencedCount: evidenced };
+}

@@ -1,0 +1,226 @@
+/**
+ * Resumes: upload URLs, registration (read the uploaded bytes, parse them in the worker pool, keep a copy no upload
+ * URL can overwrite), reading, deletion, download links, and scoring charged once per brief. Nothing slow or remote
+ * (storage, parsing, the model) runs inside a transaction.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { TextModel } from '../../ai/model.js';
+import type { Clock } from '../../platform/clock.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import type { Credits } from '../../platform/credits.js';
+import { ApiError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { PageRequest } from '../../platform/pagination.js';
+import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
+import { narrate, type Narrative } from './narrative.js';
+import { UnprocessableResume } from './parse/lines.js';
+import type { ParsePool } from './parse/pool.js';
+import type { ListedResume, ResumeRepo } from './repo.js';
+import { briefFingerprint, normaliseBrief, scoreResume, type ResumeScore } from './scoring/index.js';
+import type { ParseResult } from './types.js';
+
+export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_URL_TTL_SECONDS = 900;
+export const FILE_URL_TTL_SECONDS = 300;
+
+type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
+export interface ResumeServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  repo: ResumeRepo;
+  storage: ObjectStorage;
+  parser: () => ParsePool;
+  credits: Credits;
+  queue: JobQueue;
+  model: TextModel | null;
+  emit: Emit;
+  candidateExists: (tx: Kysely<Database>, tenant: Tenant, id: string) => Promise<boolean>;
+}
+
+/** A stored score with the narrative the model added, when one did. */
+export type StoredScore = ResumeScore & { scored_at: number; narrative: Narrative | null };
+
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'text/plain': 'txt',
+};
+
+const yearMonth = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+
+export function createResumeService(deps: ResumeServiceDeps) {
+  const { db, clock, repo, storage } = deps;
+
+  async function requireCandidate(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<void> {
+    if (!(await deps.candidateExists(tx, tenant, id))) {
+      throw new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${id}'.` });
+    }
+  }
+
+  async function get(tenant: Tenant, id: string): Promise<ListedResume> {
+    const row = await repo.get(db, tenant, id);
+    if (!row) throw new ApiError('resume_not_found', { param: 'id', message: `No such resume: '${id}'.` });
+    return row;
+  }
+
+  async function readUpload(key: string): Promise<Buffer> {
+    try {
+      const bytes = await storage.read(key, MAX_RESUME_BYTES);
+      if (!bytes) throw new ApiError('resume_not_found', { param: 'key', message: 'Nothing has been uploaded to this key yet; PUT the file to its upload_url first.' });
+      return bytes;
+    } catch (error) {
+      if (error instanceof ObjectTooLarge) throw new ApiError('unprocessable_resume', { message: 'The file is larger than 10 MiB, more than a resume may be.' });
+      throw error;
+    }
+  }
+
+  async function parse(bytes: Buffer): Promise<ParseResult> {
+    try {
+      return await deps.parser().parse(bytes, yearMonth(clock.now()));
+    } catch (error) {
+      if (error instanceof UnprocessableResume) throw new ApiError('unprocessable_resume', { message: `The file could not be read as a resume: ${error.reason}.` });
+      throw error;
+    }
+  }
+
+  return {
+    get,
+    list: (tenant: Tenant, page: PageRequest, candidateId?: string) => repo.list(tenant, page, candidateId),
+
+    async createUploadUrl(tenant: Tenant, input: { candidate_id: string; filename: string }) {
+      await requireCandidate(db, tenant, input.candidate_id);
+      const key = `resumes/uploads/${newId()}`;
+      const signed = await storage.signedPutUrl(key, { expiresIn: UPLOAD_URL_TTL_SECONDS, maxBytes: MAX_RESUME_BYTES });
+      const now = clock.now();
+      await repo.insertFile(db, {
+        key, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
+        purpose: 'resume_upload', file_name: input.filename, first_party: 0, expires_at: now + signed.expiresIn * 1000, created_at: now,
+      });
+      return { object: 'resume_upload' as const, upload_url: signed.url, key, expires_in: signed.expiresIn };
+    },
+
+    async register(tenant: Tenant, input: { candidate_id: string; key: string }): Promise<ListedResume> {
+      await requireCandidate(db, tenant, input.candidate_id);
+      const upload = await repo.file(db, tenant, input.key);
+      if (!upload || upload.purpose !== 'resume_upload') {
+        throw new ApiError('resume_not_found', { param: 'key', message: 'No upload with this key in this organisation; get one from POST /v1/resumes/upload-url.' });
+      }
+      if (upload.candidate_id !== input.candidate_id) {
+        throw new ApiError('parameter_invalid', { param: 'candidate_id', message: 'This upload key was issued for another candidate.' });
+      }
+      const registered = await repo.byUploadKey(db, input.key);
+      if (registered) throw new ApiError('resume_already_registered', { param: 'key', message: `This upload is already registered as resume '${registered.id}'.` });
+      const bytes = await readUpload(input.key);
+      const result = await parse(bytes);
+      const id = newId();
+      const fileKey = `resumes/files/${id}`;
+      await storage.copy(input.key, fileKey);
+      const now = clock.now();
+      try {
+        await db.transaction().execute(async (tx) => {
+          await repo.insertFile(tx, {
+            key: fileKey, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
+            purpose: 'resume', file_name: upload.file_name, first_party: upload.first_party, expires_at: null, created_at: now,
+          });
+          await repo.insert(tx, {
+            id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
+            upload_key: input.key, file_key: fileKey, content_type: result.contentType, size: bytes.length, pages: result.pages,
+            sha256: createHash('sha256').update(bytes).digest('hex'), parsed: JSON.stringify(result.parsed),
+            sections: JSON.stringify(result.sections), score_id: null, created_at: now,
+          });
+        });
+      } catch (error) {
+        await storage.delete(fileKey).catch(() => undefined);
+        if (isUniqueViolation(error)) throw new ApiError('resume_already_registered', { param: 'key' });
+        throw error;
+      }
+      return get(tenant, id);
+    },
+
+    async remove(tenant: Tenant, id: string): Promise<void> {
+      if (!(await repo.delete(db, tenant, id))) throw new ApiError('resume_not_found', { param: 'id', message: `No such resume: '${id}'.` });
+    },
+
+    async fileLink(tenant: Tenant, id: string) {
+      const resume = await get(tenant, id);
+      const file = await repo.file(db, tenant, resume.file_key);
+      const shownName = file?.first_party ? file.file_name : null;
+      const signed = await storage.signedGetUrl(resume.file_key, {
+        expiresIn: FILE_URL_TTL_SECONDS, contentType: resume.content_type,
+        fileName: shownName ?? `resume-${resume.id}.${EXTENSIONS[resume.content_type] ?? 'bin'}`,
+      });
+      return { object: 'resume_file' as const, url: signed.url, ...(shownName ? { file_name: shownName } : {}), expires_in: signed.expiresIn };
+    },
+
+    /**
+     * Scores against a brief (or standalone). An unchanged brief returns the stored score without a charge; a new
+     * one is computed (and narrated by the model, when there is one) before the transaction that spends the
+     * credit, stores it and emits `resume.scored`, so each charge has exactly one event.
+     */
+    async score(tenant: Tenant, id: string, input: { role?: string; job_description?: string }): Promise<ListedResume> {
+      const resume = await get(tenant, id);
+      const brief = normaliseBrief(input);
+      const fingerprint = briefFingerprint(brief);
+      const stored = await repo.scoreFor(db, resume.id, fingerprint);
+      if (stored) {
+        if (resume.score_id !== stored.id) await repo.setCurrentScore(db, resume.id, stored.id);
+        return get(tenant, id);
+      }
+      if ((await deps.credits.balance(db, tenant, 'resume')) < 1) throw new ApiError('insufficient_credits', { message: 'Not enough resume credits: 1 needed.' });
+      const result: ParseResult = { contentType: resume.content_type as ParseResult['contentType'], pages: resume.pages, parsed: JSON.parse(resume.parsed), sections: JSON.parse(resume.sections) };
+      const computed = scoreResume(result, brief, { asOf: yearMonth(clock.now()) });
+      const narrative = deps.model ? await narrate(deps.model, result, brief, computed) : null;
+      const score: StoredScore = {
+        ...computed, scored_at: Math.floor(clock.now() / 1000), narrative,
+        flags: narrative?.status === 'failed' ? [...computed.flags, 'model_unavailable'] : computed.flags,
+      };
+      await db.transaction().execute(async (tx) => {
+        await deps.credits.lock(tx, tenant, 'resume');
+        const raced = await repo.scoreFor(tx, resume.id, fingerprint);
+        if (raced) {
+          await repo.setCurrentScore(tx, resume.id, raced.id);
+          return;
+        }
+        const scoreId = newId();
+        const reservation = await deps.credits.reserve(tx, tenant, 'resume', scoreId);
+        await deps.credits.commit(tx, reservation);
+        const eventId = await deps.emit(tx, tenant, 'resume.scored', {
+          object: 'resume', id: resume.id, candidate_id: resume.candidate_id, overall: score.overall, brief_fingerprint: fingerprint,
+          mode: score.mode, scorer_version: score.scorer_version,
+        });
+        await repo.insertScore(tx, {
+          id: scoreId, resume_id: resume.id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant),
+          brief_fingerprint: fingerprint, score: JSON.stringify(score), event_id: eventId, created_at: clock.now(),
+        });
+        await repo.setCurrentScore(tx, resume.id, scoreId);
+      });
+      return get(tenant, id);
+    },
+
+    /** Candidate erasure: the resumes go now; their files (uploads and registered copies) are deleted by a job. */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
+      await repo.deleteForCandidate(tx, tenant, candidateId);
+      const keys = await repo.candidateFiles(tx, tenant, candidateId);
+      if (keys.length) await deps.queue.enqueue(tx, 'storage.delete', { keys });
+    },
+
+    jobs(): JobHandler[] {
+      return [{
+        kind: 'storage.delete',
+        run: async (payload) => {
+          const { keys } = payload as { keys: string[] };
+          for (const key of keys) await storage.delete(key);
+          await repo.deleteFiles(db, keys);
+        },
+      }];
+    },
+  };
+}
+
+export type ResumeService = ReturnType<typeof createResumeService>;

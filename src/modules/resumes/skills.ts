@@ -1,0 +1,288 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The skills taxonomy (catalog/skills/skills.json, a modified subset of O*NET Technology Skills under CC BY 4.0):
+ * canonical names with category, synonyms and related skills, a lookup for skills-list entries and a scanner for
+ * mentions in free text. Names and synonyms are compared by key: their tokens lowercased and joined, so "React.js",
+ * "ReactJS" and "react js" are one key while "C", "C++", "C#" and ".NET" stay apart.
+ */
+export interface Skill {
+  name: string;
+  category: string;
+  synonyms: string[];
+  related: string[];
+  ambiguous: boolean;
+}
+
+export interface SkillMention {
+  skill: Skill;
+  matched: string;
+  index: number;
+  via: 'exact' | 'synonym';
+}
+
+export interface SkillTaxonomy {
+  readonly skills: readonly Skill[];
+  /** A skills-list entry (e.g. "k8s", "React.js", " node "): exact name or synonym, case- and punctuation-insensitive; null if unknown. */
+  lookup(term: string): Skill | null;
+  /** Every mention in free text, in order, longest match first at a position (so "Ruby on Rails" wins over "Ruby"), whole tokens only (so "Java" is not found in "JavaScript", "Go" not in "Google"); ambiguous skills only with exact capitalisation. */
+  scan(text: string): SkillMention[];
+  /** true when a and b (canonical names) are listed as related (symmetric) or share a category; false for unknown names. */
+  related(a: string, b: string): boolean;
+  /** true only when listed as related (symmetric) — stronger than same category. */
+  closelyRelated(a: string, b: string): boolean;
+}
+
+interface SkillEntry {
+  name: string;
+  category: string;
+  synonyms?: string[];
+  /** Synonyms that, like an ambiguous skill's name, match free text only as written ("Node", "Spark", "Rails"). */
+  ambiguous_synonyms?: string[];
+  related?: string[];
+  ambiguous?: boolean;
+}
+
+/** A text's tokens as parallel arrays (a scan makes thousands; objects would cost more than the matching). */
+interface Tokens {
+  start: number[];
+  end: number[];
+  lower: string[];
+}
+
+/**
+ * One way of writing a skill. In free text its tokens must split as listed (`shape`, the tokens' lengths), so
+ * "React JS" finds React.js but "in design" is not InDesign; `exact` (its letters as written) is set when the text
+ * must also match its capitalisation.
+ */
+interface Form {
+  skill: Skill;
+  via: 'exact' | 'synonym';
+  shape: string;
+  exact: string | null;
+}
+
+const FILE = new URL('../../../catalog/skills/skills.json', import.meta.url);
+
+// Letters and digits, with a trailing "++" or "#" (C++, C#) and a leading dot when it starts a word (.NET).
+const TOKEN = /(?:(?<![\p{L}\p{N}])\.)?[\p{L}\p{N}]+(?:\+\+|#)?/gu;
+// URLs and e-mail addresses are blanked before a scan: "github.com/ann" is not a GitHub skill.
+const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)\S+/gi;
+const DOMAIN_PATH = /(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|io|dev|me)\/\S*/gi;
+const EMAIL = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+// A one-letter skill (C, R) is not one after or before these words: "Series C", "Vitamin C", "C level".
+const LETTER_AFTER = new Set(['series', 'vitamin', 'grade', 'plan', 'class', 'type', 'section', 'part', 'level', 'tier', 'phase', 'round', 'option', 'appendix', 'block', 'building', 'gate', 'row', 'unit', 'category', 'group', 'team', 'exhibit', 'schedule', 'form', 'hepatitis', 'model', 'size', 'room', 'floor', 'wing', 'suite']);
+const LETTER_BEFORE = new Set(['level', 'suite', 'corp', 'grade', 'class', 'rating', 'rated', 'section', 'series', 'major', 'minor', 'flat', 'sharp', 'wing', 'block']);
+const MAX_TOKENS = 8;
+const UPPER = /\p{Lu}/u;
+
+/**
+ * What lies between two tokens. TIGHT (nothing, or one of . - _ &) glues them into one word: Node.js, scikit-learn,
+ * R&D. SOFT (spaces with at most one line break, or a slash) lets a name run on: Ruby on Rails, CI/CD. BREAK ends it.
+ */
+const BREAK = 0;
+const SOFT = 1;
+const TIGHT = 2;
+
+const isSpace = (c: number): boolean =>
+  c === 32 || c === 9 || c === 13 || c === 160 || c === 11 || c === 12 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
+
+function gapKind(text: string, from: number, to: number): number {
+  if (from === to) return TIGHT;
+  if (to - from === 1) {
+    const c = text.charCodeAt(from);
+    if (c === 46 || c === 45 || c === 95 || c === 38) return TIGHT;
+    return c === 47 || c === 10 || isSpace(c) ? SOFT : BREAK;
+  }
+  let newlines = 0;
+  let slashes = 0;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 10) newlines++;
+    else if (c === 47) slashes++;
+    else if (!isSpace(c)) return BREAK;
+  }
+  return slashes > 1 || newlines > 1 ? BREAK : SOFT;
+}
+
+function tokenize(text: string): Tokens {
+  const tokens: Tokens = { start: [], end: [], lower: [] };
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    tokens.start.push(m.index);
+    tokens.end.push(m.index + m[0].length);
+    tokens.lower.push(m[0].toLowerCase());
+  }
+  return tokens;
+}
+
+const keyOf = (term: string): string => tokenize(term.normalize('NFKC')).lower.join('');
+const shapeOf = (tokens: Tokens, first: number, last: number): string => tokens.lower.slice(first, last + 1).map((t) => t.length).join(',');
+const lettersOf = (text: string, tokens: Tokens, first: number, last: number): string => {
+  let out = '';
+  for (let k = first; k <= last; k++) out += text.slice(tokens.start[k], tokens.end[k]);
+  return out;
+};
+
+function blankLinks(text: string): string {
+  const blank = (m: string) => ' '.repeat(m.length);
+  if (/:\/\/|www\./i.test(text)) text = text.replace(WEB_ADDRESS, blank);
+  if (/\.(?:com|org|io|dev|me)\//i.test(text)) text = text.replace(DOMAIN_PATH, blank);
+  if (text.includes('@')) text = text.replace(EMAIL, blank);
+  return text;
+}
+
+class Taxonomy implements SkillTaxonomy {
+  readonly skills: readonly Skill[];
+  private readonly byKey = new Map<string, Skill>();
+  private readonly byName = new Map<string, Skill>();
+  private readonly relatedTo = new Map<Skill, Set<Skill>>();
+  private readonly forms = new Map<string, Form[]>();
+  private readonly prefixes = new Set<string>();
+
+  constructor(entries: SkillEntry[]) {
+    const skills = entries.map((e): Skill => ({
+      name: e.name, category: e.category, synonyms: [...(e.synonyms ?? [])], related: [...(e.related ?? [])], ambiguous: e.ambiguous === true,
+    }));
+    for (const [i, skill] of skills.entries()) {
+      if (this.byName.has(skill.name)) throw new Error(`skills.json: ${skill.name} is listed twice`);
+      this.byName.set(skill.name, skill);
+      this.relatedTo.set(skill, new Set());
+      const caseSensitive = new Set(entries[i].ambiguous_synonyms ?? []);
+      for (const s of caseSensitive) {
+        if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
+      }
+      const nameKey = keyOf(skill.name);
+      for (const [form, via] of [[skill.name, 'exact'], ...skill.synonyms.map((s) => [s, 'synonym'])] as Array<[string, Form['via']]>) {
+        const written = form.normalize('NFKC');
+        const tokens = tokenize(written);
+        const key = tokens.lower.join('');
+        if (!key) throw new Error(`skills.json: ${skill.name}: "${form}" has no letters or digits`);
+        const owner = this.byKey.get(key);
+        if (owner && owner !== skill) throw new Error(`skills.json: "${form}" (${skill.name}) is already ${owner.name}`);
+        this.byKey.set(key, skill);
+        const last = tokens.lower.length - 1;
+        const strict = via === 'exact' ? skill.ambiguous : caseSensitive.has(form);
+        const list = this.forms.get(key) ?? [];
+        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null });
+        // Loose forms first: a text that fits one needs no capitalisation or boundary check.
+        list.sort((a, b) => Number(a.exact !== null) - Number(b.exact !== null));
+        this.forms.set(key, list);
+        // Free text must split as the form does, so a scan only extends runs that start some form token by token.
+        for (let k = 0, prefix = ''; k <= last; k++) this.prefixes.add((prefix += tokens.lower[k]));
+      }
+    }
+    for (const skill of skills) {
+      for (const name of skill.related) {
+        const other = this.byName.get(name);
+        if (!other || other === skill) throw new Error(`skills.json: ${skill.name}: related skill ${name} is not in the taxonomy`);
+        this.relatedTo.get(skill)!.add(other);
+        this.relatedTo.get(other)!.add(skill);
+      }
+    }
+    for (const skill of skills) {
+      skill.related = [...this.relatedTo.get(skill)!].map((s) => s.name);
+      Object.freeze(skill.synonyms);
+      Object.freeze(skill.related);
+      Object.freeze(skill);
+    }
+    this.skills = Object.freeze(skills);
+  }
+
+  lookup(term: string): Skill | null {
+    const found = this.byKey.get(keyOf(term));
+    if (found) return found;
+    // "Java (Spring)", "Python 3.11", "Angular 2+": the name without its note or version.
+    const bare = term.replace(/\s*\([^)]*\)\s*$/, '');
+    const unversioned = bare.replace(/[\s-]*v?\d+(?:\.\d+)*(?:\.x)?\+?\s*$/i, '');
+    const inner = /\(([^)]+)\)\s*$/.exec(term)?.[1];
+    for (const candidate of [bare, unversioned, inner]) {
+      const key = candidate ? keyOf(candidate) : '';
+      if (key && this.byKey.has(key)) return this.byKey.get(key)!;
+    }
+    return null;
+  }
+
+  scan(text: string): SkillMention[] {
+    const source = blankLinks(text);
+    const tokens = tokenize(source);
+    const mentions: SkillMention[] = [];
+    for (let i = 0; i < tokens.lower.length;) {
+      const hit = this.prefixes.has(tokens.lower[i]) ? this.matchAt(source, tokens, i) : null;
+      if (!hit) {
+        i++;
+        continue;
+      }
+      const index = tokens.start[i];
+      mentions.push({ skill: hit.form.skill, matched: text.slice(index, tokens.end[hit.last]), index, via: hit.form.via });
+      i = hit.last + 1;
+    }
+    return mentions;
+  }
+
+  related(a: string, b: string): boolean {
+    const [x, y] = [this.resolve(a), this.resolve(b)];
+    return x !== null && y !== null && (x.category === y.category || this.relatedTo.get(x)!.has(y));
+  }
+
+  closelyRelated(a: string, b: string): boolean {
+    const [x, y] = [this.resolve(a), this.resolve(b)];
+    return x !== null && y !== null && this.relatedTo.get(x)!.has(y);
+  }
+
+  private resolve(name: string): Skill | null {
+    return this.byName.get(name) ?? this.lookup(name);
+  }
+
+  /** The longest acceptable form starting at token i, with its last token. */
+  private matchAt(text: string, tokens: Tokens, i: number): { form: Form; last: number } | null {
+    const ends: number[] = [];
+    const found: Form[][] = [];
+    let key = '';
+    for (let j = i; j < tokens.lower.length && j < i + MAX_TOKENS; j++) {
+      if (j > i && gapKind(text, tokens.end[j - 1], tokens.start[j]) === BREAK) break;
+      key += tokens.lower[j];
+      if (!this.prefixes.has(key)) break;
+      const forms = this.forms.get(key);
+      if (forms) {
+        ends.push(j);
+        found.push(forms);
+      }
+    }
+    for (let c = found.length - 1; c >= 0; c--) {
+      const last = ends[c];
+      const shape = shapeOf(tokens, i, last);
+      let letters: string | undefined;
+      for (const form of found[c]) {
+        if (form.shape !== shape) continue;
+        if (form.exact === null) return { form, last };
+        letters ??= lettersOf(text, tokens, i, last);
+        if (form.exact === letters && this.standsAlone(text, tokens, i, last)) return { form, last };
+      }
+    }
+    return null;
+  }
+
+  /** An ambiguous form must be its own word: not glued to a neighbour ("C-suite", "R&D", "D.C."), and a lone letter not a label ("Series C"). */
+  private standsAlone(text: string, tokens: Tokens, first: number, last: number): boolean {
+    const gapBefore = first > 0 ? gapKind(text, tokens.end[first - 1], tokens.start[first]) : BREAK;
+    const gapAfter = last < tokens.lower.length - 1 ? gapKind(text, tokens.end[last], tokens.start[last + 1]) : BREAK;
+    if (gapBefore === TIGHT || gapAfter === TIGHT) return false;
+    if (first !== last || tokens.end[first] - tokens.start[first] !== 1) return true;
+    const before = gapBefore === SOFT ? tokens.lower[first - 1] : '';
+    const after = gapAfter === SOFT ? tokens.lower[last + 1] : '';
+    if (LETTER_AFTER.has(before) || LETTER_BEFORE.has(after)) return false;
+    // "Jane R. Doe": a middle initial between two names.
+    const between = (k: number) => text.slice(tokens.end[k], tokens.start[k + 1]);
+    return !(before && last < tokens.lower.length - 1 && /^\s+$/.test(between(first - 1)) && /^\.\s+$/.test(between(last)) &&
+      UPPER.test(text[tokens.start[first - 1]]) && UPPER.test(text[tokens.start[last + 1]]));
+  }
+}
+
+let loaded: Taxonomy | undefined;
+
+/** Loads catalog/skills/skills.json once (path resolved from this file: the repo root is three levels up from src/modules/resumes and from dist/modules/resumes). */
+export function skillTaxonomy(): SkillTaxonomy {
+  loaded ??= new Taxonomy((JSON.parse(readFileSync(FILE, 'utf8')) as { skills: SkillEntry[] }).skills);
+  return loaded;
+}

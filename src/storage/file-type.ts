@@ -1,0 +1,108 @@
+/**
+ * What a file is, read from its bytes (never from its name): the document kinds Prep accepts, and why anything else
+ * is refused. ZIP containers are identified by their central directory, so a DOCX is told from any other ZIP and a
+ * file that is both a PDF and a ZIP (a polyglot) is refused rather than guessed at.
+ */
+import { inflateRawSync } from 'node:zlib';
+
+export type DocumentType = 'pdf' | 'docx' | 'text';
+
+export type Sniffed = { type: DocumentType } | { type: null; reason: string };
+
+export interface ZipEntry {
+  name: string;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** 0 stored, 8 deflated. */
+  method: number;
+  localHeaderOffset: number;
+}
+
+const PDF_MAGIC = Buffer.from('%PDF-');
+const ZIP_LOCAL = 0x04034b50;
+const ZIP_END = 0x06054b50;
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** The entries of a ZIP's central directory, or null when the bytes hold no consistent one. */
+export function zipEntries(bytes: Buffer): ZipEntry[] | null {
+  const from = Math.max(0, bytes.length - 22 - 65_535);
+  for (let at = bytes.length - 22; at >= from; at--) {
+    if (bytes.readUInt32LE(at) !== ZIP_END) continue;
+    const count = bytes.readUInt16LE(at + 10);
+    const size = bytes.readUInt32LE(at + 12);
+    const offset = bytes.readUInt32LE(at + 16);
+    if (offset + size > at) continue;
+    const entries: ZipEntry[] = [];
+    let p = offset;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > bytes.length || bytes.readUInt32LE(p) !== 0x02014b50) return null;
+      const nameLength = bytes.readUInt16LE(p + 28);
+      const extra = bytes.readUInt16LE(p + 30);
+      const comment = bytes.readUInt16LE(p + 32);
+      entries.push({
+        name: bytes.toString('utf8', p + 46, p + 46 + nameLength),
+        compressedSize: bytes.readUInt32LE(p + 20),
+        uncompressedSize: bytes.readUInt32LE(p + 24),
+        method: bytes.readUInt16LE(p + 10),
+        localHeaderOffset: bytes.readUInt32LE(p + 42),
+      });
+      p += 46 + nameLength + extra + comment;
+    }
+    return entries;
+  }
+  return null;
+}
+
+/** One entry's bytes, inflated to at most `maxBytes` (past that, null: the caller refuses the file). */
+export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Buffer | null {
+  const at = entry.localHeaderOffset;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== ZIP_LOCAL) return null;
+  const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const data = bytes.subarray(start, start + entry.compressedSize);
+  try {
+    if (entry.method === 0) return data.length <= maxBytes ? Buffer.from(data) : null;
+    if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: maxBytes });
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+function looksLikeText(bytes: Buffer): string | null {
+  if (bytes.includes(0)) return 'it contains binary data';
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return 'it is neither PDF, DOCX nor UTF-8 text';
+  }
+  const head = text.slice(0, 512).trimStart().toLowerCase();
+  if (head.startsWith('{\\rtf')) return 'RTF is not supported; save it as PDF or DOCX';
+  if (/^<(!doctype|html|\?xml|svg)/.test(head)) return 'HTML and XML are not supported; upload PDF, DOCX or plain text';
+  // Control characters other than tab, newline, carriage return and form feed mark a binary file.
+  const controls = text.match(/[\u0001-\u0008\u000b\u000e-\u001f\u007f]/g)?.length ?? 0;
+  if (controls > text.length / 100) return 'it contains binary data';
+  return null;
+}
+
+export function sniffDocument(bytes: Buffer): Sniffed {
+  if (bytes.length === 0) return { type: null, reason: 'the file is empty' };
+  const isPdf = bytes.subarray(0, 1024).includes(PDF_MAGIC);
+  const zip = zipEntries(bytes);
+  if (isPdf && zip) return { type: null, reason: 'the file is both a PDF and a ZIP archive' };
+  if (isPdf) return { type: 'pdf' };
+  if (bytes.length >= 4 && bytes.readUInt32LE(0) === ZIP_LOCAL) {
+    if (!zip) return { type: null, reason: 'the ZIP archive is damaged' };
+    if (zip.some((e) => e.name === 'word/document.xml')) return { type: 'docx' };
+    return { type: null, reason: 'the ZIP archive is not a Word document (DOCX)' };
+  }
+  if (bytes.subarray(0, 8).equals(OLE_MAGIC)) return { type: null, reason: 'Word 97–2003 (.doc) files are not supported; save it as DOCX or PDF' };
+  const notText = looksLikeText(bytes);
+  return notText ? { type: null, reason: notText } : { type: 'text' };
+}
+
+export const DOCUMENT_CONTENT_TYPES: Record<DocumentType, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  text: 'text/plain',
+};

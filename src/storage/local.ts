@@ -1,0 +1,132 @@
+/**
+ * The default object storage: files under a directory of the data dir, reached by clients through URLs the service
+ * signs itself (HMAC-SHA256 over method, key, expiry, size limit and download options) and answers itself
+ * (storage/routes.ts). Writes land in a temporary file and are renamed into place, so a reader never sees half a file.
+ */
+import { createHmac, hkdfSync, timingSafeEqual, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { isValidKey, ObjectTooLarge, type ObjectStorage } from './storage.js';
+
+export interface LocalStorageOptions {
+  dir: string;
+  /** The service's public origin: signed URLs point at its /files/ routes. */
+  publicUrl: string;
+  /** The service's 32-byte secret; the URL-signing key is derived from it (HKDF), never the secret itself. */
+  secret: () => Buffer;
+  now?: () => number;
+}
+
+export interface SignedRequest {
+  method: 'PUT' | 'GET';
+  key: string;
+  expires: number;
+  maxBytes: number | null;
+  fileName: string | null;
+  contentType: string | null;
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: 'expired' | 'invalid' };
+
+export function createLocalStorage(options: LocalStorageOptions) {
+  const now = options.now ?? Date.now;
+  let signingKey: KeyObject | null = null;
+  const key = () => (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', options.secret(), Buffer.alloc(0), 'prep local storage urls', 32))));
+
+  const fileOf = (objectKey: string) => {
+    if (!isValidKey(objectKey)) throw new Error(`invalid object key ${objectKey}`);
+    return path.join(options.dir, objectKey);
+  };
+
+  const canonical = (r: SignedRequest) => [r.method, r.key, r.expires, r.maxBytes ?? '', r.fileName ?? '', r.contentType ?? ''].join('\n');
+  const sign = (r: SignedRequest) => createHmac('sha256', key()).update(canonical(r)).digest('base64url');
+
+  function urlFor(r: SignedRequest): string {
+    const url = new URL(`/files/${r.key}`, options.publicUrl);
+    url.searchParams.set('expires', String(r.expires));
+    if (r.maxBytes !== null) url.searchParams.set('max', String(r.maxBytes));
+    if (r.fileName !== null) url.searchParams.set('name', r.fileName);
+    if (r.contentType !== null) url.searchParams.set('type', r.contentType);
+    url.searchParams.set('sig', sign(r));
+    return url.toString();
+  }
+
+  async function write(objectKey: string, body: Buffer | AsyncIterable<Uint8Array>): Promise<void> {
+    const target = fileOf(objectKey);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await fs.writeFile(temp, body);
+      await fs.rename(temp, target);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  const storage: ObjectStorage = {
+    kind: 'local',
+    async signedPutUrl(objectKey, { expiresIn, maxBytes }) {
+      const expires = Math.floor(now() / 1000) + expiresIn;
+      return { url: urlFor({ method: 'PUT', key: objectKey, expires, maxBytes, fileName: null, contentType: null }), expiresIn };
+    },
+    async signedGetUrl(objectKey, { expiresIn, fileName, contentType }) {
+      const expires = Math.floor(now() / 1000) + expiresIn;
+      return { url: urlFor({ method: 'GET', key: objectKey, expires, maxBytes: null, fileName: fileName ?? null, contentType: contentType ?? null }), expiresIn };
+    },
+    async head(objectKey) {
+      try {
+        const stat = await fs.stat(fileOf(objectKey));
+        return stat.isFile() ? { size: stat.size } : null;
+      } catch {
+        return null;
+      }
+    },
+    async read(objectKey, maxBytes) {
+      const info = await storage.head(objectKey);
+      if (!info) return null;
+      if (info.size > maxBytes) throw new ObjectTooLarge(maxBytes);
+      return fs.readFile(fileOf(objectKey));
+    },
+    write: (objectKey, body) => write(objectKey, body),
+    async copy(fromKey, toKey) {
+      const target = fileOf(toKey);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      // Writes always replace a file by renaming a new one over it, so a hard link keeps the copy's bytes intact.
+      await fs.rm(target, { force: true });
+      await fs.link(fileOf(fromKey), target).catch(() => fs.copyFile(fileOf(fromKey), target));
+    },
+    async delete(objectKey) {
+      await fs.rm(fileOf(objectKey), { force: true });
+    },
+    async close() {},
+  };
+
+  return {
+    ...storage,
+    /** Checks a request against its signature; the expiry is checked after the signature, so a forged one never learns it. */
+    verify(r: SignedRequest, signature: string): Verdict {
+      if (!isValidKey(r.key)) return { ok: false, reason: 'invalid' };
+      const expected = Buffer.from(sign(r));
+      const given = Buffer.from(signature);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+      if (r.expires * 1000 < now()) return { ok: false, reason: 'expired' };
+      return { ok: true };
+    },
+    /** Streams a client's upload to the object, refusing past `maxBytes` (the partial file is removed). */
+    async receive(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer> {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > maxBytes) throw new ObjectTooLarge(maxBytes);
+        chunks.push(Buffer.from(chunk));
+      }
+      return Buffer.concat(chunks);
+    },
+    commit: (objectKey: string, bytes: Buffer) => write(objectKey, bytes),
+    stream: (objectKey: string) => createReadStream(fileOf(objectKey)),
+  };
+}
+
+export type LocalStorage = ReturnType<typeof createLocalStorage>;

@@ -1,0 +1,79 @@
+/**
+ * The local storage's signed URLs, answered by the service (outside /v1: file transfers, not API operations).
+ * `PUT` takes one upload of at most the signed size, of a type the upload accepts (read from the bytes);
+ * `GET` streams the object. Every refusal is in the error envelope.
+ */
+import type { App } from '../app-types.js';
+import { ApiError } from '../platform/errors.js';
+import { DOCUMENT_CONTENT_TYPES, sniffDocument } from './file-type.js';
+import type { LocalStorage, SignedRequest } from './local.js';
+import { attachmentDisposition, ObjectTooLarge } from './storage.js';
+
+type Query = Record<string, string | undefined>;
+
+function signedRequest(method: 'PUT' | 'GET', key: string, query: Query): { request: SignedRequest; sig: string } {
+  const expires = Number(query.expires);
+  const max = query.max === undefined ? null : Number(query.max);
+  if (!query.sig || !Number.isSafeInteger(expires) || (max !== null && !Number.isSafeInteger(max))) throw new ApiError('file_url_invalid');
+  return {
+    request: { method, key, expires, maxBytes: max, fileName: query.name ?? null, contentType: query.type ?? null },
+    sig: query.sig,
+  };
+}
+
+function check(storage: LocalStorage, method: 'PUT' | 'GET', key: string, query: Query): SignedRequest {
+  const { request, sig } = signedRequest(method, key, query);
+  const verdict = storage.verify(request, sig);
+  if (!verdict.ok) throw new ApiError(verdict.reason === 'expired' ? 'file_url_expired' : 'file_url_invalid');
+  return request;
+}
+
+export function storageRoutes(app: App, storage: LocalStorage): void {
+  app.register(async (scope) => {
+    // Uploads are raw bytes of any declared type: the handler reads the stream itself.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+    scope.put('/files/*', { schema: { hide: true }, config: { rateClass: 'standard' } }, async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      const signed = check(storage, 'PUT', key, request.query as Query);
+      const limit = signed.maxBytes ?? 0;
+      const declared = Number(request.headers['content-length'] ?? NaN);
+      const tooLarge = () => new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
+      if (declared > limit) {
+        reply.header('connection', 'close'); // the client may still be sending; do not read the rest
+        throw tooLarge();
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await storage.receive(request.raw, limit);
+      } catch (error) {
+        if (error instanceof ObjectTooLarge) {
+          reply.header('connection', 'close');
+          throw tooLarge();
+        }
+        throw error;
+      }
+      const sniffed = sniffDocument(bytes);
+      if (!sniffed.type) throw new ApiError('unsupported_file_type', { message: `The file is not accepted: ${sniffed.reason}. Upload a PDF, DOCX or plain-text file.` });
+      await storage.commit(key, bytes);
+      return reply.code(200).header('content-type', DOCUMENT_CONTENT_TYPES[sniffed.type]).send();
+    });
+
+    scope.get('/files/*', { schema: { hide: true }, config: { rateClass: 'standard' } }, async (request, reply) => {
+      const key = (request.params as { '*': string })['*'];
+      const signed = check(storage, 'GET', key, request.query as Query);
+      const info = await storage.head(key);
+      if (!info) throw new ApiError('file_not_found');
+      reply.headers({
+        'content-type': signed.contentType ?? 'application/octet-stream',
+        'content-length': String(info.size),
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+      });
+      if (signed.fileName) reply.header('content-disposition', attachmentDisposition(signed.fileName));
+      return reply.send(storage.stream(key));
+    });
+  });
+}

@@ -1,0 +1,136 @@
+import type { Readable } from 'node:stream';
+import {
+  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { attachmentDisposition, ObjectTooLarge, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
+
+export interface S3StorageConfig {
+  bucket: string;
+  region: string;
+  /** An S3-compatible server's URL (MinIO, R2, …); null for AWS itself. */
+  endpoint: string | null;
+  forcePathStyle: boolean;
+  /** Both or neither; neither uses the SDK's default provider chain (environment, profile, instance role). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Prepended to every key as is (so usually ends with `/`); may be empty. */
+  prefix: string;
+}
+
+export function createS3Storage(config: S3StorageConfig): ObjectStorage {
+  const client = new S3Client(clientConfig(config));
+  const { bucket } = config;
+  const full = (key: string): string => config.prefix + key;
+
+  return {
+    kind: 's3',
+
+    // S3 presigned PUT cannot bound the size (only POST policies can, and a plain PUT is what clients send),
+    // so `maxBytes` is not enforced here: the service enforces it when it registers the object (head/read with maxBytes).
+    async signedPutUrl(key, { expiresIn }): Promise<SignedPut> {
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: full(key) }), { expiresIn });
+      return { url, expiresIn };
+    },
+
+    async signedGetUrl(key, { expiresIn, fileName, contentType }): Promise<SignedPut> {
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key: full(key),
+        ...(fileName ? { ResponseContentDisposition: attachmentDisposition(fileName) } : {}),
+        ...(contentType ? { ResponseContentType: contentType } : {}),
+      });
+      return { url: await getSignedUrl(client, command, { expiresIn }), expiresIn };
+    },
+
+    async head(key): Promise<ObjectInfo | null> {
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: full(key) }));
+        return { size: out.ContentLength ?? 0 };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    },
+
+    async read(key, maxBytes): Promise<Buffer | null> {
+      let out;
+      try {
+        out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: full(key) }));
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+      const body = out.Body as Readable | undefined;
+      if (!body) return Buffer.alloc(0);
+      if (out.ContentLength !== undefined && out.ContentLength > maxBytes) {
+        body.destroy();
+        throw new ObjectTooLarge(maxBytes);
+      }
+      return readAtMost(body, maxBytes);
+    },
+
+    async write(key, body, contentType): Promise<void> {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: full(key), Body: body, ContentType: contentType }));
+    },
+
+    async copy(fromKey, toKey): Promise<void> {
+      await client.send(new CopyObjectCommand({ Bucket: bucket, Key: full(toKey), CopySource: copySource(bucket, full(fromKey)) }));
+    },
+
+    async delete(key): Promise<void> {
+      // S3 answers 204 for a missing key too.
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: full(key) }));
+    },
+
+    async close(): Promise<void> {
+      client.destroy();
+    },
+  };
+}
+
+function clientConfig(config: S3StorageConfig): S3ClientConfig {
+  return {
+    region: config.region,
+    forcePathStyle: config.forcePathStyle,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    ...(config.accessKeyId && config.secretAccessKey
+      ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+      : {}),
+    // The SDK's default (WHEN_SUPPORTED) adds CRC checksums that many S3-compatible servers reject,
+    // and would put x-amz-checksum-* / x-amz-sdk-checksum-algorithm into presigned PUT URLs,
+    // which a plain browser PUT does not satisfy.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+}
+
+function isNotFound(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return err.name === 'NotFound' || err.name === 'NoSuchKey' || status === 404;
+}
+
+/** Reads the stream, destroying it and throwing once it passes `maxBytes` (ContentLength may be absent or wrong). */
+async function readAtMost(body: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    total += buf.length;
+    if (total > maxBytes) {
+      body.destroy();
+      throw new ObjectTooLarge(maxBytes);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** `bucket/key` with each key segment URL-encoded, as CopyObject expects. */
+function copySource(bucket: string, key: string): string {
+  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */

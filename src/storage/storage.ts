@@ -1,0 +1,53 @@
+/**
+ * The one object-storage interface (resumes now; whiteboard images and interview recordings later).
+ * Objects are written by clients through signed, expiring upload URLs and read through signed download URLs;
+ * the service itself reads, copies and deletes them directly.
+ */
+export interface SignedPut {
+  url: string;
+  /** Seconds until the URL stops working. */
+  expiresIn: number;
+}
+
+export interface ObjectInfo {
+  size: number;
+}
+
+export interface ObjectStorage {
+  readonly kind: 'local' | 's3';
+  /** A URL that accepts one `PUT` of at most `maxBytes` bytes to `key` until it expires. */
+  signedPutUrl(key: string, options: { expiresIn: number; maxBytes: number }): Promise<SignedPut>;
+  /** A URL that answers `GET` with the object until it expires; `fileName` sets the download's file name. */
+  signedGetUrl(key: string, options: { expiresIn: number; fileName?: string | null; contentType?: string }): Promise<SignedPut>;
+  /** Size of the object, or null when there is none. */
+  head(key: string): Promise<ObjectInfo | null>;
+  /** The object's bytes, or null when there is none; throws ObjectTooLarge past `maxBytes` without reading further. */
+  read(key: string, maxBytes: number): Promise<Buffer | null>;
+  write(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Server-side copy; the source stays. */
+  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class ObjectTooLarge extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`object larger than ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** Keys are ours (never a client's file name): `[a-z0-9/_.-]`, no empty or dot segments. */
+export function isValidKey(key: string): boolean {
+  return key.length > 0 && key.length <= 512 && /^[a-z0-9][a-z0-9/_.-]*$/.test(key)
+    && key.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** `Content-Disposition` for a download: an ASCII fallback and the exact name (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_').trim() || 'download';
+  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}

@@ -1,0 +1,109 @@
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { testClient, type TestClient } from '../helpers/client.js';
+import { hostileFiles } from '../helpers/resume-corpus.js';
+
+const PARSE_TIMEOUT_MS = 3000;
+let h: Harness;
+let kit: TestClient;
+let files: Awaited<ReturnType<typeof hostileFiles>>;
+const key = () => h.org.keys.secret_test;
+const local = (url: string) => new URL(url).pathname + new URL(url).search;
+
+/** One page whose content stream inflates to ~400 MB of text operators: pdf.js would work at it for minutes. */
+function endlessContentPdf(): Buffer {
+  const unit = Buffer.from('BT /F1 9 Tf 40 700 Td (Endless resume text that keeps a parser busy) Tj ET\n'.repeat(13_000));
+  const content = deflateSync(Buffer.concat(Array.from({ length: 400 }, () => unit)), { level: 9 });
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  const offsets: number[] = [];
+  let size = parts[0].length;
+  objects.forEach((body, i) => {
+    offsets.push(size);
+    const chunk = body === null
+      ? Buffer.concat([Buffer.from(`${i + 1} 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`), content, Buffer.from('\nendstream\nendobj\n')])
+      : Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`);
+    parts.push(chunk);
+    size += chunk.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+async function put(bytes: Buffer) {
+  const candidateId = await kit.candidate(key());
+  const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'cv.pdf' } });
+  const res = await h.app.inject({ method: 'PUT', url: local(created.upload_url), payload: bytes, headers: { 'content-type': 'application/pdf' } });
+  return { candidateId, key: created.key as string, status: res.statusCode, body: (res.body ? res.json() : undefined) as { error?: { code: string; message: string } } | undefined };
+}
+
+async function register(bytes: Buffer) {
+  const uploaded = await put(bytes);
+  expect(uploaded.status).toBe(200);
+  return kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: uploaded.candidateId, key: uploaded.key } });
+}
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RESUME_PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS) } });
+  kit = testClient(h);
+  files = await hostileFiles();
+}, 60_000);
+afterAll(async () => h?.close());
+
+describe('hostile files', () => {
+  it('refuse at upload (415) a polyglot and binary junk', async () => {
+    for (const bytes of [files.polyglot, files.binaryJunk]) {
+      const res = await put(bytes);
+      expect(res.status).toBe(415);
+      expect(res.body?.error?.code).toBe('unsupported_file_type');
+    }
+  });
+
+  it.each([
+    ['zipBombDocx', /ZIP bomb/],
+    ['tenThousandPagesPdf', /10000 pages/],
+    ['endlessPdf', /pages|longer than/],
+    ['truncatedPdf', /damaged or incomplete/],
+    ['encryptedPdf', /encrypted/],
+    ['scannedPdf', /scanned image/],
+    ['emptyPdf', /no readable text/],
+    ['tooLittleText', /too little text/],
+  ] as const)('answer 422 unprocessable_resume for %s, saying why', async (name, reason) => {
+    const res = await register(files[name]);
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('unprocessable_resume');
+    expect(res.body.error.message).toMatch(reason);
+  });
+
+  it('stop a file that never finishes parsing at the time limit, while the API keeps answering', async () => {
+    const pending = register(endlessContentPdf());
+    let settled = false;
+    void pending.then(() => { settled = true; });
+    // The parse runs in a worker: requests are answered meanwhile.
+    for (let i = 0; i < 5; i++) expect((await kit.call('GET', '/v1/resumes?limit=1', { key: key() })).status).toBe(200);
+    expect(settled).toBe(false);
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect(res.body.error.message).toMatch(/longer than 3 s|more memory/);
+    // The pool replaced its worker: the next file parses.
+    const next = await register(Buffer.from('Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nSkills\nSQL, Tableau, Excel\n'));
+    expect(next.status).toBe(201);
+  }, 60_000);
+
+  it('ignore hidden and tiny text and flag it', async () => {
+    const res = await register(files.hiddenTextPdf);
+    expect(res.status).toBe(201);
+    const codes = res.body.parsed.warnings.map((w: { code: string }) => w.code);
+    expect(codes).toEqual(expect.arrayContaining(['hidden_text', 'tiny_text']));
+    const skills = res.body.parsed.skills.map((s: { canonical: string }) => s.canonical);
+    for (const planted of ['Kubernetes', 'Terraform', 'Rust', 'Scala']) expect(skills).not.toContain(planted);
+  });
+});

@@ -1,0 +1,382 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker } from '../../src/jobs/worker.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { testClient, type TestClient } from '../helpers/client.js';
+import { startS3Server, type S3Server } from '../helpers/s3.js';
+import { startFakeModel } from '../helpers/fake-model.js';
+
+const TEXT_RESUME = `Maria Gonzalez
+maria.gonzalez@example.com | (415) 555-0142 | Austin, TX
+linkedin.com/in/maria-gonzalez-example
+
+Summary
+Backend engineer with seven years of experience building payment APIs.
+
+Experience
+Senior Software Engineer, Northwind Payments   Jan 2020 – Present
+- Built a Kafka pipeline in Go processing 40,000 events per second
+- Cut p99 latency by 35% by moving hot reads to Redis
+Software Engineer, Brightline Health   06/2016 - 12/2019
+- Wrote Python services on PostgreSQL and Docker for 2 million patients
+
+Education
+University of Texas at Austin — B.S. in Computer Science — 2016
+
+Skills
+Go, Python, PostgreSQL, Redis, Kafka, Docker, Kubernetes
+`;
+
+describe.each(['local', 's3'] as const)('resumes on %s storage', (backend) => {
+let h: Harness;
+let kit: TestClient;
+let org: Org;
+let s3: S3Server | null = null;
+const key = () => org.keys.secret_test;
+
+/** The path and query of a signed URL, for app.inject. */
+const local = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+/** A signed URL's answer: the service's own for local storage, the S3 server's otherwise. */
+async function send(method: 'PUT' | 'GET', url: string, body?: Buffer | string): Promise<{ statusCode: number; body: string; headers: Record<string, unknown> }> {
+  if (backend === 'local') {
+    const res = await h.app.inject({ method, url: local(url), ...(body === undefined ? {} : { payload: body, headers: { 'content-type': 'application/octet-stream' } }) });
+    return { statusCode: res.statusCode, body: res.body, headers: res.headers };
+  }
+  const res = await fetch(url, { method, ...(body === undefined ? {} : { body }) });
+  return { statusCode: res.status, body: await res.text(), headers: Object.fromEntries(res.headers) };
+}
+
+async function upload(k: string, candidateId: string, bytes: Buffer | string) {
+  const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: k, body: { candidate_id: candidateId, filename: 'cv.txt' } });
+  const put = await send('PUT', created.upload_url, bytes);
+  return { created, put };
+}
+
+async function registered(k = key(), bytes: Buffer | string = TEXT_RESUME) {
+  const candidateId = await kit.candidate(k);
+  const { created, put } = await upload(k, candidateId, bytes);
+  expect(put.statusCode, put.body).toBe(200);
+  const resume = await kit.ok('POST', '/v1/resumes', { key: k, body: { candidate_id: candidateId, key: created.key } });
+  return { candidateId, key: created.key as string, resume };
+}
+
+async function drainJobs() {
+  const worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+  while ((await worker.runOnce()) > 0) { /* drain */ }
+}
+
+beforeAll(async () => {
+  if (backend === 's3') s3 = await startS3Server();
+  h = await startHarness({ env: s3?.env ?? {} });
+  kit = testClient(h);
+  org = h.org;
+});
+afterAll(async () => {
+  await h?.close();
+  await s3?.close();
+});
+
+describe('upload URLs', () => {
+  it('answer 201 with a signed PUT URL, a key and its lifetime', async () => {
+    const candidateId = await kit.candidate(key());
+    const body = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'Résumé final.pdf' } });
+    expect(body).toMatchObject({ object: 'resume_upload', expires_in: 900 });
+    expect(body.upload_url).toMatch(backend === 'local' ? /^http:\/\/localhost:8080\/files\/resumes\/uploads\/.+sig=/ : /\/prep-test\/resumes\/uploads\/.+X-Amz-Signature=/);
+    expect(body.key).toMatch(/^resumes\/uploads\/[0-9a-f-]{36}$/);
+  });
+
+  it('refuse an unknown candidate (404), another organisation\'s candidate (404) and a bad filename (400)', async () => {
+    const other = await h.createOrg('Other');
+    const theirs = await kit.candidate(other.keys.secret_test);
+    for (const candidate_id of ['0190a1b2-0000-7000-8000-000000000000', theirs]) {
+      const res = await kit.call('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id, filename: 'a.pdf' } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.param).toBe('candidate_id');
+    }
+    const candidateId = await kit.candidate(key());
+    for (const filename of ['', 'x'.repeat(251)]) {
+      const res = await kit.call('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.param).toBe('filename');
+    }
+  });
+});
+
+describe.runIf(backend === 'local')('the local storage URLs', () => {
+  it('refuse a tampered signature, another key, an expired URL (403), a file over 10 MiB (413) and a file that is no document (415)', async () => {
+    const candidateId = await kit.candidate(key());
+    const { upload_url: url } = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'a.txt' } });
+    const put = (u: string, payload: Buffer | string) => h.app.inject({ method: 'PUT', url: local(u), payload, headers: { 'content-type': 'application/pdf' } });
+
+    const tampered = url.replace(/sig=(.)/, (_: string, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    let res = await put(tampered, TEXT_RESUME);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('file_url_invalid');
+    res = await put(url.replace('/resumes/uploads/', '/resumes/uploads/x'), TEXT_RESUME);
+    expect(res.json().error.code).toBe('file_url_invalid');
+    res = await put(url.replace(/max=\d+/, 'max=99999999'), TEXT_RESUME);
+    expect(res.json().error.code).toBe('file_url_invalid');
+
+    res = await put(url, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.code).toBe('file_too_large');
+
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    res = await put(url, Buffer.concat([png, Buffer.alloc(200)]));
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error).toMatchObject({ code: 'unsupported_file_type', type: 'invalid_request_error' });
+
+    h.clock.advance(901_000);
+    res = await put(url, TEXT_RESUME);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('file_url_expired');
+  });
+});
+
+describe('registering a resume', () => {
+  it('parses the uploaded file into fields, not yet scored', async () => {
+    const { resume, candidateId } = await registered();
+    expect(resume).toMatchObject({
+      object: 'resume', candidate_id: candidateId, livemode: false, score: null,
+      file: { content_type: 'text/plain', pages: 1, size: Buffer.byteLength(TEXT_RESUME) },
+    });
+    expect(resume.parsed).toMatchObject({ name: 'Maria Gonzalez', email: 'maria.gonzalez@example.com', phone: '+14155550142', location: 'Austin, TX' });
+    expect(resume.parsed.experience.map((e: { company: string; start: string }) => [e.company, e.start])).toEqual([
+      ['Northwind Payments', '2020-01'], ['Brightline Health', '2016-06'],
+    ]);
+    expect(resume.parsed.experience[0]).toMatchObject({ title: 'Senior Software Engineer', current: true, end: null });
+    expect(resume.parsed.education[0]).toMatchObject({ institution: 'University of Texas at Austin', degree: 'B.S.', field: 'Computer Science', end: '2016-01' });
+    const skills = Object.fromEntries(resume.parsed.skills.map((s: { canonical: string; evidence: string }) => [s.canonical, s.evidence]));
+    expect(skills).toMatchObject({ Go: 'experience', Kafka: 'experience', Kubernetes: 'listed' });
+    expect(resume.parsed.sections_found).toEqual(expect.arrayContaining(['summary', 'experience', 'education', 'skills']));
+  });
+
+  it('answers 404 resume_not_found for an unknown key, a key never uploaded to and another organisation\'s key; 409 when registered twice', async () => {
+    const candidateId = await kit.candidate(key());
+    let res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: 'resumes/uploads/nope' } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('resume_not_found');
+
+    const { key: fresh } = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'a.txt' } });
+    res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: fresh } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('resume_not_found');
+
+    const mine = await registered();
+    const other = await h.createOrg('Other2');
+    const theirCandidate = await kit.candidate(other.keys.secret_test);
+    res = await kit.call('POST', '/v1/resumes', { key: other.keys.secret_test, body: { candidate_id: theirCandidate, key: mine.key } });
+    expect(res.status).toBe(404);
+    res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: mine.candidateId, key: mine.key } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('resume_already_registered');
+  });
+
+  it('answers 422 unprocessable_resume, saying why, for a file that is not a resume', async () => {
+    const candidateId = await kit.candidate(key());
+    const { created, put } = await upload(key(), candidateId, 'Hello, this is a short note and nothing else.');
+    expect(put.statusCode).toBe(200);
+    const res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'unprocessable_resume', type: 'invalid_request_error' });
+    expect(res.body.error.message).toMatch(/too little text/);
+  });
+
+  it.runIf(backend === 's3')('refuses at registration (422) what an S3 upload URL cannot refuse: over 10 MiB, not a document', async () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200)]);
+    for (const [bytes, reason] of [[Buffer.alloc(10 * 1024 * 1024 + 1, 0x41), /larger than 10 MiB/], [png, /not a supported format/]] as const) {
+      const candidateId = await kit.candidate(key());
+      const { created, put } = await upload(key(), candidateId, bytes);
+      expect(put.statusCode).toBe(200);
+      const res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('unprocessable_resume');
+      expect(res.body.error.message).toMatch(reason);
+    }
+  });
+
+  it('keeps the registered bytes when the upload URL is used again', async () => {
+    const candidateId = await kit.candidate(key());
+    const { created } = await upload(key(), candidateId, TEXT_RESUME);
+    const resume = await kit.ok('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+    const again = await send('PUT', created.upload_url, TEXT_RESUME.replace('Maria', 'Mallory'));
+    expect(again.statusCode).toBe(200);
+    const link = await kit.ok('GET', `/v1/resumes/${resume.id}/file`, { key: key() });
+    const file = await send('GET', link.url);
+    expect(file.body).toBe(TEXT_RESUME);
+  });
+});
+
+describe('reading, listing and deleting', () => {
+  it('lists newest first with keyset paging and a candidate filter; 404 across organisations and environments', async () => {
+    const a = await registered();
+    const b = await registered();
+    const page = await kit.ok('GET', '/v1/resumes?limit=1', { key: key() });
+    expect(page.data.map((r: { id: string }) => r.id)).toEqual([b.resume.id]);
+    expect(page.has_more).toBe(true);
+    const next = await kit.ok('GET', `/v1/resumes?limit=1&starting_after=${page.next_cursor}`, { key: key() });
+    expect(next.data[0].id).toBe(a.resume.id);
+    const filtered = await kit.ok('GET', `/v1/resumes?candidate_id=${a.candidateId}`, { key: key() });
+    expect(filtered.data.map((r: { id: string }) => r.id)).toEqual([a.resume.id]);
+
+    const other = await h.createOrg('Other3');
+    for (const k of [other.keys.secret_test, org.keys.secret_live]) {
+      for (const path of [`/v1/resumes/${a.resume.id}`, `/v1/resumes/${a.resume.id}/file`]) {
+        const res = await kit.call('GET', path, { key: k });
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe('resume_not_found');
+      }
+      expect((await kit.ok('GET', '/v1/resumes', { key: k })).data).toEqual([]);
+    }
+  });
+
+  it('gives a signed, expiring download link without a file name for API uploads', async () => {
+    const { resume } = await registered();
+    const link = await kit.ok('GET', `/v1/resumes/${resume.id}/file`, { key: key() });
+    expect(link).toMatchObject({ object: 'resume_file', expires_in: 300 });
+    expect(link).not.toHaveProperty('file_name');
+    const file = await send('GET', link.url);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('text/plain');
+    expect(file.headers['content-disposition']).toContain(`resume-${resume.id}.txt`);
+    expect((await send('GET', link.url.replace(/(type=text|content-type=text)/, '$1html'))).statusCode).toBe(403);
+  });
+
+  it('DELETE removes the record and keeps the file; erasing the candidate removes their files', async () => {
+    const { resume, candidateId } = await registered();
+    const row = await h.db.kysely.selectFrom('resumes').select(['file_key', 'upload_key']).where('id', '=', resume.id).executeTakeFirstOrThrow();
+    const deleted = await kit.ok('DELETE', `/v1/resumes/${resume.id}`, { key: key() });
+    expect(deleted).toEqual({ object: 'resume', id: resume.id, deleted: true });
+    expect((await kit.call('GET', `/v1/resumes/${resume.id}`, { key: key() })).status).toBe(404);
+    expect((await kit.call('DELETE', `/v1/resumes/${resume.id}`, { key: key() })).status).toBe(404);
+    const storage = h.services.files.storage;
+    expect(await storage.head(row.file_key)).not.toBeNull();
+
+    await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+    await drainJobs();
+    expect(await storage.head(row.file_key)).toBeNull();
+    expect(await storage.head(row.upload_key)).toBeNull();
+  });
+});
+
+describe('scoring', () => {
+  const brief = { role: 'Senior Backend Engineer', job_description: 'Requirements:\n- 5+ years of backend experience\n- Go and Kafka\n- PostgreSQL\nNice to have:\n- Kubernetes' };
+
+  async function balance(k: string) {
+    return (await kit.ok('GET', '/v1/usage', { key: k })).credits?.resume ?? null;
+  }
+  const scoredEvents = async (resumeId: string) => (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'resume.scored').execute())
+    .map((e) => JSON.parse(e.payload)).filter((e) => e.data.object.id === resumeId);
+
+  it('charges one credit per brief, returns the stored score for an unchanged brief, and emits resume.scored once per charge', async () => {
+    const fresh = await h.createOrg('Scoring', 3);
+    const k = fresh.keys.secret_live;
+    const { resume, candidateId } = await registered(k);
+    const ledger = async () => Number((await h.db.kysely.selectFrom('credit_ledger').select((eb) => eb.fn.sum<number>('amount').as('n'))
+      .where('organization_id', '=', fresh.id).where('livemode', '=', 1).where('kind', '=', 'resume').executeTakeFirstOrThrow()).n);
+    expect(await ledger()).toBe(3);
+
+    const scored = await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: brief }, 200);
+    expect(scored.score).toMatchObject({ mode: 'brief', role: 'Senior Backend Engineer', narrative: null });
+    expect(scored.score.overall).toBeGreaterThanOrEqual(0);
+    expect(scored.score.requirements.length).toBeGreaterThan(0);
+    expect(await ledger()).toBe(2);
+
+    const same = await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: { role: ' senior backend engineer ', job_description: brief.job_description.toUpperCase() } }, 200);
+    expect(same.score).toEqual(scored.score);
+    expect(await ledger()).toBe(2);
+
+    const standalone = await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k }, 200);
+    expect(standalone.score.mode).toBe('standalone');
+    expect(await ledger()).toBe(1);
+    expect((await kit.ok('GET', `/v1/resumes/${resume.id}`, { key: k })).score.mode).toBe('standalone');
+
+    const events = await scoredEvents(resume.id);
+    expect(events).toHaveLength(2);
+    expect(events[0].data.object).toMatchObject({ id: resume.id, candidate_id: candidateId, overall: scored.score.overall, brief_fingerprint: scored.score.brief_fingerprint });
+
+    await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: { role: 'Data Engineer' } }, 200);
+    const broke = await kit.call('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: { role: 'Product Designer' } });
+    expect(broke.status).toBe(402);
+    expect(broke.body.error.code).toBe('insufficient_credits');
+    expect(await scoredEvents(resume.id)).toHaveLength(3);
+    void balance;
+  });
+
+  it('scores concurrent requests for one brief once', async () => {
+    const fresh = await h.createOrg('Race', 5);
+    const k = fresh.keys.secret_live;
+    const { resume } = await registered(k);
+    const replies = await Promise.all([1, 2, 3, 4].map(() => kit.call('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: brief })));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(replies.map((r) => JSON.stringify(r.body.score))).size).toBe(1);
+    expect(await scoredEvents(resume.id)).toHaveLength(1);
+  });
+
+  it('bounds the brief and 404s an unknown resume', async () => {
+    const { resume } = await registered();
+    const res = await kit.call('POST', `/v1/resumes/${resume.id}/score`, { key: key(), body: { job_description: 'x'.repeat(20_001) } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe('job_description');
+    const missing = await kit.call('POST', '/v1/resumes/0190a1b2-0000-7000-8000-000000000000/score', { key: key(), body: {} });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('resume_not_found');
+  });
+});
+});
+
+describe('scoring with a configured model', () => {
+  let h: Harness;
+  let kit: TestClient;
+  let model: Awaited<ReturnType<typeof startFakeModel>>;
+  let answer = '';
+  beforeAll(async () => {
+    model = await startFakeModel(() => answer);
+    h = await startHarness({ env: model.env });
+    kit = testClient(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await model?.close();
+  });
+
+  async function resumeId(k: string) {
+    const candidateId = await kit.candidate(k);
+    const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: k, body: { candidate_id: candidateId, filename: 'cv.txt' } });
+    await h.app.inject({ method: 'PUT', url: new URL(created.upload_url).pathname + new URL(created.upload_url).search, payload: TEXT_RESUME });
+    return (await kit.ok('POST', '/v1/resumes', { key: k, body: { candidate_id: candidateId, key: created.key } })).id as string;
+  }
+
+  it('adds the model\'s narrative beside the built-in evidence, without the name or contact details', async () => {
+    answer = JSON.stringify({ summary: 'Strong backend profile.', strengths: ['Kafka at scale'], concerns: ['No Kubernetes in production'] });
+    model.requests = [];
+    const k = h.org.keys.secret_test;
+    const id = await resumeId(k);
+    const scored = await kit.ok('POST', `/v1/resumes/${id}/score`, { key: k, body: { role: 'Backend Engineer' } }, 200);
+    expect(scored.score.narrative).toEqual({ status: 'ok', model: 'reviewer-1', summary: 'Strong backend profile.', strengths: ['Kafka at scale'], concerns: ['No Kubernetes in production'] });
+    expect(scored.score.requirements.length + scored.score.quality.completeness.evidence.length).toBeGreaterThan(0);
+    expect(model.requests).toHaveLength(1);
+    const sent = JSON.stringify(model.requests[0].body);
+    for (const personal of ['Maria', 'Gonzalez', 'maria.gonzalez@example.com', '555', 'University of Texas']) expect(sent).not.toContain(personal);
+  });
+
+  it('keeps the built-in score, flagged, when the model fails or answers out of shape', async () => {
+    const k = h.org.keys.secret_test;
+    model.failing = true;
+    try {
+      const scored = await kit.ok('POST', `/v1/resumes/${await resumeId(k)}/score`, { key: k }, 200);
+      expect(scored.score.narrative).toMatchObject({ status: 'failed', model: 'reviewer-1' });
+      expect(scored.score.flags).toContain('model_unavailable');
+      expect(scored.score.overall).toBeGreaterThan(0);
+    } finally {
+      model.failing = false;
+    }
+    answer = 'I think this candidate is great!';
+    const prose = await kit.ok('POST', `/v1/resumes/${await resumeId(k)}/score`, { key: k }, 200);
+    expect(prose.score.narrative).toMatchObject({ status: 'failed', reason: 'the model did not answer with JSON' });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseResume } from '../../src/modules/resumes/parse/index.js';
+import { normaliseBrief, scoreResume } from '../../src/modules/resumes/scoring/index.js';
+import { buildCorpus, buildFitPairs, f1, fieldScores } from '../helpers/resume-corpus.js';
+
+const AS_OF = '2026-11';
+type Counts = { tp: number; fp: number; fn: number };
+
+describe('parsing the labelled set', () => {
+  it('reads every field with F1 of at least 0.9, in every format (printed)', async () => {
+    const corpus = await buildCorpus();
+    expect(corpus.length).toBeGreaterThanOrEqual(30);
+    const totals: Record<string, Counts> = {};
+    const byFormat: Record<string, Record<string, Counts>> = {};
+    for (const file of corpus) {
+      const { parsed } = await parseResume(file.bytes, { asOf: AS_OF });
+      for (const [field, c] of Object.entries(fieldScores(file.truth, parsed) as Record<string, Counts>)) {
+        for (const bucket of [(totals[field] ??= { tp: 0, fp: 0, fn: 0 }), ((byFormat[file.format] ??= {})[field] ??= { tp: 0, fp: 0, fn: 0 })]) {
+          bucket.tp += c.tp;
+          bucket.fp += c.fp;
+          bucket.fn += c.fn;
+        }
+      }
+    }
+    const table = Object.entries(totals).map(([field, c]) => ({
+      field, f1: Number(f1(c).toFixed(3)), ...Object.fromEntries(Object.entries(byFormat).map(([format, fields]) => [format, Number(f1(fields[field]).toFixed(2))])),
+    }));
+    console.log(`Field-level F1 over ${corpus.length} generated resumes (${Object.keys(byFormat).join(', ')}):`);
+    console.table(table);
+    for (const row of table) expect(row.f1, row.field).toBeGreaterThanOrEqual(0.9);
+    for (const [format, fields] of Object.entries(byFormat)) {
+      for (const [field, c] of Object.entries(fields)) expect(f1(c), `${format} ${field}`).toBeGreaterThanOrEqual(0.85);
+    }
+  }, 120_000);
+
+  it('reads two-column PDFs column by column and says so', async () => {
+    const corpus = (await buildCorpus()).filter((f) => f.format === 'pdf-2col');
+    for (const file of corpus) {
+      const { parsed } = await parseResume(file.bytes, { asOf: AS_OF });
+      expect(parsed.warnings.map((w) => w.code), file.id).toContain('two_column_layout');
+    }
+    const single = (await buildCorpus()).filter((f) => f.format === 'pdf-1col');
+    for (const file of single) {
+      const { parsed } = await parseResume(file.bytes, { asOf: AS_OF });
+      expect(parsed.warnings.map((w) => w.code), file.id).not.toContain('two_column_layout');
+    }
+  }, 120_000);
+});
+
+describe('scoring strong and weak fits to one brief', () => {
+  it('scores the strong resume higher in at least 90% of pairs (printed)', async () => {
+    const pairs = await buildFitPairs();
+    expect(pairs.length).toBeGreaterThanOrEqual(20);
+    let wins = 0;
+    const rows = [];
+    for (const pair of pairs) {
+      const brief = normaliseBrief(pair.brief);
+      const strong = scoreResume(await parseResume(pair.strong.bytes, { asOf: AS_OF }), brief, { asOf: AS_OF });
+      const weak = scoreResume(await parseResume(pair.weak.bytes, { asOf: AS_OF }), brief, { asOf: AS_OF });
+      if (strong.overall > weak.overall) wins++;
+      rows.push({ role: pair.brief.role, strong: strong.overall, weak: weak.overall, weak_flags: weak.flags.join(' ') });
+    }
+    console.log(`Strong beats weak in ${wins} of ${pairs.length} pairs:`);
+    console.table(rows);
+    expect(wins / pairs.length).toBeGreaterThanOrEqual(0.9);
+  }, 120_000);
+});

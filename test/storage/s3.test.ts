@@ -1,0 +1,104 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createS3Storage, type S3StorageConfig } from '../../src/storage/s3.js';
+import { ObjectTooLarge, type ObjectStorage } from '../../src/storage/storage.js';
+import { startS3Server, type S3Server } from '../helpers/s3.js';
+
+let server: S3Server;
+let endpoint: string;
+let storage: ObjectStorage;
+let bare: ObjectStorage; // same bucket, no prefix: sees the raw keys
+
+function config(prefix: string): S3StorageConfig {
+  return { bucket: server.bucket, region: 'us-east-1', endpoint, forcePathStyle: true, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, prefix };
+}
+
+beforeAll(async () => {
+  server = await startS3Server();
+  endpoint = server.endpoint;
+  storage = createS3Storage(config('tenant-1/'));
+  bare = createS3Storage(config(''));
+});
+
+afterAll(async () => {
+  await storage?.close();
+  await bare?.close();
+  await server?.close();
+});
+
+describe('S3 storage (s3rver)', () => {
+  it('a presigned PUT needs no checksum header, accepts a plain fetch PUT, and head/read give the bytes', async () => {
+    const { url, expiresIn } = await storage.signedPutUrl('resumes/a.pdf', { expiresIn: 60, maxBytes: 1024 });
+    expect(expiresIn).toBe(60);
+    const query = new URL(url).searchParams;
+    expect(query.get('X-Amz-SignedHeaders')).toBe('host');
+    expect([...query.keys()].filter((k) => /checksum/i.test(k))).toEqual([]);
+
+    const body = Buffer.from('%PDF-1.4 hello');
+    const res = await fetch(url, { method: 'PUT', body });
+    expect(res.status).toBe(200);
+    expect(await storage.head('resumes/a.pdf')).toEqual({ size: body.length });
+    expect(await storage.read('resumes/a.pdf', body.length)).toEqual(body);
+  });
+
+  it('head and read of a missing key give null', async () => {
+    expect(await storage.head('resumes/missing.pdf')).toBeNull();
+    expect(await storage.read('resumes/missing.pdf', 10)).toBeNull();
+  });
+
+  it('read past maxBytes throws ObjectTooLarge', async () => {
+    await storage.write('resumes/big.bin', Buffer.alloc(100, 1), 'application/octet-stream');
+    const err = await storage.read('resumes/big.bin', 99).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ObjectTooLarge);
+    expect((err as ObjectTooLarge).maxBytes).toBe(99);
+  });
+
+  it('a signed GET URL returns the bytes with the download name and content type', async () => {
+    await storage.write('resumes/b.pdf', Buffer.from('bytes of b'), 'application/octet-stream');
+    const { url } = await storage.signedGetUrl('resumes/b.pdf', { expiresIn: 60, fileName: 'Résumé "final".pdf', contentType: 'application/pdf' });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('bytes of b');
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition'))
+      .toBe(`attachment; filename="R_sum_ _final_.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22.pdf`);
+  });
+
+  it('a tampered signed GET URL is refused', async () => {
+    await storage.write('resumes/c.pdf', Buffer.from('c'), 'application/pdf');
+    const { url } = await storage.signedGetUrl('resumes/c.pdf', { expiresIn: 60, fileName: 'c.pdf' });
+    expect((await fetch(url)).status).toBe(200);
+
+    const renamed = new URL(url);
+    renamed.searchParams.set('response-content-disposition', 'attachment; filename="evil.exe"');
+    expect((await fetch(renamed)).status).toBe(403);
+
+    const resigned = new URL(url);
+    const sig = resigned.searchParams.get('X-Amz-Signature')!;
+    resigned.searchParams.set('X-Amz-Signature', (sig[0] === '0' ? '1' : '0') + sig.slice(1));
+    expect((await fetch(resigned)).status).toBe(403);
+  });
+
+  it('an expired signed GET URL is refused', async () => {
+    await storage.write('resumes/d.pdf', Buffer.from('d'), 'application/pdf');
+    const { url } = await storage.signedGetUrl('resumes/d.pdf', { expiresIn: 1 });
+    await new Promise((r) => setTimeout(r, 1500));
+    const res = await fetch(url);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('Request has expired');
+  });
+
+  it('copy keeps the copy after the source is deleted; deleting a missing key resolves', async () => {
+    await storage.write('resumes/src.pdf', Buffer.from('original'), 'application/pdf');
+    await storage.copy('resumes/src.pdf', 'resumes/dst.pdf');
+    await storage.delete('resumes/src.pdf');
+    expect(await storage.head('resumes/src.pdf')).toBeNull();
+    expect((await storage.read('resumes/dst.pdf', 100))?.toString()).toBe('original');
+    await expect(storage.delete('resumes/never-was.pdf')).resolves.toBeUndefined();
+  });
+
+  it('the prefix is prepended to every key', async () => {
+    await storage.write('resumes/e.pdf', Buffer.from('e'), 'application/pdf');
+    expect((await bare.read('tenant-1/resumes/e.pdf', 10))?.toString()).toBe('e');
+    expect(await bare.head('resumes/e.pdf')).toBeNull();
+  });
+});
