@@ -1,10 +1,10 @@
 import type { App } from '../app-types.js';
-import { livemodeFlag } from '../platform/context.js';
 import type { Services } from '../services.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { brandingRoutes } from './branding/routes.js';
 import { createBrandingService } from './branding/service.js';
+import { createCandidateRepo } from './candidates/repo.js';
 import { candidateRoutes } from './candidates/routes.js';
 import { catalogueRoutes } from './catalogues/routes.js';
 import { createCodingCatalogRepo } from './coding/catalog-repo.js';
@@ -70,15 +70,15 @@ export function createModuleServices(services: Services) {
     catalog: createPsychometricCatalog(db), emit: webhooks.emitEvent,
   });
   subjects.set('psychometric', psychometric.provider);
+  const candidateRepo = createCandidateRepo(db);
   let parsePool: ParsePool | null = null; // started on the first upload: most processes never parse a file
   const resumes = createResumeService({
     db: db.kysely, clock, repo: createResumeRepo(db), storage: services.files.storage, credits: services.credits, queue: services.queue,
     model: services.model, emit: webhooks.emitEvent,
     parser: () => (parsePool ??= createParsePool({
-      workers: config.resumes.parseWorkers, timeoutMs: config.resumes.parseTimeoutMs, memoryMb: config.resumes.parseMemoryMb, maxQueued: 64,
+      workers: config.resumes.parseWorkers, timeoutMs: config.resumes.parseTimeoutMs, memoryMb: config.resumes.parseMemoryMb, maxQueued: 16,
     })),
-    candidateExists: async (tx, tenant, id) => Boolean(await tx.selectFrom('candidates').select('id')
-      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst()),
+    candidates: { exists: async (tx, tenant, id) => Boolean(await candidateRepo.get(tx, tenant, id)), lock: candidateRepo.lock },
   });
   const close = async () => {
     await parsePool?.close();

@@ -38,7 +38,8 @@ export function createLocalStorage(options: LocalStorageOptions) {
     return path.join(options.dir, objectKey);
   };
 
-  const canonical = (r: SignedRequest) => [r.method, r.key, r.expires, r.maxBytes ?? '', r.fileName ?? '', r.contentType ?? ''].join('\n');
+  // A JSON array: no field's text can pass for another field or for a missing one.
+  const canonical = (r: SignedRequest) => JSON.stringify([r.method, r.key, r.expires, r.maxBytes, r.fileName, r.contentType]);
   const sign = (r: SignedRequest) => createHmac('sha256', key()).update(canonical(r)).digest('base64url');
 
   function urlFor(r: SignedRequest): string {

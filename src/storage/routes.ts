@@ -9,9 +9,12 @@ import { DOCUMENT_CONTENT_TYPES, sniffDocument } from './file-type.js';
 import type { LocalStorage, SignedRequest } from './local.js';
 import { attachmentDisposition, ObjectTooLarge } from './storage.js';
 
-type Query = Record<string, string | undefined>;
+type Query = Record<string, string | string[] | undefined>;
 
-function signedRequest(method: 'PUT' | 'GET', key: string, query: Query): { request: SignedRequest; sig: string } {
+function signedRequest(method: 'PUT' | 'GET', key: string, raw: Query): { request: SignedRequest; sig: string } {
+  // A repeated parameter is never what was signed.
+  if (Object.values(raw).some((v) => Array.isArray(v))) throw new ApiError('file_url_invalid');
+  const query = raw as Record<string, string | undefined>;
   const expires = Number(query.expires);
   const max = query.max === undefined ? null : Number(query.max);
   if (!query.sig || !Number.isSafeInteger(expires) || (max !== null && !Number.isSafeInteger(max))) throw new ApiError('file_url_invalid');

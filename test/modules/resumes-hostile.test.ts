@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { hostileFiles } from '../helpers/resume-corpus.js';
+import { createParsePool } from '../../src/modules/resumes/parse/pool.js';
 
 const PARSE_TIMEOUT_MS = 3000;
 let h: Harness;
@@ -96,6 +97,26 @@ describe('hostile files', () => {
     // The pool replaced its worker: the next file parses.
     const next = await register(Buffer.from('Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nSkills\nSQL, Tableau, Excel\n'));
     expect(next.status).toBe(201);
+  }, 60_000);
+
+  it('stop a worker whose inflated buffers pass the memory limit (they live outside the heap limit)', async () => {
+    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 96, maxQueued: 1 });
+    try {
+      await expect(pool.parse(endlessContentPdf(), '2026-11')).rejects.toThrow(/more memory/);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('answer a parse still running when the service closes (503), never leaving it hanging', async () => {
+    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 2048, maxQueued: 2 });
+    const outcome = (p: Promise<unknown>) => p.then(() => 'parsed', (error: { code?: string }) => error.code);
+    const running = outcome(pool.parse(endlessContentPdf(), '2026-11'));
+    const queued = outcome(pool.parse(endlessContentPdf(), '2026-11'));
+    await new Promise((r) => setTimeout(r, 300));
+    await pool.close();
+    expect(await running).toBe('service_unavailable');
+    expect(await queued).toBe('service_unavailable');
   }, 60_000);
 
   it('ignore hidden and tiny text and flag it', async () => {

@@ -120,6 +120,9 @@ describe.runIf(backend === 'local')('the local storage URLs', () => {
     expect(res.json().error.code).toBe('file_url_invalid');
     res = await put(url.replace(/max=\d+/, 'max=99999999'), TEXT_RESUME);
     expect(res.json().error.code).toBe('file_url_invalid');
+    res = await put(`${url}&max=1`, TEXT_RESUME); // a repeated parameter is never what was signed
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('file_url_invalid');
 
     res = await put(url, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41));
     expect(res.statusCode).toBe(413);
@@ -208,6 +211,75 @@ describe('registering a resume', () => {
     const link = await kit.ok('GET', `/v1/resumes/${resume.id}/file`, { key: key() });
     const file = await send('GET', link.url);
     expect(file.body).toBe(TEXT_RESUME);
+  });
+});
+
+describe('registration races', () => {
+  /** Runs `during` right after registration has read the upload (while the worker would parse it), then restores the storage. */
+  async function whileReading<T>(during: (key: string) => Promise<void>, register: () => Promise<T>): Promise<T> {
+    const storage = h.services.files.storage;
+    const read = storage.read;
+    storage.read = async (k, max) => {
+      const bytes = await read.call(storage, k, max);
+      await during(k);
+      return bytes;
+    };
+    try {
+      return await register();
+    } finally {
+      storage.read = read;
+    }
+  }
+
+  it('keeps the bytes it parsed even when the upload is replaced while it reads them', async () => {
+    const candidateId = await kit.candidate(key());
+    const { created } = await upload(key(), candidateId, TEXT_RESUME);
+    const resume = await whileReading(
+      (k) => h.services.files.storage.write(k, Buffer.from('replaced while parsing'), 'text/plain'), // a second PUT to the upload URL
+      () => kit.ok('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } }),
+    );
+    const link = await kit.ok('GET', `/v1/resumes/${resume.id}/file`, { key: key() });
+    expect((await send('GET', link.url)).body).toBe(TEXT_RESUME);
+    expect(resume.file.size).toBe(Buffer.byteLength(TEXT_RESUME));
+  });
+
+  it('leaves nothing behind when the candidate is erased while the file is read', async () => {
+    const candidateId = await kit.candidate(key());
+    const { created } = await upload(key(), candidateId, TEXT_RESUME);
+    const res = await whileReading(
+      async () => void (await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() })),
+      () => kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } }),
+    );
+    expect(res.status).toBe(404);
+    expect(res.body.error.param).toBe('candidate_id');
+    expect(await h.db.kysely.selectFrom('resumes').select('id').where('candidate_id', '=', candidateId).execute()).toEqual([]);
+  });
+
+  it('deletes an upload made with a URL still valid after the candidate was erased, once the URL has expired', async () => {
+    const storage = h.services.files.storage;
+    const candidateId = await kit.candidate(key());
+    const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'late.txt' } });
+    await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+    await drainJobs();
+    expect((await send('PUT', created.upload_url, TEXT_RESUME)).statusCode).toBe(200);
+    expect(await storage.head(created.key)).not.toBeNull();
+    h.clock.advance(901_000 + 60_000);
+    await drainJobs();
+    expect(await storage.head(created.key)).toBeNull();
+  });
+
+  it('deletes uploads a day after their URL expired', async () => {
+    const storage = h.services.files.storage;
+    const candidateId = await kit.candidate(key());
+    const { created } = await upload(key(), candidateId, TEXT_RESUME);
+    const sweep = h.modules.resumes.jobs().find((j) => j.kind === 'resumes.sweep_uploads')!;
+    await sweep.run(null, {} as never);
+    expect(await storage.head(created.key)).not.toBeNull();
+    h.clock.advance(900_000 + 24 * 3_600_000 + 1000);
+    await sweep.run(null, {} as never);
+    expect(await storage.head(created.key)).toBeNull();
+    const res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+    expect(res.body.error.code).toBe('resume_not_found');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { CandidatesTable, Database } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
@@ -34,6 +34,15 @@ export function createCandidateRepo(database: Db) {
     async update(tx: Kysely<Database>, tenant: Tenant, id: string, changes: Partial<Pick<CandidateRow, 'email' | 'name' | 'updated_at'>>) {
       await tx.updateTable('candidates').set(changes)
         .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute();
+    },
+    /**
+     * Holds the candidate's row for the rest of the transaction (PostgreSQL row lock; SQLite's write lock) so that
+     * erasure and anything created for the candidate meanwhile are serialised. False when there is no such candidate.
+     */
+    async lock(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean> {
+      const result = await tx.updateTable('candidates').set({ updated_at: sql`updated_at` })
+        .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async delete(tx: Kysely<Database>, tenant: Tenant, id: string) {
       await tx.deleteFrom('candidates')

@@ -90,6 +90,7 @@ export function createCandidateService(deps: {
     /** Erases the person: the record, what modules hold of them, and remembered responses naming them. */
     async erase(tenant: Tenant, id: string) {
       await db.transaction().execute(async (tx) => {
+        await repo.lock(tx, tenant, id); // first: whatever is being created for the candidate commits before, or fails after
         await mustGet(tx, tenant, id);
         for (const erase of erasers) await erase(tx, tenant, id);
         await repo.forgetIdempotentResponses(tx, tenant, id);

@@ -57,8 +57,13 @@ export function createResumeRepo(database: Db) {
     async file(tx: Kysely<Database>, tenant: Tenant, key: string) {
       return inTenant(tx.selectFrom('stored_files').selectAll(), tenant, 'stored_files').where('key', '=', key).executeTakeFirst();
     },
-    async candidateFiles(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<string[]> {
-      const rows = await inTenant(tx.selectFrom('stored_files').select('key'), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
+    async candidateFiles(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
+      return inTenant(tx.selectFrom('stored_files').select(['key', 'expires_at']), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
+    },
+    /** Upload objects whose URL expired before `before` (at most 500 a run). */
+    async expiredUploads(tx: Kysely<Database>, before: number): Promise<string[]> {
+      const rows = await tx.selectFrom('stored_files').select('key').where('purpose', '=', 'resume_upload').where('expires_at', '<', before)
+        .orderBy('expires_at').limit(500).execute();
       return rows.map((r) => r.key);
     },
     async deleteFiles(tx: Kysely<Database>, keys: string[]) {

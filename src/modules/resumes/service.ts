@@ -27,6 +27,8 @@ import type { ParseResult } from './types.js';
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_URL_TTL_SECONDS = 900;
 export const FILE_URL_TTL_SECONDS = 300;
+/** An upload not registered this long after its URL expired is deleted (object and record). */
+export const UPLOAD_RETENTION_MS = 24 * 3_600_000;
 
 type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
 
@@ -40,7 +42,11 @@ export interface ResumeServiceDeps {
   queue: JobQueue;
   model: TextModel | null;
   emit: Emit;
-  candidateExists: (tx: Kysely<Database>, tenant: Tenant, id: string) => Promise<boolean>;
+  candidates: {
+    exists(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean>;
+    /** Holds the candidate for the transaction (erasure waits); false when it is gone. */
+    lock(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean>;
+  };
 }
 
 /** A stored score with the narrative the model added, when one did. */
@@ -57,10 +63,10 @@ const yearMonth = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 export function createResumeService(deps: ResumeServiceDeps) {
   const { db, clock, repo, storage } = deps;
 
+  const noCandidate = (id: string) => new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${id}'.` });
+
   async function requireCandidate(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<void> {
-    if (!(await deps.candidateExists(tx, tenant, id))) {
-      throw new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${id}'.` });
-    }
+    if (!(await deps.candidates.exists(tx, tenant, id))) throw noCandidate(id);
   }
 
   async function get(tenant: Tenant, id: string): Promise<ListedResume> {
@@ -120,10 +126,12 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const result = await parse(bytes);
       const id = newId();
       const fileKey = `resumes/files/${id}`;
-      await storage.copy(input.key, fileKey);
+      // The bytes that were parsed are the ones kept: the upload URL may be used again while the file is read.
+      await storage.write(fileKey, bytes, result.contentType);
       const now = clock.now();
       try {
         await db.transaction().execute(async (tx) => {
+          if (!(await deps.candidates.lock(tx, tenant, input.candidate_id))) throw noCandidate(input.candidate_id); // erased meanwhile
           await repo.insertFile(tx, {
             key: fileKey, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
             purpose: 'resume', file_name: upload.file_name, first_party: upload.first_party, expires_at: null, created_at: now,
@@ -203,22 +211,36 @@ export function createResumeService(deps: ResumeServiceDeps) {
       return get(tenant, id);
     },
 
-    /** Candidate erasure: the resumes go now; their files (uploads and registered copies) are deleted by a job. */
+    /**
+     * Candidate erasure: the resumes go now; their files (uploads and registered copies) are deleted by a job, and
+     * once more when the last upload URL has expired, in case it was used after the first deletion.
+     */
     async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
       await repo.deleteForCandidate(tx, tenant, candidateId);
-      const keys = await repo.candidateFiles(tx, tenant, candidateId);
-      if (keys.length) await deps.queue.enqueue(tx, 'storage.delete', { keys });
+      const files = await repo.candidateFiles(tx, tenant, candidateId);
+      if (files.length === 0) return;
+      await deps.queue.enqueue(tx, 'storage.delete', { keys: files.map((f) => f.key) });
+      const open = files.filter((f) => f.expires_at !== null && f.expires_at > clock.now());
+      if (open.length) {
+        const runAt = Math.max(...open.map((f) => f.expires_at as number)) + 60_000;
+        await deps.queue.enqueue(tx, 'storage.delete', { keys: open.map((f) => f.key) }, { runAt });
+      }
     },
 
     jobs(): JobHandler[] {
-      return [{
-        kind: 'storage.delete',
-        run: async (payload) => {
-          const { keys } = payload as { keys: string[] };
-          for (const key of keys) await storage.delete(key);
-          await repo.deleteFiles(db, keys);
+      const deleteObjects = async (keys: string[]) => {
+        for (const key of keys) await storage.delete(key);
+        await repo.deleteFiles(db, keys);
+      };
+      return [
+        { kind: 'storage.delete', run: async (payload) => deleteObjects((payload as { keys: string[] }).keys) },
+        {
+          // Uploads never registered (or already copied by registration) go a day after their URL expired.
+          kind: 'resumes.sweep_uploads',
+          everyMs: 3_600_000,
+          run: async () => deleteObjects(await repo.expiredUploads(db, clock.now() - UPLOAD_RETENTION_MS)),
         },
-      }];
+      ];
     },
   };
 }

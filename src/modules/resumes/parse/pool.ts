@@ -29,7 +29,10 @@ interface Slot {
   worker: Worker;
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  watch: NodeJS.Timeout | null;
 }
+
+const MEMORY_CHECK_MS = 100;
 
 const fromSource = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(fromSource ? './worker-source.mjs' : './worker.js', import.meta.url);
@@ -46,7 +49,7 @@ export function createParsePool(options: ParsePoolOptions) {
       stdout: true, stderr: true, // pdf.js warnings stay out of the service's log
     });
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null };
+    const slot: Slot = { worker, job: null, timer: null, watch: null };
     worker.on('message', (reply: ParseReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
@@ -66,8 +69,24 @@ export function createParsePool(options: ParsePoolOptions) {
 
   function finish(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
+    if (slot.watch) clearInterval(slot.watch);
     slot.timer = null;
+    slot.watch = null;
     slot.job = null;
+  }
+
+  /**
+   * The heap limit does not cover what pdf.js and the ZIP reader inflate into (ArrayBuffers live outside the heap),
+   * so the worker's whole footprint is sampled while it works and the worker is stopped past the same limit.
+   */
+  function watchMemory(slot: Slot): void {
+    const limit = options.memoryMb * 1024 * 1024;
+    slot.watch = setInterval(() => {
+      slot.worker.getHeapStatistics().then((stats) => {
+        if (slot.job && stats.used_heap_size + stats.external_memory > limit) fail(slot, 'reading the file needs more memory than any resume does');
+      }, () => undefined);
+    }, MEMORY_CHECK_MS);
+    slot.watch.unref();
   }
 
   /** The worker died or was stopped: its file fails, and the slot goes (a new one is spawned on demand). */
@@ -88,6 +107,7 @@ export function createParsePool(options: ParsePoolOptions) {
       const job = queue.shift() as Job;
       slot.job = job;
       slot.timer = setTimeout(() => fail(slot, `reading the file took longer than ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+      watchMemory(slot);
       const copy = new Uint8Array(job.bytes); // transferred to the worker
       slot.worker.postMessage({ id: job.id, bytes: copy, asOf: job.asOf }, [copy.buffer]);
     }
@@ -106,6 +126,7 @@ export function createParsePool(options: ParsePoolOptions) {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new ApiError('service_unavailable'));
       await Promise.all(slots.splice(0).map((s) => {
+        s.job?.reject(new ApiError('service_unavailable'));
         finish(s);
         return s.worker.terminate();
       }));
