@@ -107,8 +107,17 @@ export function sniffDocument(bytes: Buffer): Sniffed {
   return notText ? { type: null, reason: notText } : { type: 'text' };
 }
 
-export const DOCUMENT_CONTENT_TYPES: Record<DocumentType, string> = {
+export const DOCUMENT_CONTENT_TYPES = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   text: 'text/plain',
+} as const satisfies Record<DocumentType, string>;
+
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[DocumentType];
+
+/** The file name extension a download of each type gets. */
+export const DOCUMENT_EXTENSIONS: Record<DocumentContentType, string> = {
+  [DOCUMENT_CONTENT_TYPES.pdf]: 'pdf',
+  [DOCUMENT_CONTENT_TYPES.docx]: 'docx',
+  [DOCUMENT_CONTENT_TYPES.text]: 'txt',
 };

@@ -52,7 +52,7 @@ export function createLocalStorage(options: LocalStorageOptions) {
     return url.toString();
   }
 
-  async function write(objectKey: string, body: Buffer | AsyncIterable<Uint8Array>): Promise<void> {
+  async function write(objectKey: string, body: Buffer): Promise<void> {
     const target = fileOf(objectKey);
     await fs.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
@@ -90,13 +90,6 @@ export function createLocalStorage(options: LocalStorageOptions) {
       return fs.readFile(fileOf(objectKey));
     },
     write: (objectKey, body) => write(objectKey, body),
-    async copy(fromKey, toKey) {
-      const target = fileOf(toKey);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      // Writes always replace a file by renaming a new one over it, so a hard link keeps the copy's bytes intact.
-      await fs.rm(target, { force: true });
-      await fs.link(fileOf(fromKey), target).catch(() => fs.copyFile(fileOf(fromKey), target));
-    },
     async delete(objectKey) {
       await fs.rm(fileOf(objectKey), { force: true });
     },
@@ -114,7 +107,7 @@ export function createLocalStorage(options: LocalStorageOptions) {
       if (r.expires * 1000 < now()) return { ok: false, reason: 'expired' };
       return { ok: true };
     },
-    /** Streams a client's upload to the object, refusing past `maxBytes` (the partial file is removed). */
+    /** A client's upload, read into memory and refused (ObjectTooLarge) as soon as it passes `maxBytes`. */
     async receive(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer> {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -125,7 +118,6 @@ export function createLocalStorage(options: LocalStorageOptions) {
       }
       return Buffer.concat(chunks);
     },
-    commit: (objectKey: string, bytes: Buffer) => write(objectKey, bytes),
     stream: (objectKey: string) => createReadStream(fileOf(objectKey)),
   };
 }

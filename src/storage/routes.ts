@@ -41,25 +41,18 @@ export function storageRoutes(app: App, storage: LocalStorage): void {
       const key = (request.params as { '*': string })['*'];
       const signed = check(storage, 'PUT', key, request.query as Query);
       const limit = signed.maxBytes ?? 0;
-      const declared = Number(request.headers['content-length'] ?? NaN);
-      const tooLarge = () => new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
-      if (declared > limit) {
-        reply.header('connection', 'close'); // the client may still be sending; do not read the rest
-        throw tooLarge();
-      }
       let bytes: Buffer;
       try {
+        if (Number(request.headers['content-length'] ?? NaN) > limit) throw new ObjectTooLarge(limit);
         bytes = await storage.receive(request.raw, limit);
       } catch (error) {
-        if (error instanceof ObjectTooLarge) {
-          reply.header('connection', 'close');
-          throw tooLarge();
-        }
-        throw error;
+        if (!(error instanceof ObjectTooLarge)) throw error;
+        reply.header('connection', 'close'); // the client may still be sending; do not read the rest
+        throw new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
       }
       const sniffed = sniffDocument(bytes);
       if (!sniffed.type) throw new ApiError('unsupported_file_type', { message: `The file is not accepted: ${sniffed.reason}. Upload a PDF, DOCX or plain-text file.` });
-      await storage.commit(key, bytes);
+      await storage.write(key, bytes, DOCUMENT_CONTENT_TYPES[sniffed.type]);
       return reply.code(200).header('content-type', DOCUMENT_CONTENT_TYPES[sniffed.type]).send();
     });
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
-  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client,
+  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -75,10 +75,6 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: full(key), Body: body, ContentType: contentType }));
     },
 
-    async copy(fromKey, toKey): Promise<void> {
-      await client.send(new CopyObjectCommand({ Bucket: bucket, Key: full(toKey), CopySource: copySource(bucket, full(fromKey)) }));
-    },
-
     async delete(key): Promise<void> {
       // S3 answers 204 for a missing key too.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: full(key) }));
@@ -126,11 +122,6 @@ async function readAtMost(body: Readable, maxBytes: number): Promise<Buffer> {
     chunks.push(buf);
   }
   return Buffer.concat(chunks, total);
-}
-
-/** `bucket/key` with each key segment URL-encoded, as CopyObject expects. */
-function copySource(bucket: string, key: string): string {
-  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */

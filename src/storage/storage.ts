@@ -24,8 +24,6 @@ export interface ObjectStorage {
   /** The object's bytes, or null when there is none; throws ObjectTooLarge past `maxBytes` without reading further. */
   read(key: string, maxBytes: number): Promise<Buffer | null>;
   write(key: string, body: Buffer, contentType: string): Promise<void>;
-  /** Server-side copy; the source stays. */
-  copy(fromKey: string, toKey: string): Promise<void>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 /** The Resume object's schema: the parsed fields and the score, exactly as serialised. */
 import { Type } from 'typebox';
 import { Nullable, StringEnum, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { DOCUMENT_CONTENT_TYPES } from '../../storage/file-type.js';
 
 const YearMonth = Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'YYYY-MM' });
 const Str = Type.String();
@@ -80,7 +81,7 @@ export const Resume = Type.Object({
   livemode: Type.Boolean(),
   created_at: UnixSeconds,
   file: Type.Object({
-    content_type: StringEnum(['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain']),
+    content_type: StringEnum(Object.values(DOCUMENT_CONTENT_TYPES)),
     size: Type.Integer({ minimum: 0 }),
     pages: Type.Integer({ minimum: 1 }),
   }),

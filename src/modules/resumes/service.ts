@@ -16,6 +16,7 @@ import type { Credits } from '../../platform/credits.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
+import { DOCUMENT_EXTENSIONS, type DocumentContentType } from '../../storage/file-type.js';
 import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
 import { narrate, type Narrative } from './narrative.js';
 import { UnprocessableResume } from './parse/lines.js';
@@ -52,12 +53,6 @@ export interface ResumeServiceDeps {
 /** A stored score with the narrative the model added, when one did. */
 export type StoredScore = ResumeScore & { scored_at: number; narrative: Narrative | null };
 
-const EXTENSIONS: Record<string, string> = {
-  'application/pdf': 'pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'text/plain': 'txt',
-};
-
 const yearMonth = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 export function createResumeService(deps: ResumeServiceDeps) {
@@ -69,9 +64,11 @@ export function createResumeService(deps: ResumeServiceDeps) {
     if (!(await deps.candidates.exists(tx, tenant, id))) throw noCandidate(id);
   }
 
+  const noResume = (id: string) => new ApiError('resume_not_found', { param: 'id', message: `No such resume: '${id}'.` });
+
   async function get(tenant: Tenant, id: string): Promise<ListedResume> {
     const row = await repo.get(db, tenant, id);
-    if (!row) throw new ApiError('resume_not_found', { param: 'id', message: `No such resume: '${id}'.` });
+    if (!row) throw noResume(id);
     return row;
   }
 
@@ -152,7 +149,7 @@ export function createResumeService(deps: ResumeServiceDeps) {
     },
 
     async remove(tenant: Tenant, id: string): Promise<void> {
-      if (!(await repo.delete(db, tenant, id))) throw new ApiError('resume_not_found', { param: 'id', message: `No such resume: '${id}'.` });
+      if (!(await repo.delete(db, tenant, id))) throw noResume(id);
     },
 
     async fileLink(tenant: Tenant, id: string) {
@@ -161,7 +158,7 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const shownName = file?.first_party ? file.file_name : null;
       const signed = await storage.signedGetUrl(resume.file_key, {
         expiresIn: FILE_URL_TTL_SECONDS, contentType: resume.content_type,
-        fileName: shownName ?? `resume-${resume.id}.${EXTENSIONS[resume.content_type] ?? 'bin'}`,
+        fileName: shownName ?? `resume-${resume.id}.${DOCUMENT_EXTENSIONS[resume.content_type as DocumentContentType] ?? 'bin'}`,
       });
       return { object: 'resume_file' as const, url: signed.url, ...(shownName ? { file_name: shownName } : {}), expires_in: signed.expiresIn };
     },

@@ -1,3 +1,5 @@
+import type { DocumentContentType } from '../../storage/file-type.js';
+
 /** The structured fields a resume is parsed into (the Resume object's `parsed`), shared by the parser and the scorer. */
 
 /** `YYYY-MM`; a year alone is read as its January and flagged in `warnings`. */
@@ -68,7 +70,7 @@ export interface ParsedResume {
   warnings: ResumeWarning[];
 }
 
-export type ResumeContentType = 'application/pdf' | 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' | 'text/plain';
+export type ResumeContentType = DocumentContentType;
 
 /** What parsing a file yields: the fields, the file's page count, and the readable text kept for scoring evidence. */
 export interface ParseResult {

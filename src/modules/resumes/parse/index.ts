@@ -3,7 +3,7 @@
  * everything that makes a file unreadable as a resume is an UnprocessableResume with a reason a person can act on.
  */
 import { DOCUMENT_CONTENT_TYPES, sniffDocument } from '../../../storage/file-type.js';
-import type { ParsedResume, ParseResult, ResumeContentType, ResumeWarning, SectionName, YearMonth } from '../types.js';
+import type { ParsedResume, ParseResult, ResumeWarning, SectionName, YearMonth } from '../types.js';
 import { findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
 import { coveredMonths, findDateRanges } from './dates.js';
 import { readDocx } from './docx.js';
@@ -22,7 +22,7 @@ export const MIN_LETTERS = 120;
 async function linesOf(bytes: Buffer) {
   const sniffed = sniffDocument(bytes);
   if (!sniffed.type) throw new UnprocessableResume(`not a supported format: ${sniffed.reason}; upload a PDF, DOCX or plain-text file`);
-  const contentType = DOCUMENT_CONTENT_TYPES[sniffed.type] as ResumeContentType;
+  const contentType = DOCUMENT_CONTENT_TYPES[sniffed.type];
   if (sniffed.type === 'pdf') {
     const pdf = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return { contentType, lines: pdf.lines, pages: pdf.pages, warnings: pdf.warnings };

@@ -76,6 +76,16 @@ export async function readPdf(bytes: Uint8Array): Promise<{ lines: Line[]; pages
       const runs = runsOf(ops, lib.OPS);
       let cursor = 0;
       const items: TextItem[] = [];
+      const weights = new Map<string, boolean>(); // per font of the page, looked up once
+      const isBold = (fontName: string) => {
+        let bold = weights.get(fontName);
+        if (bold === undefined) {
+          const font = page.commonObjs.has(fontName) ? page.commonObjs.get(fontName) as { bold?: boolean; black?: boolean; name?: string } : null;
+          bold = Boolean(font?.bold || font?.black || /bold|black|heavy|semibold/i.test(font?.name ?? ''));
+          weights.set(fontName, bold);
+        }
+        return bold;
+      };
       for (const raw of content.items as RawItem[]) {
         if (!('str' in raw)) continue;
         const size = Math.hypot(raw.transform[2], raw.transform[3]) || Math.hypot(raw.transform[0], raw.transform[1]);
@@ -92,9 +102,7 @@ export async function readPdf(bytes: Uint8Array): Promise<{ lines: Line[]; pages
         }
         if (key && isHidden) { hidden++; continue; }
         if (key && size < TINY_POINTS) { tiny++; continue; }
-        const font = page.commonObjs.has(raw.fontName) ? page.commonObjs.get(raw.fontName) as { bold?: boolean; black?: boolean; name?: string; loadedName?: string } : null;
-        const bold = Boolean(font?.bold || font?.black || /bold|black|heavy|semibold/i.test(font?.name ?? ''));
-        items.push({ text: raw.str, x: raw.transform[4], top: height - raw.transform[5], width: raw.width, size, bold });
+        items.push({ text: raw.str, x: raw.transform[4], top: height - raw.transform[5], width: raw.width, size, bold: isBold(raw.fontName) });
       }
       const read = pageLines(items, width, p);
       lines.push(...read.lines);
