@@ -2,6 +2,7 @@ import type { Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedCatalogues } from './modules/catalogues/seed.js';
 import { seedCodingCatalogue } from './modules/coding/catalog-seed.js';
+import { loadPromptCatalogue } from './modules/prompt-engineering/catalog.js';
 import { loadPsychometricCatalogue } from './modules/psychometric/catalog.js';
 import { loadQuestionBank } from './modules/question-bank/catalog.js';
 
@@ -17,6 +18,7 @@ export async function prepareDatabase(db: Db): Promise<string[]> {
   const codingLoaded = await db.kysely.selectFrom('coding_problems').select('id').where('organization_id', 'is', null).limit(1).executeTakeFirst();
   if (!codingLoaded) await seedCodingCatalogue(db.kysely);
   await loadPsychometricCatalogue(db.kysely);
+  await loadPromptCatalogue(db.kysely); // writes only the tasks and assessments that changed
   await loadQuestionBank(db.kysely); // writes only what changed in catalog/question-bank
   return applied;
 }

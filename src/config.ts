@@ -48,7 +48,7 @@ export interface Config {
     queueWaitMs: number;
   };
   /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
-  model: { baseUrl: string; name: string; apiKey: string | null; timeoutMs: number } | null;
+  model: { baseUrl: string; name: string; apiKey: string | null; timeoutMs: number; concurrency: number } | null;
   storage: {
     /** The local backend's directory (default `dataDir/files`); unused when `s3` is set. */
     dir: string;
@@ -162,7 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKey,
     jobLeaseMs,
     model: modelUrl && modelName
-      ? { baseUrl: modelUrl, name: modelName, apiKey: env.PREP_MODEL_API_KEY?.trim() || null, timeoutMs: integer(env, 'PREP_MODEL_TIMEOUT_MS', 60_000, 1000, 600_000) }
+      ? { baseUrl: modelUrl, name: modelName, apiKey: env.PREP_MODEL_API_KEY?.trim() || null, timeoutMs: integer(env, 'PREP_MODEL_TIMEOUT_MS', 60_000, 1000, 600_000),
+        concurrency: integer(env, 'PREP_MODEL_CONCURRENCY', 4, 1, 64) }
       : null,
     sandbox: {
       slots: integer(env, 'PREP_SANDBOX_SLOTS', Math.max(1, os.availableParallelism()), 1, 64),

@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { prepareDatabase } from '../catalogues.js';
+import { addOrganizationPromptCatalog } from '../modules/prompt-engineering/catalog.js';
+import { TaskFileError } from '../modules/prompt-engineering/content.js';
 import { addOrganizationInstrument } from '../modules/psychometric/catalog.js';
 import { InstrumentError } from '../modules/psychometric/instrument.js';
 import { addOrganizationQuestions, loadQuestionBank } from '../modules/question-bank/catalog.js';
@@ -210,6 +212,20 @@ org.command('bank').description("The organisation's own question-bank questions"
       print(`Saved ${ids.length} question${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`);
     } catch (error) {
       if (error instanceof QuestionFileError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  }));
+
+org.command('prompt-engineering').description("The organisation's own prompt-engineering tasks and assessments").command('add')
+  .description('Add or update tasks and assessments from a folder in the catalogue format (catalog/prompt-engineering/AUTHORING.md)')
+  .requiredOption('--org <id>').requiredOption('--dir <path>')
+  .action((opts: { org: string; dir: string }) => withServices(async (s) => {
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    try {
+      const saved = await addOrganizationPromptCatalog(s.core.db.kysely, opts.org, opts.dir);
+      print(`Saved ${saved.tasks} task${saved.tasks === 1 ? '' : 's'} and ${saved.assessments.length} assessment${saved.assessments.length === 1 ? '' : 's'}: ${saved.assessments.join(', ')}`);
+    } catch (error) {
+      if (error instanceof TaskFileError) throw new InvalidArgumentError(error.message);
       throw error;
     }
   }));

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_psychometric.js';
 import * as m0009 from './migrations/0009_question_bank.js';
 import * as m0010 from './migrations/0010_question_bank_stats_index.js';
 import * as m0011 from './migrations/0011_resumes.js';
+import * as m0012 from './migrations/0012_prompt_engineering.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_question_bank': m0009,
   '0010_question_bank_stats_index': m0010,
   '0011_resumes': m0011,
+  '0012_prompt_engineering': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

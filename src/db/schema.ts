@@ -275,6 +275,89 @@ export interface PsychometricReportsTable {
   created_at: number;
 }
 
+export interface PromptEngineeringTasksTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  title: string;
+  skill: string;
+  difficulty: string;
+  brief: string;
+  /** JSON TaskDefinition (see modules/prompt-engineering/content.ts). */
+  definition: string;
+  digest: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PromptEngineeringAssessmentsTable {
+  id: string;
+  organization_id: string | null;
+  slug: string;
+  name: string;
+  description: string;
+  duration_minutes: number;
+  /** JSON array of task ids, in order. */
+  task_ids: string;
+  digest: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PromptEngineeringSessionsTable extends AssessmentSessionColumns {
+  /** Set by finalize: no more attempts; the report follows once every attempt is graded. */
+  finalize_requested_at: number | null;
+}
+
+export type PromptAttemptStatus = 'queued' | 'running' | 'graded' | 'error';
+
+export interface PromptAttemptsTable {
+  id: string;
+  session_id: string;
+  organization_id: string;
+  livemode: Flag;
+  task_id: string;
+  prompt: string;
+  status: PromptAttemptStatus;
+  execution: 'executed' | 'unavailable' | null;
+  execution_reason: string | null;
+  /** JSON AttemptResults. */
+  results: string | null;
+  score: number | null;
+  hidden_passed: number | null;
+  hidden_total: number;
+  /** JSON CraftAnalysis. */
+  craft: string;
+  craft_score: number;
+  model: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  graded_at: number | null;
+}
+
+export interface PromptAttemptOutputsTable {
+  attempt_id: string;
+  case_name: string;
+  output: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number;
+  created_at: number;
+}
+
+export interface PromptEngineeringReportsTable {
+  session_id: string;
+  organization_id: string;
+  livemode: Flag;
+  outcome: string;
+  report: string;
+  created_at: number;
+}
+
 /** The columns every assessment kind's session table has (the shared lifecycle reads and writes these). */
 export interface AssessmentSessionColumns {
   id: string;
@@ -548,6 +631,12 @@ export interface Database {
   psychometric_tests: PsychometricTestsTable;
   psychometric_sessions: PsychometricSessionsTable;
   psychometric_reports: PsychometricReportsTable;
+  prompt_engineering_tasks: PromptEngineeringTasksTable;
+  prompt_engineering_assessments: PromptEngineeringAssessmentsTable;
+  prompt_engineering_sessions: PromptEngineeringSessionsTable;
+  prompt_attempts: PromptAttemptsTable;
+  prompt_attempt_outputs: PromptAttemptOutputsTable;
+  prompt_engineering_reports: PromptEngineeringReportsTable;
   coding_session_problems: CodingSessionProblemsTable;
   coding_submissions: CodingSubmissionsTable;
   coding_reports: CodingReportsTable;

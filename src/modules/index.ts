@@ -15,6 +15,12 @@ import { createJudgingService } from './coding/judging.js';
 import { createJudgingRepo } from './coding/judging-repo.js';
 import { judgingRoutes } from './coding/judging-routes.js';
 import { createDomainRepo } from './domains/repo.js';
+import { createLimiter } from '../ai/limiter.js';
+import { createPromptCatalog } from './prompt-engineering/catalog.js';
+import { createGrader } from './prompt-engineering/grading.js';
+import { createPromptRepo } from './prompt-engineering/repo.js';
+import { promptEngineeringRoutes } from './prompt-engineering/routes.js';
+import { createPromptEngineeringService } from './prompt-engineering/service.js';
 import { createPsychometricCatalog } from './psychometric/catalog.js';
 import { psychometricRoutes } from './psychometric/routes.js';
 import { createPsychometricService } from './psychometric/service.js';
@@ -70,6 +76,17 @@ export function createModuleServices(services: Services) {
     catalog: createPsychometricCatalog(db), emit: webhooks.emitEvent,
   });
   subjects.set('psychometric', psychometric.provider);
+  const promptRepo = createPromptRepo(db);
+  const promptCatalog = createPromptCatalog(db);
+  const grader = createGrader({
+    db: db.kysely, clock, repo: promptRepo, catalog: promptCatalog, model: services.model, sandbox: services.sandbox,
+    limit: createLimiter(config.model?.concurrency ?? 1),
+  });
+  const promptEngineering = createPromptEngineeringService({
+    db: db.kysely, clock, credits: services.credits, candidateAccess, queue: services.queue, repo: promptRepo, catalog: promptCatalog, grader,
+    emit: webhooks.emitEvent,
+  });
+  subjects.set('prompt_engineering', promptEngineering.provider);
   const candidateRepo = createCandidateRepo(db);
   let parsePool: ParsePool | null = null; // started on the first upload: most processes never parse a file
   const resumes = createResumeService({
@@ -84,7 +101,7 @@ export function createModuleServices(services: Services) {
     await parsePool?.close();
     await services.files.storage.close();
   };
-  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, branding, webhooks, resumes, close };
+  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, promptEngineering, grader, branding, webhooks, resumes, close };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
@@ -99,7 +116,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   memberRoutes(app, services.organizationRepo);
   analyticsRoutes(app, core);
   catalogueRoutes(app, core);
-  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate, modules.resumes.eraseCandidate]);
+  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate, modules.promptEngineering.eraseCandidate, modules.resumes.eraseCandidate]);
   domainRoutes(app, modules.domains);
   candidateAccessRoutes(app, { candidateAccess: modules.candidateAccess, signingKeys: services.signingKeys, branding: modules.branding.get });
   embedRoutes(app, {
@@ -109,6 +126,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   codingRoutes(app, modules.coding, modules.judging.languages);
   judgingRoutes(app, modules.judging);
   psychometricRoutes(app, modules.psychometric);
+  promptEngineeringRoutes(app, modules.promptEngineering);
   questionBankRoutes(app, createQuestionBankService({ repo: createQuestionBankRepo(core.db), clock: core.clock, cursorKey: () => loadEncryptionKey(core.config) }));
   resumeRoutes(app, modules.resumes);
   if (services.files.local) storageRoutes(app, services.files.local);

@@ -3,6 +3,7 @@ import { sweepIdempotencyKeys } from '../platform/idempotency.js';
 import type { Services } from '../services.js';
 import type { ModuleServices } from './index.js';
 import { judgingJobs } from './coding/judging.js';
+import { promptEngineeringJobs } from './prompt-engineering/service.js';
 import { psychometricJobs } from './psychometric/service.js';
 import { webhookJobs } from './webhooks/service.js';
 
@@ -14,6 +15,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
     ...modules.coding.jobs(),
     ...judgingJobs(modules.judging),
     ...psychometricJobs(modules.psychometric),
+    ...promptEngineeringJobs(modules.promptEngineering, modules.grader),
     ...modules.resumes.jobs(),
     {
       kind: 'retention.sweep',

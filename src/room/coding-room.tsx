@@ -1,20 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { RoomError, type Api } from './api.js';
+import { RoomError } from './api.js';
 import { brandStyle } from './branding.js';
 import { Brand } from './chrome.js';
-import { Countdown, formatClock } from './countdown.js';
 import { Drafts } from './drafts.js';
 import { createEditor, type CodeEditor } from './editor.js';
 import { Markdown } from './markdown.js';
 import { endedBy, useLifecycle, type Ended, type RoomProps } from './lifecycle.js';
 import { VERDICT_LABELS } from './messages.js';
-import { startProctoring } from './proctoring.js';
-import type { CodingDetail, RunResult, SessionProblem, Submission, Timer } from './types.js';
+import { pollUntil } from './poll.js';
+import { Clock, useProctoring, useServerClock } from './timed.js';
+import type { CodingDetail, RunResult, SessionProblem, Submission } from './types.js';
 
 export type { RoomHost } from './lifecycle.js';
 
-const TIMER_POLL_MS = 30_000;
-const SUBMISSION_POLL_MS = 1000;
+const judgedOrFailed = (s: Submission) => s.status === 'judged' || s.status === 'error';
 
 interface ProblemState {
   attemptsRemaining: number;
@@ -38,15 +37,12 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
   const [stdin, setStdin] = useState('');
   const [useStdin, setUseStdin] = useState(false);
   const [outputTab, setOutputTab] = useState<'result' | 'input'>('result');
-  const [remaining, setRemaining] = useState<number | null>(null);
   const alive = useRef(new AbortController());
   useEffect(() => () => alive.current.abort(), []);
   const editorHost = useRef<HTMLDivElement>(null);
   const editor = useRef<CodeEditor | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const drafts = useMemo(() => new Drafts(sessionId), [sessionId]);
-  const countdown = useMemo(() => new Countdown(), []);
-  const timed = useRef(false);
   const latest = useRef({ run: () => {}, submit: () => {} });
   const currentRef = useRef<{ problemId: string | null; language: string | null }>({ problemId: null, language: null });
 
@@ -62,9 +58,12 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
     setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: judged, submitting: false, solved: all[problemId]!.solved || judged.verdict === 'ACCEPTED' } }));
 
   // A token lost after the local clock ran out (a laptop that slept through the deadline) means time is up.
-  const lostEnding = (e: RoomError): Ended => (timed.current && countdown.remaining() <= 0 ? { status: 'timed_out' } : { error: e });
+  const clockRef = useRef<{ lostEnding(e: RoomError): Ended } | null>(null);
   const { ended, setEnded, banner, setBanner, fail, opening, finishing, finish: finishWith, openingPage, endedPage } =
-    useLifecycle({ host, sessionId, lost }, { lostEnding, onEnd: () => drafts.clear() });
+    useLifecycle({ host, sessionId, lost }, { lostEnding: (e) => clockRef.current?.lostEnding(e) ?? { error: e }, onEnd: () => drafts.clear() });
+  const clock = useServerClock({ api, base, active: Boolean(detail) && !ended, setEnded, fail });
+  clockRef.current = clock;
+  const { remaining, timed } = clock;
 
   // Open the room: start (idempotent: a reload or a second device gets the same clock) and load the problems.
   useEffect(() => {
@@ -84,46 +83,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
     return () => { cancelled = true; };
   }, [opening]);
 
-  // The clock: ask the server at once, then count down every second and ask again every 30 s (every 5 s
-  // while there is no server value yet or the local count is out).
-  useEffect(() => {
-    if (!detail || ended) return;
-    let lastPoll = -Infinity; // performance.now() counts from page load: 0 may be only moments ago
-    const tick = async () => {
-      const local = countdown.remaining();
-      if (timed.current && Number.isFinite(local)) setRemaining(local);
-      const due = Number.isFinite(local) && local > 0 ? TIMER_POLL_MS : 5000;
-      if (performance.now() - lastPoll < due) return;
-      lastPoll = performance.now();
-      try {
-        const t = await api.get<Timer>(`${base}/timer`);
-        const end = endedBy(t.status);
-        if (end) return setEnded(end);
-        timed.current = t.timed;
-        if (t.timed) setRemaining(countdown.sync(t.remaining_seconds));
-      } catch (e) {
-        if (e instanceof RoomError && e.status !== 0 && e.status < 500) fail(e);
-      }
-    };
-    void tick();
-    const interval = setInterval(() => void tick(), 1000);
-    // Back from sleep or another tab: ask the server now rather than trust a paused local count.
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') lastPoll = -Infinity;
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      clearInterval(interval);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [detail, ended]);
-
-  // Proctoring signals while the room is open.
-  useEffect(() => {
-    if (!detail || ended) return;
-    const rootNode = host.root instanceof Document ? host.root.body : host.root;
-    return startProctoring({ root: rootNode, api, path: `${base}/events` });
-  }, [detail, ended]);
+  useProctoring(host, base, Boolean(detail) && !ended);
 
   // The editor, made once the problems are in.
   useEffect(() => {
@@ -154,7 +114,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
     drafts.rememberLanguage(problem.problem.id, lang);
   }, [detail, selected, language, editor.current]);
 
-  const outOfTime = timed.current && remaining !== null && remaining <= 0;
+  const { outOfTime } = clock;
 
   /**
    * After a reload: each problem's last submission and whether any was accepted, from the service; a
@@ -169,7 +129,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
       const pending = last.status === 'queued' || last.status === 'running';
       setStates((all) => ({ ...all, [problemId]: { ...all[problemId]!, submission: last, solved, submitting: pending } }));
       if (!pending) return;
-      const judged = await pollSubmission(api, `${base}/submissions/${last.id}`, (x) => patch(problemId, { submission: x }), alive.current.signal);
+      const judged = await pollUntil<Submission>(api, `${base}/submissions/${last.id}`, judgedOrFailed, (x) => patch(problemId, { submission: x }), alive.current.signal);
       if (judged) recordJudged(problemId, judged);
     } catch {
       // a history that cannot be read leaves the problem as if untouched; the service still has everything
@@ -216,7 +176,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
       const receipt = await api.post<Submission>(`${base}/submissions`, { problem_id: id, language: current.lang, source: current.source });
       patch(id, { submission: receipt, attemptsRemaining: receipt.remaining ?? before.attemptsRemaining - 1 });
       host.emit('prep:submission', { session_id: sessionId, problem_id: id, submission_id: receipt.id, status: receipt.status });
-      const judged = await pollSubmission(api, `${base}/submissions/${receipt.id}`, (s) => patch(id, { submission: s }), alive.current.signal);
+      const judged = await pollUntil<Submission>(api, `${base}/submissions/${receipt.id}`, judgedOrFailed, (s) => patch(id, { submission: s }), alive.current.signal);
       if (!judged) return; // the room closed while judging
       recordJudged(id, judged);
       host.emit('prep:progress', {
@@ -236,16 +196,13 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
   if (!detail || !problem || !state) return openingPage(branding);
 
   const solved = Object.values(states).filter((s) => s.solved).length;
-  const low = remaining !== null && remaining <= 300;
 
   return (
     <div class="prep-room" style={brandStyle(branding)}>
       <header class="prep-header">
         <Brand branding={branding} />
         <span class="prep-title">{title}</span>
-        <span class={`prep-timer${low ? ' prep-timer-low' : ''}`} role="timer" aria-label="Time remaining" aria-live={low ? 'polite' : 'off'}>
-          {!timed.current ? 'Untimed' : remaining === null ? '–:––' : formatClock(remaining)}
-        </span>
+        <Clock remaining={remaining} timed={timed.current} />
         <button type="button" class="prep-button prep-finish" onClick={() => dialog.current?.showModal()}>Finish</button>
       </header>
       {banner ? <div class="prep-banner" role="alert">{banner}<button type="button" class="prep-link" onClick={() => setBanner(null)}>Dismiss</button></div> : null}
@@ -352,28 +309,6 @@ function preferredLanguage(detail: CodingDetail): string {
 function confirmReset(root: Document | ShadowRoot): boolean {
   const win = root instanceof Document ? root.defaultView : root.host.ownerDocument.defaultView;
   return win?.confirm('Replace your code with the starter template?') ?? true;
-}
-
-/**
- * Polls a submission until it is judged (or failed), reporting each state on the way: every second at first,
- * then less often; transient failures are retried. Null when the room closed; after 15 minutes the last state
- * seen is returned (judging is stuck: the submission stays listed and the report will count it once judged).
- */
-async function pollSubmission(api: Api, path: string, onUpdate: (s: Submission) => void, signal: AbortSignal): Promise<Submission | null> {
-  const started = Date.now();
-  let last: Submission | null = null;
-  for (let n = 0; ; n++) {
-    await new Promise((r) => setTimeout(r, Math.min(SUBMISSION_POLL_MS * 1.3 ** n, 5000)));
-    if (signal.aborted) return null;
-    try {
-      last = await api.get<Submission>(path);
-    } catch (e) {
-      if (!(e instanceof RoomError && e.transient)) throw e;
-    }
-    if (last && (last.status === 'judged' || last.status === 'error')) return last;
-    if (last) onUpdate(last);
-    if (Date.now() - started > 15 * 60_000) return last;
-  }
 }
 
 function VerdictBadge({ verdict }: { verdict: string }) {

@@ -68,3 +68,26 @@ export interface PsychometricDetail {
   choices: Array<{ value: number; label: string }>;
   answers: Array<{ item_id: string; value: number }>;
 }
+
+export interface PromptTask {
+  id: string; title: string; skill: string; difficulty: string; brief: string; variables: string[]; pass_threshold: number;
+  attempt_budget: number; attempts_used: number; attempts_remaining: number; best_score: number | null;
+  sample_cases: Array<{ name: string; vars: Record<string, string> }>; hidden_case_count: number;
+}
+
+export interface PromptDetail { id: string; status: CodingStatus; duration_seconds: number | null; tasks: PromptTask[] }
+
+export interface AssertionResult { type: string; weight: number; passed: boolean; reason: string }
+
+export interface PromptCaseResult {
+  name: string; kind: 'sample' | 'hidden'; passed: boolean; points: number; points_possible: number;
+  vars?: Record<string, string>; rendered_prompt?: string; output?: string; output_truncated?: boolean; assertions?: AssertionResult[];
+}
+
+export interface CraftElement { key: string; name: string; found: boolean; advice: string }
+
+export interface PromptAttempt {
+  id: string; task_id: string; status: 'queued' | 'running' | 'graded' | 'error'; execution: 'executed' | 'unavailable' | null;
+  execution_reason: string | null; score: number | null; passed: boolean | null; hidden_cases_passed: number | null; hidden_cases_total: number;
+  craft: { score: number; elements: CraftElement[] }; cases: PromptCaseResult[]; error: string | null; remaining?: number;
+}

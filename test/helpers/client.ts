@@ -32,6 +32,7 @@ export interface Reply {
 const ASSIGN = {
   coding: { path: '/v1/coding-sessions', testField: 'coding_test_id', sessionField: 'coding_session_id' },
   psychometric: { path: '/v1/psychometric-sessions', testField: 'psychometric_test_id', sessionField: 'psychometric_session_id' },
+  prompt_engineering: { path: '/v1/prompt-engineering-sessions', testField: 'prompt_engineering_assessment_id', sessionField: 'prompt_engineering_session_id' },
 } as const;
 
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });

@@ -1,31 +1,59 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** What the fake model was asked: the system message (if any) and the user message. */
+export interface FakeModelRequest {
+  system: string | null;
+  user: string;
+  body: any;
+}
+
 /**
- * A local OpenAI-compatible chat server standing in for a model. It records what it was asked and answers with
- * `reply()` (a 500 while `failing` is set).
+ * A local OpenAI-compatible chat server standing in for a model, deterministic: it records what it was asked and
+ * answers with `reply(request)` (a 500 while `failing` is set; nothing at all, until released, while `holding`).
+ * Token counts are the words of the messages and of the reply, so usage is predictable too.
  */
-export async function startFakeModel(reply: () => string) {
+export async function startFakeModel(reply: (request: FakeModelRequest) => string) {
+  const held: Array<() => void> = [];
   const model = {
     requests: [] as { url: string | undefined; auth: string | undefined; body: any }[],
     failing: false,
+    /** While true, requests are answered only when `release()` is called (or the server closes). */
+    holding: false,
+    release: () => held.splice(0).forEach((go) => go()),
     env: {} as Record<string, string>,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => {
+      model.release();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
+  const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      model.requests.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body) });
-      if (model.failing) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'reviewer-1',
-        choices: [{ index: 0, message: { role: 'assistant', content: reply() }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      }));
+      const parsed = JSON.parse(body);
+      model.requests.push({ url: req.url, auth: req.headers.authorization, body: parsed });
+      const answer = () => {
+        if (model.failing) {
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
+          return;
+        }
+        const messages = (parsed.messages ?? []) as Array<{ role: string; content: string | Array<{ text?: string }> }>;
+        const text = (m?: (typeof messages)[number]) => (m === undefined ? null : typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join(''));
+        const user = text(messages.findLast((m) => m.role === 'user')) ?? '';
+        const system = text(messages.find((m) => m.role === 'system'));
+        const content = reply({ system, user, body: parsed });
+        const promptTokens = words(user) + words(system ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+          id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: parsed.model ?? 'reviewer-1',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: promptTokens, completion_tokens: words(content), total_tokens: promptTokens + words(content) },
+        }));
+      };
+      if (model.holding) held.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -33,3 +61,5 @@ export async function startFakeModel(reply: () => string) {
   model.env = { PREP_MODEL_BASE_URL: `http://127.0.0.1:${port}/v1`, PREP_MODEL_NAME: 'reviewer-1', PREP_MODEL_API_KEY: 'sk-local' };
   return model;
 }
+
+export type FakeModel = Awaited<ReturnType<typeof startFakeModel>>;

@@ -1,7 +1,6 @@
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { testClient } from './client.js';
 import type { Harness } from './harness.js';
+import { settleJobs, testWorker } from './settle.js';
 
 export { ORIGIN } from './client.js';
 
@@ -27,20 +26,10 @@ export function judgingKit(h: Harness) {
       return (JSON.parse(row.reference_solutions!) as Record<string, string>)[language]!;
     },
 
-    worker: () => createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } }),
+    worker: () => testWorker(h),
 
     /** Runs judging and completion jobs until none is left, moving the clock to each retry. */
-    async settle(): Promise<void> {
-      const worker = kit.worker();
-      for (let round = 0; round < 50; round++) {
-        while ((await worker.runOnce()) > 0) { /* drain */ }
-        const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued')
-          .where('kind', 'in', ['coding.judge', 'coding.complete']).orderBy('run_at').executeTakeFirst();
-        if (!next) return;
-        if (next.run_at > h.clock.now()) h.clock.set(next.run_at);
-      }
-      throw new Error('judging did not settle');
-    },
+    settle: () => settleJobs(h, ['coding.judge', 'coding.complete'], 'judging'),
   };
   return kit;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN, testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
+import { promptKit } from '../helpers/prompt-engineering.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 
 /**
@@ -9,11 +10,11 @@ import { psychometricKit } from '../helpers/psychometric.js';
  * to KINDS: how to find a test, how to finish a started session, and the names of its path, field and event.
  */
 interface Kind {
-  kind: 'coding' | 'psychometric';
+  kind: 'coding' | 'psychometric' | 'prompt_engineering';
   path: string;
   testField: string;
   tokenField: string;
-  credit: 'coding' | 'psychometric';
+  credit: 'coding' | 'psychometric' | 'prompt_engineering';
   event: string;
   test(h: Harness, key: string): Promise<string>;
   /** Brings a started session to completion, with its token. */
@@ -38,6 +39,16 @@ const KINDS: Kind[] = [
       const kit = psychometricKit(h);
       const items = (await kit.call('GET', `/v1/psychometric-sessions/${id}`, { token })).body.items as Array<{ id: string }>;
       await kit.answerAll({ id, token, items }, () => 3, 20);
+    },
+  },
+  {
+    kind: 'prompt_engineering', path: '/v1/prompt-engineering-sessions', testField: 'prompt_engineering_assessment_id',
+    tokenField: 'prompt_engineering_session_id', credit: 'prompt_engineering', event: 'prompt_engineering.completed',
+    test: async (h, key) => (await testClient(h).ok('GET', '/v1/prompt-engineering-assessments', { key }, 200)).data[0].id,
+    async finish(h, id, token) {
+      const kit = promptKit(h);
+      expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${id}/finalize`, { token })).status).toBe(202);
+      await kit.settle();
     },
   },
 ];

@@ -289,6 +289,26 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       });
     },
 
+    /**
+     * The candidate is done, for a kind that scores in the background (its rows have `finalize_requested_at`): no more
+     * work is taken and the completion job is queued. A repeat, or a session already over, answers as it stands.
+     */
+    async finalize(tenant: Tenant, id: string): Promise<Row> {
+      const row = await settled(tenant, id);
+      if (FINISHED.has(row.status)) return row;
+      this.assertStarted(row);
+      return db.transaction().execute(async (tx) => {
+        await repo.lock(tx, id);
+        const current = await mustGet(tx, tenant, id) as Row & { finalize_requested_at?: number | null };
+        if (current.finalize_requested_at || (current.status !== 'started' && current.status !== 'in_progress')) return current;
+        const now = clock.now();
+        const changes = { status: 'in_progress' as const, finalize_requested_at: now, updated_at: now };
+        await repo.transition(tx, id, ['started', 'in_progress'], changes as unknown as Partial<Row>);
+        await queueCompletion(tx, id);
+        return { ...current, ...changes };
+      });
+    },
+
     /** The first piece of work (a run, a saved answer) moves a started session to in_progress. */
     async markInProgress(tx: Kysely<Database>, row: Row): Promise<void> {
       if (row.status === 'started') await repo.transition(tx, row.id, ['started'], { status: 'in_progress', updated_at: clock.now() });

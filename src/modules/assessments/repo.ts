@@ -10,9 +10,9 @@ import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from 
 export interface AssessmentTables {
   kind: SubjectKind;
   /** Its sessions: the shared columns of AssessmentSessionRow and its own. */
-  sessions: 'coding_sessions' | 'psychometric_sessions';
+  sessions: 'coding_sessions' | 'psychometric_sessions' | 'prompt_engineering_sessions';
   /** Its reports, keyed by session_id (a lapsed assignment without one is still to be announced). */
-  reports: 'coding_reports' | 'psychometric_reports';
+  reports: 'coding_reports' | 'psychometric_reports' | 'prompt_engineering_reports';
 }
 
 export interface ListFilters {
@@ -95,6 +95,10 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)
       .executeTakeFirstOrThrow()).n),
     insertEvents: (tx: Kysely<Database>, rows: ProctoringEventsTable[]) => tx.insertInto('proctoring_events').values(rows).execute(),
+    /** The session's proctoring signals, counted per type (for its report). */
+    proctoringSummary: async (tx: Kysely<Database>, sessionId: string) => (await tx.selectFrom('proctoring_events')
+      .select(['type', (eb) => eb.fn.countAll<number>().as('n')]).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)
+      .groupBy('type').orderBy('type').execute()).map((r) => ({ type: r.type, count: Number(r.n) })),
 
     /** Erasure: the sessions stay (anonymous), the person's link and their proctoring signals go. */
     async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {

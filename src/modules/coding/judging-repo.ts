@@ -52,9 +52,6 @@ export function createJudgingRepo(database: Db) {
       .values({ problem_id: problemId, language, large_time_ms: largeTimeMs, measured_at: now })
       .onConflict((oc) => oc.columns(['problem_id', 'language']).doUpdateSet({ large_time_ms: largeTimeMs, measured_at: now })).execute(),
 
-    proctoringSummary: async (tx: Kysely<Database>, sessionId: string) => (await tx.selectFrom('proctoring_events')
-      .select(['type', (eb) => eb.fn.countAll<number>().as('n')]).where('subject_kind', '=', 'coding').where('subject_id', '=', sessionId)
-      .groupBy('type').execute()).map((r) => ({ type: r.type, count: Number(r.n) })),
   };
 }
 

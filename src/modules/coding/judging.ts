@@ -252,21 +252,7 @@ export function createJudgingService(deps: {
     },
 
     /** The candidate is done: no more work is taken, and the session is scored in the background. */
-    async finalize(tenant: Tenant, sessionId: string) {
-      const row = await coding.settled(tenant, sessionId);
-      if (row.status === 'completed' || row.status === 'timed_out') return row;
-      coding.assertStarted(row);
-      return db.transaction().execute(async (tx) => {
-        await sessions.lock(tx, sessionId);
-        const current = await coding.mustGet(tx, tenant, sessionId);
-        if (current.finalize_requested_at || (current.status !== 'started' && current.status !== 'in_progress')) return current;
-        const now = clock.now();
-        const changes = { status: 'in_progress' as const, finalize_requested_at: now, updated_at: now };
-        await sessions.transition(tx, sessionId, ['started', 'in_progress'], changes);
-        await coding.queueCompletion(tx, sessionId);
-        return { ...current, ...changes };
-      });
-    },
+    finalize: (tenant: Tenant, sessionId: string) => coding.finalize(tenant, sessionId),
 
     /**
      * The completion job: waits (by retrying) until every submission is judged, then writes the report,
@@ -301,7 +287,7 @@ export function createJudgingService(deps: {
         const endedAt = row.ended_at ?? now;
         const report = buildReport({
           outcome, startedAt: row.started_at, endedAt, codeReview,
-          proctoring: await repo.proctoringSummary(tx, sessionId),
+          proctoring: await sessions.proctoringSummary(tx, sessionId),
           problems: problems.map((p) => ({
             position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',
             attemptsUsed: p.attempts_used, attemptsAllowed: allowed,

@@ -1,0 +1,209 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+/**
+ * The assertion types of a prompt-engineering case, as promptfoo names them. Each deterministic type is a small
+ * pure checker of one output; `sandbox` (a checker program in the code sandbox) and `rubric` (the model's verdict)
+ * are decided by the grader. Every type can be negated with a `not-` prefix.
+ */
+export const ASSERTION_TYPES = [
+  'equals', 'contains', 'icontains', 'contains-all', 'contains-any', 'regex', 'starts-with', 'is-json', 'json-schema', 'length',
+  'sandbox', 'rubric',
+] as const;
+export type AssertionType = (typeof ASSERTION_TYPES)[number];
+export const LENGTH_UNITS = ['chars', 'words', 'lines'] as const;
+export type LengthUnit = (typeof LENGTH_UNITS)[number];
+
+/** An assertion as authored (catalog/prompt-engineering/AUTHORING.md). */
+export interface Assertion {
+  type: string;
+  value?: unknown;
+  weight?: number;
+  flags?: string;
+  min?: number;
+  max?: number;
+  unit?: LengthUnit;
+  program?: string;
+}
+
+export interface Verdict {
+  passed: boolean;
+  reason: string;
+}
+
+/** An assertion made ready to check: its base type, whether negated, and (for local types) its checker. */
+export type CompiledAssertion = {
+  type: string;
+  base: AssertionType;
+  negated: boolean;
+  weight: number;
+} & (
+  | { kind: 'local'; check(output: string): Verdict }
+  | { kind: 'sandbox'; program: string }
+  | { kind: 'rubric'; criterion: string }
+);
+
+export class AssertionError extends Error {}
+
+const ajv = new Ajv2020({ allErrors: false, strict: false });
+const REASON_QUOTE_MAX = 80;
+export const RUBRIC_MAX = 2000;
+
+/** A value as a reason shows it: quoted, cut to a readable length. */
+export function quote(value: string): string {
+  const oneLine = value.replace(/\s+/g, ' ');
+  return JSON.stringify(oneLine.length > REASON_QUOTE_MAX ? `${oneLine.slice(0, REASON_QUOTE_MAX)}…` : oneLine);
+}
+
+export function splitType(type: string): { base: string; negated: boolean } {
+  return type.startsWith('not-') ? { base: type.slice(4), negated: true } : { base: type, negated: false };
+}
+
+const isAssertionType = (t: string): t is AssertionType => (ASSERTION_TYPES as readonly string[]).includes(t);
+
+function needString(a: Assertion, where: string): string {
+  if (typeof a.value !== 'string' || a.value.length === 0) throw new AssertionError(`${where}: ${a.type} needs a non-empty string value`);
+  return a.value;
+}
+
+function needStrings(a: Assertion, where: string): string[] {
+  if (!Array.isArray(a.value) || a.value.length === 0 || !a.value.every((v) => typeof v === 'string' && v.length > 0)) {
+    throw new AssertionError(`${where}: ${a.type} needs a non-empty array of non-empty strings`);
+  }
+  return a.value as string[];
+}
+
+function parseJson(output: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  try {
+    return { ok: true, value: JSON.parse(output.trim()) };
+  } catch (error) {
+    return { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
+  }
+}
+
+function measure(output: string, unit: LengthUnit): number {
+  if (unit === 'chars') return [...output.trim()].length;
+  if (unit === 'words') return output.split(/\s+/).filter(Boolean).length;
+  return output.split(/\r?\n/).filter((l) => l.trim() !== '').length;
+}
+
+/** The checker of one deterministic type; its reason says what was found, so it reads right when negated too. */
+function localChecker(base: AssertionType, a: Assertion, where: string): (output: string) => Verdict {
+  switch (base) {
+    case 'equals': {
+      const want = needString(a, where).trim();
+      return (o) => (o.trim() === want ? { passed: true, reason: `the output equals ${quote(want)}` } : { passed: false, reason: `the output ${quote(o.trim())} is not ${quote(want)}` });
+    }
+    case 'contains': {
+      const want = needString(a, where);
+      return (o) => (o.includes(want) ? { passed: true, reason: `found ${quote(want)}` } : { passed: false, reason: `${quote(want)} not found` });
+    }
+    case 'icontains': {
+      const want = needString(a, where);
+      const lower = want.toLowerCase();
+      return (o) => (o.toLowerCase().includes(lower) ? { passed: true, reason: `found ${quote(want)} (ignoring case)` } : { passed: false, reason: `${quote(want)} not found (ignoring case)` });
+    }
+    case 'contains-all': {
+      const wants = needStrings(a, where);
+      return (o) => {
+        const missing = wants.filter((w) => !o.includes(w));
+        return missing.length === 0 ? { passed: true, reason: `found all ${wants.length}` } : { passed: false, reason: `missing ${missing.map(quote).join(', ')}` };
+      };
+    }
+    case 'contains-any': {
+      const wants = needStrings(a, where);
+      return (o) => {
+        const found = wants.find((w) => o.includes(w));
+        return found !== undefined ? { passed: true, reason: `found ${quote(found)}` } : { passed: false, reason: `none of ${wants.map(quote).join(', ')} found` };
+      };
+    }
+    case 'regex': {
+      const pattern = needString(a, where);
+      const flags = a.flags ?? '';
+      if (!/^[imsu]*$/.test(flags) || new Set(flags).size !== flags.length) throw new AssertionError(`${where}: regex flags are some of i, m, s, u`);
+      let re: RegExp;
+      try {
+        re = new RegExp(pattern, flags);
+      } catch (error) {
+        throw new AssertionError(`${where}: regex does not compile: ${(error as Error).message}`);
+      }
+      return (o) => {
+        const m = re.exec(o);
+        return m ? { passed: true, reason: `/${pattern}/${flags} matches ${quote(m[0])}` } : { passed: false, reason: `/${pattern}/${flags} does not match` };
+      };
+    }
+    case 'starts-with': {
+      const want = needString(a, where);
+      return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${quote(want)}` } : { passed: false, reason: `starts with ${quote(o.trimStart().slice(0, want.length + 10))}, not ${quote(want)}` });
+    }
+    case 'is-json':
+      return (o) => {
+        const parsed = parseJson(o);
+        return parsed.ok ? { passed: true, reason: 'the output is valid JSON' } : { passed: false, reason: parsed.reason };
+      };
+    case 'json-schema': {
+      if (typeof a.value !== 'object' || a.value === null || Array.isArray(a.value)) throw new AssertionError(`${where}: json-schema needs a schema object as its value`);
+      let validate: ValidateFunction;
+      try {
+        validate = ajv.compile(a.value);
+      } catch (error) {
+        throw new AssertionError(`${where}: the schema does not compile: ${(error as Error).message}`);
+      }
+      return (o) => {
+        const parsed = parseJson(o);
+        if (!parsed.ok) return { passed: false, reason: parsed.reason };
+        if (validate(parsed.value)) return { passed: true, reason: 'the JSON matches the schema' };
+        const e = validate.errors?.[0];
+        return { passed: false, reason: `the JSON does not match the schema: ${e ? `${e.instancePath || '/'} ${e.message ?? ''}`.trim() : 'invalid'}` };
+      };
+    }
+    case 'length': {
+      const unit = a.unit ?? 'chars';
+      if (!(LENGTH_UNITS as readonly string[]).includes(unit)) throw new AssertionError(`${where}: length unit is chars, words or lines`);
+      const bound = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) >= 0);
+      if ((a.min === undefined && a.max === undefined) || !bound(a.min) || !bound(a.max) || (a.min !== undefined && a.max !== undefined && a.min > a.max)) {
+        throw new AssertionError(`${where}: length needs min and/or max, whole numbers with min ≤ max`);
+      }
+      const { min, max } = a;
+      return (o) => {
+        const n = measure(o, unit);
+        const inside = (min === undefined || n >= min) && (max === undefined || n <= max);
+        const range = min !== undefined && max !== undefined ? `${min}–${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+        return { passed: inside, reason: `${n} ${unit} (${inside ? 'within' : 'outside'} ${range})` };
+      };
+    }
+    default:
+      throw new AssertionError(`${where}: ${base} is not a local assertion`);
+  }
+}
+
+/**
+ * Validates an authored assertion and makes it ready to check. `programs` are the task's checker files (path →
+ * source); a sandbox assertion must name one of them.
+ */
+export function compileAssertion(a: Assertion, where: string, programs: Readonly<Record<string, string>> = {}): CompiledAssertion {
+  if (typeof a !== 'object' || a === null || typeof a.type !== 'string') throw new AssertionError(`${where}: an assertion is an object with a type`);
+  const allowed = new Set(['type', 'value', 'weight', 'flags', 'min', 'max', 'unit', 'program']);
+  const unknown = Object.keys(a).filter((k) => !allowed.has(k));
+  if (unknown.length) throw new AssertionError(`${where}: unknown field(s) ${unknown.join(', ')}`);
+  const { base, negated } = splitType(a.type);
+  if (!isAssertionType(base)) throw new AssertionError(`${where}: unknown assertion type '${a.type}' (types: ${ASSERTION_TYPES.join(', ')}, each also as not-…)`);
+  const weight = a.weight ?? 1;
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0 || weight > 100) throw new AssertionError(`${where}: weight is a positive number up to 100`);
+  const shared = { type: a.type, base, negated, weight };
+  if (base === 'sandbox') {
+    if (typeof a.program !== 'string' || programs[a.program] === undefined) throw new AssertionError(`${where}: sandbox needs program, one of the task's checkers/ files (got ${JSON.stringify(a.program)})`);
+    return { ...shared, kind: 'sandbox', program: a.program };
+  }
+  if (base === 'rubric') {
+    const criterion = needString(a, where);
+    if (criterion.length > RUBRIC_MAX) throw new AssertionError(`${where}: a rubric is at most ${RUBRIC_MAX} characters`);
+    return { ...shared, kind: 'rubric', criterion };
+  }
+  const check = localChecker(base, a, where);
+  return { ...shared, kind: 'local', check };
+}
+
+/** A decided assertion's result, with negation applied. */
+export function applyNegation(a: Pick<CompiledAssertion, 'negated'>, v: Verdict): Verdict {
+  return a.negated ? { passed: !v.passed, reason: v.reason } : v;
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable, PromptEngineeringReportsTable, PromptEngineeringSessionsTable } from '../../db/schema.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+import { createAssessmentRepo } from '../assessments/repo.js';
+
+/** Prompt-engineering sessions (the shared lifecycle's SQL), attempts with their case outputs, and reports. */
+export function createPromptRepo(database: Db) {
+  const db = database.kysely;
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, sessionId: string, taskId: string) =>
+    db.selectFrom('prompt_attempts').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+      .where('session_id', '=', sessionId).where('task_id', '=', taskId));
+  const scoped = (tenant: Tenant, sessionId: string) => db.selectFrom('prompt_attempts')
+    .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('session_id', '=', sessionId);
+
+  return {
+    sessions: createAssessmentRepo<PromptEngineeringSessionsTable>(database, { kind: 'prompt_engineering', sessions: 'prompt_engineering_sessions', reports: 'prompt_engineering_reports' }),
+
+    insertAttempt: (tx: Kysely<Database>, row: PromptAttemptsTable) => tx.insertInto('prompt_attempts').values(row).execute(),
+    get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Oldest first: pass an ascending page request. */
+    listForTask: (tenant: Tenant, sessionId: string, taskId: string, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant), sessionId, taskId),
+    async countForTask(tenant: Tenant, sessionId: string, taskId: string): Promise<number> {
+      const row = await scoped(tenant, sessionId).select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Attempts that use up the budget: every one but those the grader could not grade. */
+    async usedForTask(tx: Kysely<Database>, sessionId: string, taskId: string): Promise<number> {
+      const row = await tx.selectFrom('prompt_attempts').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('session_id', '=', sessionId).where('task_id', '=', taskId).where('status', '!=', 'error').executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    forSession: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('prompt_attempts').selectAll()
+      .where('session_id', '=', sessionId).orderBy('id').execute(),
+    async ungraded(tx: Kysely<Database>, sessionId: string): Promise<number> {
+      const row = await tx.selectFrom('prompt_attempts').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('session_id', '=', sessionId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Moves an attempt on only from the states given (so a second grader never overwrites the first). */
+    async transition(tx: Kysely<Database>, id: string, from: PromptAttemptsTable['status'][], changes: Partial<PromptAttemptsTable>): Promise<boolean> {
+      const r = await tx.updateTable('prompt_attempts').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Takes an attempt for grading (queued, or running under a grader that died): the row, or nothing to do. */
+    claim: async (tx: Kysely<Database>, id: string, now: number) => tx.updateTable('prompt_attempts').set({ status: 'running', updated_at: now })
+      .where('id', '=', id).where('status', 'in', ['queued', 'running']).returningAll().executeTakeFirst(),
+    outputs: (tx: Kysely<Database>, attemptId: string) => tx.selectFrom('prompt_attempt_outputs').selectAll().where('attempt_id', '=', attemptId).execute(),
+    /** Keeps the first output of a case: a second grader's copy of the same case is dropped. */
+    saveOutputs: (tx: Kysely<Database>, rows: PromptAttemptOutputsTable[]) => tx.insertInto('prompt_attempt_outputs').values(rows)
+      .onConflict((oc) => oc.columns(['attempt_id', 'case_name']).doNothing()).execute(),
+
+    report: (tenant: Tenant, sessionId: string) => db.selectFrom('prompt_engineering_reports').selectAll()
+      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    /** False when the session already has its report (it is written once). */
+    async insertReport(tx: Kysely<Database>, row: PromptEngineeringReportsTable): Promise<boolean> {
+      const r = await tx.insertInto('prompt_engineering_reports').values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+  };
+}
+
+export type PromptRepo = ReturnType<typeof createPromptRepo>;

@@ -1,0 +1,208 @@
+import type { Kysely } from 'kysely';
+import type { Database, PromptAttemptsTable, PromptEngineeringSessionsTable } from '../../db/schema.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { ApiError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { PageRequest } from '../../platform/pagination.js';
+import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import type { PromptAssessment, PromptCatalog, PromptTask } from './catalog.js';
+import { analyseCraft } from './craft.js';
+import { GRADE_JOB, type Grader } from './grading.js';
+import type { PromptRepo } from './repo.js';
+import { buildReport, type Outcome, type PromptReport } from './report.js';
+import { missingVariables } from './template.js';
+
+export const PROMPT_MAX_BYTES = 16 * 1024;
+
+export interface AssignInput {
+  candidate_id: string;
+  prompt_engineering_assessment_id: string;
+}
+
+type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
+export interface SessionDetail {
+  row: PromptEngineeringSessionsTable;
+  assessment: PromptAssessment;
+  /** Per task: attempts that count against the budget, and the best score so far. */
+  progress: Map<string, { used: number; best: number | null }>;
+}
+
+/** Prompt-engineering assessments on the shared lifecycle: attempts graded in the background, a report at the end. */
+export function createPromptEngineeringService(deps: LifecycleDeps & { repo: PromptRepo; catalog: PromptCatalog; grader: Grader; emit: Emit }) {
+  const { db, clock, repo, catalog, queue, emit } = deps;
+  const sessions = repo.sessions;
+
+  async function assessmentOf(tx: Kysely<Database>, row: PromptEngineeringSessionsTable): Promise<PromptAssessment> {
+    const assessment = await catalog.get(tx, row.organization_id, row.test_id);
+    if (!assessment) throw new Error(`prompt-engineering assessment ${row.test_id} is missing`);
+    return assessment;
+  }
+
+  async function detail(tx: Kysely<Database>, row: PromptEngineeringSessionsTable): Promise<SessionDetail> {
+    const assessment = await assessmentOf(tx, row);
+    const attempts = await tx.selectFrom('prompt_attempts').select(['task_id', 'status', 'score']).where('session_id', '=', row.id).execute();
+    const progress = new Map(assessment.tasks.map((t) => {
+      const mine = attempts.filter((a) => a.task_id === t.id);
+      const scores = mine.filter((a) => a.status === 'graded' && a.score !== null).map((a) => a.score!);
+      return [t.id, { used: mine.filter((a) => a.status !== 'error').length, best: scores.length ? Math.max(...scores) : null }];
+    }));
+    return { row, assessment, progress };
+  }
+
+  const kind: AssessmentKind<PromptEngineeringSessionsTable, PromptAssessment, SessionDetail, AssignInput> = {
+    kind: 'prompt_engineering', module: 'prompt_engineering', credit: 'prompt_engineering', noun: 'prompt-engineering session',
+    testParam: 'prompt_engineering_assessment_id', repo: sessions,
+    test: (tx, organizationId, id) => catalog.get(tx, organizationId, id),
+    newRow: (shared) => ({ ...shared, finalize_requested_at: null }),
+    detail,
+  };
+  const lifecycle = createLifecycle(deps, kind);
+
+  /** A session open for work: started, not due, not finalized. */
+  function assertWorking(row: PromptEngineeringSessionsTable): void {
+    lifecycle.assertStarted(row);
+    if (row.finalize_requested_at !== null) throw new ApiError('session_already_finalized');
+  }
+
+  function taskOf(assessment: PromptAssessment, taskId: string): PromptTask {
+    const task = assessment.tasks.find((t) => t.id === taskId);
+    if (!task) throw new ApiError('resource_not_found', { param: 'task_id', message: `No such task in this session: '${taskId}'.` });
+    return task;
+  }
+
+  return {
+    ...lifecycle,
+
+    listAssessments: (organizationId: string, page: PageRequest) => catalog.list(organizationId, page),
+    async getAssessment(organizationId: string, id: string) {
+      const found = await catalog.get(db, organizationId, id);
+      if (!found) throw notFound('prompt-engineering assessment', id);
+      return found;
+    },
+
+    /**
+     * A prompt for one task: checked (size, every variable used), analysed for craft at once, counted against the
+     * task's budget and queued for grading in the same transaction.
+     */
+    async submitAttempt(tenant: Tenant, sessionId: string, input: { task_id: string; prompt: string }) {
+      if (Buffer.byteLength(input.prompt) > PROMPT_MAX_BYTES) {
+        throw new ApiError('parameter_invalid', { param: 'prompt', message: `A prompt is at most ${PROMPT_MAX_BYTES} bytes (16 KiB) of UTF-8.` });
+      }
+      assertWorking(await lifecycle.settled(tenant, sessionId));
+      const assessment = await assessmentOf(db, await lifecycle.mustGet(db, tenant, sessionId));
+      const task = taskOf(assessment, input.task_id);
+      const missing = missingVariables(input.prompt, task.definition.variables);
+      if (missing.length > 0) {
+        throw new ApiError('parameter_invalid', {
+          param: 'prompt', message: `The prompt must use every variable of the task; it leaves out ${missing.map((v) => `{{${v}}}`).join(', ')}.`,
+        });
+      }
+      const craft = analyseCraft(input.prompt, task.definition.variables);
+      return db.transaction().execute(async (tx) => {
+        await sessions.lock(tx, sessionId);
+        const row = await lifecycle.mustGet(tx, tenant, sessionId);
+        assertWorking(row);
+        const used = await repo.usedForTask(tx, sessionId, task.id);
+        const budget = task.definition.attempt_budget;
+        if (used >= budget) throw new ApiError('attempts_exhausted', { param: 'task_id', message: `Every attempt at this task has been used (${budget} of ${budget}).` });
+        const now = clock.now();
+        const attempt: PromptAttemptsTable = {
+          id: newId(), session_id: sessionId, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), task_id: task.id,
+          prompt: input.prompt, status: 'queued', execution: null, execution_reason: null, results: null, score: null, hidden_passed: null,
+          hidden_total: task.definition.hidden_cases.length, craft: JSON.stringify(craft), craft_score: craft.score, model: null,
+          input_tokens: null, output_tokens: null, latency_ms: null, error: null, created_at: now, updated_at: now, graded_at: null,
+        };
+        await repo.insertAttempt(tx, attempt);
+        await lifecycle.markInProgress(tx, row);
+        await queue.enqueue(tx, GRADE_JOB, { attempt_id: attempt.id }, { uniqueKey: `${GRADE_JOB}:${attempt.id}`, maxAttempts: 6 });
+        return { attempt, remaining: budget - used - 1 };
+      });
+    },
+
+    async listAttempts(tenant: Tenant, sessionId: string, taskId: string, page: PageRequest) {
+      const assessment = await assessmentOf(db, await lifecycle.mustGet(db, tenant, sessionId));
+      const task = taskOf(assessment, taskId);
+      const [result, total] = await Promise.all([repo.listForTask(tenant, sessionId, taskId, page), repo.countForTask(tenant, sessionId, taskId)]);
+      return { page: result, total, task };
+    },
+
+    async getAttempt(tenant: Tenant, sessionId: string, id: string) {
+      const row = await lifecycle.mustGet(db, tenant, sessionId);
+      const attempt = await repo.get(tenant, sessionId, id);
+      if (!attempt) throw notFound('prompt attempt', id);
+      const task = (await assessmentOf(db, row)).tasks.find((t) => t.id === attempt.task_id);
+      return { attempt, task };
+    },
+
+    /**
+     * The completion job (finalize, a timeout, or a lapsed assignment): waits, by retrying, until every attempt is
+     * graded, then writes the report, completes the session and emits prompt_engineering.completed, once.
+     */
+    async complete(sessionId: string): Promise<void> {
+      const pending = await repo.ungraded(db, sessionId);
+      if (pending > 0) throw new Error(`${pending} attempt(s) still being graded`);
+      await db.transaction().execute(async (tx) => {
+        await sessions.lock(tx, sessionId);
+        const row = await tx.selectFrom('prompt_engineering_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+        if (!row || row.status === 'cancelled') return;
+        const tenant: Tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+        const now = clock.now();
+        const outcome: Outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
+        if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
+        if (outcome === 'completed' && row.finalize_requested_at === null) return; // not finished: nothing asked for this
+        const assessment = await assessmentOf(tx, row);
+        const endedAt = row.ended_at ?? now;
+        const report = buildReport({
+          outcome, startedAt: row.started_at, endedAt, attempts: await repo.forSession(tx, sessionId),
+          proctoring: await sessions.proctoringSummary(tx, sessionId),
+          tasks: assessment.tasks.map((t) => ({
+            id: t.id, title: t.title, skill: t.skill, attempt_budget: t.definition.attempt_budget, pass_threshold: t.definition.pass_threshold,
+            hidden_cases: t.definition.hidden_cases.length,
+          })),
+        });
+        if (!(await repo.insertReport(tx, { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(report), created_at: now }))) return;
+        let status = row.status;
+        if (row.status === 'started' || row.status === 'in_progress') {
+          status = 'completed';
+          await sessions.transition(tx, sessionId, ['started', 'in_progress'], { status, ended_at: endedAt, updated_at: now });
+        }
+        await emit(tx, tenant, 'prompt_engineering.completed', {
+          object: 'prompt_engineering_session', id: sessionId, status, outcome, candidate_id: row.candidate_id,
+          prompt_engineering_assessment_id: row.test_id, execution: report.execution, overall_score: report.overall_score,
+          craft_score: report.craft_score, tasks_passed: report.tasks_passed, tasks_total: report.tasks_total, summary: report.summary,
+        });
+      });
+    },
+
+    async report(tenant: Tenant, sessionId: string): Promise<{ row: PromptEngineeringSessionsTable; report: PromptReport; createdAt: number }> {
+      const row = await lifecycle.settled(tenant, sessionId);
+      const stored = await repo.report(tenant, sessionId);
+      // An abandoned assignment is reported for its event, but it never completed: the contract says not ready.
+      if (!stored || row.status === 'assigned') {
+        throw new ApiError('report_not_ready', { message: 'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.' });
+      }
+      return { row, report: JSON.parse(stored.report) as PromptReport, createdAt: stored.created_at };
+    },
+  };
+}
+
+export type PromptEngineeringService = ReturnType<typeof createPromptEngineeringService>;
+
+/** Prompt engineering's background work: the lifecycle's timeouts, grading each attempt, and completion. */
+export function promptEngineeringJobs(service: PromptEngineeringService, grader: Grader): JobHandler[] {
+  return [
+    ...service.jobs(),
+    {
+      kind: GRADE_JOB,
+      retryDelaysSeconds: [2, 10, 30, 60, 120],
+      run: (payload, job) => grader.grade((payload as { attempt_id: string }).attempt_id, { retry: job.attempts > 1, finalAttempt: job.attempts >= job.max_attempts }),
+    },
+    {
+      kind: service.completeJob,
+      retryDelaysSeconds: [1, 2, 5, 10, 30],
+      run: (payload) => service.complete((payload as { session_id: string }).session_id),
+    },
+  ];
+}

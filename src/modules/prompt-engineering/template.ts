@@ -1,0 +1,22 @@
+/** `{{name}}` placeholders, spaces inside the braces allowed. */
+const PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]{0,31})\s*\}\}/g;
+export const VARIABLE_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/** The variables a prompt uses, in order of first use. */
+export function placeholdersIn(prompt: string): string[] {
+  return [...new Set([...prompt.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+/** The task's variables the prompt leaves out. */
+export function missingVariables(prompt: string, variables: readonly string[]): string[] {
+  const used = new Set(placeholdersIn(prompt));
+  return variables.filter((v) => !used.has(v));
+}
+
+/**
+ * The prompt with each of the task's variables replaced by its value, in one pass: a value that itself holds
+ * `{{…}}` is never expanded again. Placeholders that are not the task's variables stay as written.
+ */
+export function renderPrompt(prompt: string, vars: Readonly<Record<string, string>>): string {
+  return prompt.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : whole));
+}

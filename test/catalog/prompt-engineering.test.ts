@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ASSERTION_TYPES } from '../../src/modules/prompt-engineering/assertions.js';
+import { SKILLS } from '../../src/modules/prompt-engineering/content.js';
+import { checkerRun } from '../../src/modules/prompt-engineering/grading.js';
+import { testSandbox } from '../sandbox/helpers.js';
+import { catalogueProblems } from '../helpers/prompt-catalog.js';
+
+/** The shared prompt-engineering catalogue, as catalog/prompt-engineering/AUTHORING.md asks. */
+describe('the prompt-engineering catalogue', () => {
+  const { problems, tasks, assessments } = catalogueProblems();
+
+  it('every reference output passes its case and every failing output fails it (checker programs run)', () => {
+    expect(problems).toEqual([]);
+  });
+
+  it('has at least 24 tasks in at least 8 assessments, 3 or more per skill, each task assessed', () => {
+    expect(tasks.length).toBeGreaterThanOrEqual(24);
+    expect(assessments.length).toBeGreaterThanOrEqual(8);
+    for (const skill of SKILLS) expect(tasks.filter((t) => t.file.skill === skill).length, skill).toBeGreaterThanOrEqual(3);
+    const assessed = new Set(assessments.flatMap((a) => a.tasks));
+    expect(tasks.filter((t) => !assessed.has(t.file.slug)).map((t) => t.file.slug)).toEqual([]);
+  });
+
+  it('uses every assertion type, negation included, and executes code in the sandbox', () => {
+    const used = new Set(tasks.flatMap((t) => [...t.definition.sample_cases, ...t.definition.hidden_cases].flatMap((c) => c.assert.map((a) => a.type))));
+    expect(ASSERTION_TYPES.filter((type) => !used.has(type))).toEqual([]);
+    expect([...used].filter((type) => type.startsWith('not-')).length).toBeGreaterThanOrEqual(3);
+    for (const t of tasks.filter((x) => x.file.skill === 'code-generation')) expect(Object.keys(t.definition.checkers).length, t.file.slug).toBeGreaterThan(0);
+  });
+
+  it('never shows hidden cases in a brief', () => {
+    for (const t of tasks) {
+      for (const c of t.definition.hidden_cases) {
+        for (const value of Object.values(c.vars)) if (value.length > 30) expect(t.brief, `${t.file.slug} ${c.name}`).not.toContain(value);
+      }
+    }
+  });
+
+  it('every checker accepts its reference outputs when run as the grader runs it, in the code sandbox', async () => {
+    const sandbox = testSandbox();
+    const refused: string[] = [];
+    for (const t of tasks) {
+      const files = [...t.file.sample_cases, ...t.file.hidden_cases];
+      const byProgram = new Map<string, Array<{ name: string; input: string }>>();
+      [...t.definition.sample_cases, ...t.definition.hidden_cases].forEach((c, i) => {
+        for (const a of c.assert) {
+          if (a.type === 'sandbox') byProgram.set(a.program!, [...(byProgram.get(a.program!) ?? []), { name: c.name, input: files[i]!.reference_output }]);
+        }
+      });
+      for (const [program, cases] of byProgram) {
+        const run = await sandbox.execute(checkerRun(t.definition.checkers[program]!, cases));
+        for (const c of run.cases) if (c.verdict !== 'COMPLETED') refused.push(`${t.file.slug} ${program} ${c.name}: ${c.verdict} ${c.stdout.toString().trim()} ${c.stderr.toString().slice(-300)}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { applyNegation, type CompiledAssertion } from '../../src/modules/prompt-engineering/assertions.js';
+import { caseAssertions, readCatalogFolder, type CaseFile, type LoadedTask } from '../../src/modules/prompt-engineering/content.js';
+import { missingVariables } from '../../src/modules/prompt-engineering/template.js';
+
+/** Runs a checker program with python3 directly (the catalogue's own, trusted code; the grader uses the sandbox). */
+function runChecker(source: string, output: string) {
+  const r = spawnSync('python3', ['-c', source], { input: output, encoding: 'utf8', timeout: 10_000 });
+  const lines = (r.stdout ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return { passed: r.status === 0, reason: lines.at(-1) ?? (r.stderr ?? '').trim().split('\n').at(-1) ?? '' };
+}
+
+function verdicts(task: LoadedTask, assertions: CompiledAssertion[], output: string) {
+  return assertions.filter((a) => a.kind !== 'rubric').map((a) => {
+    const v = a.kind === 'local' ? a.check(output) : runChecker(task.definition.checkers[a.program]!, output);
+    return { type: a.type, ...applyNegation(a, v) };
+  });
+}
+
+/**
+ * Problems in the catalogue's content: every reference output must pass each of its case's deterministic
+ * assertions and every failing output fail at least one; the reference prompt uses every variable.
+ */
+export function catalogueProblems(dir?: string): { problems: string[]; tasks: LoadedTask[]; assessments: ReturnType<typeof readCatalogFolder>['assessments'] } {
+  const { tasks, assessments } = readCatalogFolder(dir);
+  const problems: string[] = [];
+  for (const task of tasks) {
+    const slug = task.file.slug;
+    const missing = missingVariables(task.file.reference_prompt, task.file.variables);
+    if (missing.length) problems.push(`${slug}: reference_prompt leaves out ${missing.join(', ')}`);
+    const files: CaseFile[] = [...task.file.sample_cases, ...task.file.hidden_cases];
+    const stored = [...task.definition.sample_cases, ...task.definition.hidden_cases];
+    stored.forEach((c, i) => {
+      const assertions = caseAssertions(task.definition, c, `${slug} ${c.name}`);
+      const good = verdicts(task, assertions, files[i]!.reference_output).filter((v) => !v.passed);
+      for (const v of good) problems.push(`${slug} ${c.name}: reference_output fails ${v.type}: ${v.reason}`);
+      const bad = verdicts(task, assertions, files[i]!.failing_output);
+      if (bad.every((v) => v.passed)) problems.push(`${slug} ${c.name}: failing_output passes every assertion`);
+    });
+  }
+  return { problems, tasks, assessments };
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { applyNegation, AssertionError, compileAssertion, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
+import { hiddenScore, readRubricVerdict, tally } from '../../src/modules/prompt-engineering/grading.js';
+import { missingVariables, placeholdersIn, renderPrompt } from '../../src/modules/prompt-engineering/template.js';
+
+/** The verdict of an authored local assertion on an output, negation applied. */
+function check(a: Assertion, output: string) {
+  const c = compileAssertion(a, 'test');
+  if (c.kind !== 'local') throw new Error('not local');
+  return applyNegation(c, c.check(output));
+}
+
+/** Every local type with an output it passes and one it fails; each negated form must flip both. */
+const TABLE: Array<{ a: Assertion; pass: string; fail: string; failReason: RegExp }> = [
+  { a: { type: 'equals', value: 'positive' }, pass: '  positive\n', fail: 'Positive', failReason: /"Positive" is not "positive"/ },
+  { a: { type: 'contains', value: 'Refund' }, pass: 'Refund issued', fail: 'refund issued', failReason: /"Refund" not found/ },
+  { a: { type: 'icontains', value: 'REFUND' }, pass: 'a refund', fail: 'a credit', failReason: /not found \(ignoring case\)/ },
+  { a: { type: 'contains-all', value: ['May 3', '€40'] }, pass: 'On May 3 we paid €40.', fail: 'On May 3 we paid.', failReason: /missing "€40"/ },
+  { a: { type: 'contains-any', value: ['sorry', 'apolog'] }, pass: 'We apologise.', fail: 'Noted.', failReason: /none of "sorry", "apolog" found/ },
+  { a: { type: 'regex', value: '^label: (spam|ham)$', flags: 'im' }, pass: 'x\nLABEL: Spam', fail: 'label: maybe', failReason: /does not match/ },
+  { a: { type: 'starts-with', value: 'SELECT' }, pass: '\n  SELECT 1', fail: 'Here is: SELECT 1', failReason: /starts with "Here is: SELECT/ },
+  { a: { type: 'is-json' }, pass: ' {"a": [1, 2]} ', fail: '```json\n{"a": 1}\n```', failReason: /not JSON/ },
+  {
+    a: { type: 'json-schema', value: { type: 'object', required: ['total'], properties: { total: { type: 'number' } }, additionalProperties: false } },
+    pass: '{"total": 12.5}', fail: '{"total": "12.50"}', failReason: /\/total must be number/,
+  },
+  { a: { type: 'length', max: 5, unit: 'words' }, pass: 'one two three four five', fail: 'one two three four five six', failReason: /6 words \(outside at most 5\)/ },
+  { a: { type: 'length', min: 2, max: 3, unit: 'lines' }, pass: 'a\n\nb\n', fail: 'a', failReason: /1 lines \(outside 2–3\)/ },
+  { a: { type: 'length', min: 3 }, pass: 'abc', fail: ' ab ', failReason: /2 chars \(outside at least 3\)/ },
+];
+
+describe('assertion types', () => {
+  it.each(TABLE)('$a.type passes, fails with a reason, and not-$a.type flips both', ({ a, pass, fail, failReason }) => {
+    expect(check(a, pass)).toMatchObject({ passed: true });
+    const failed = check(a, fail);
+    expect(failed.passed).toBe(false);
+    expect(failed.reason).toMatch(failReason);
+    expect(check({ ...a, type: `not-${a.type}` }, pass).passed).toBe(false);
+    expect(check({ ...a, type: `not-${a.type}` }, fail)).toMatchObject({ passed: true, reason: failed.reason });
+  });
+
+  it('json-schema also fails output that is not JSON, and compiles draft 2020-12 keywords', () => {
+    const a: Assertion = { type: 'json-schema', value: { type: 'array', prefixItems: [{ type: 'string' }], items: false } };
+    expect(check(a, '["a"]').passed).toBe(true);
+    expect(check(a, '["a", 1]').passed).toBe(false);
+    expect(check(a, 'nope').reason).toMatch(/not JSON/);
+  });
+
+  it('sandbox and rubric are left to the grader, with what they need', () => {
+    expect(compileAssertion({ type: 'sandbox', program: 'checkers/c.py' }, 't', { 'checkers/c.py': 'print(1)' })).toMatchObject({ kind: 'sandbox', program: 'checkers/c.py', negated: false });
+    expect(compileAssertion({ type: 'not-rubric', value: 'Is rude.', weight: 2 }, 't')).toMatchObject({ kind: 'rubric', criterion: 'Is rude.', negated: true, weight: 2 });
+  });
+
+  it.each([
+    [{ type: 'contain', value: 'x' }, /unknown assertion type 'contain'/],
+    [{ type: 'contains' }, /needs a non-empty string/],
+    [{ type: 'contains-all', value: [] }, /non-empty array/],
+    [{ type: 'regex', value: '(' }, /does not compile/],
+    [{ type: 'regex', value: 'a', flags: 'g' }, /flags are some of/],
+    [{ type: 'json-schema', value: { type: 'nonsense' } }, /schema does not compile/],
+    [{ type: 'length', unit: 'words' }, /min and\/or max/],
+    [{ type: 'length', min: 5, max: 2 }, /min ≤ max/],
+    [{ type: 'length', max: 2, unit: 'pages' }, /unit is chars, words or lines/],
+    [{ type: 'sandbox', program: 'checkers/missing.py' }, /one of the task's checkers/],
+    [{ type: 'contains', value: 'x', weight: 0 }, /weight is a positive number/],
+    [{ type: 'contains', value: 'x', extra: 1 }, /unknown field\(s\) extra/],
+  ] as Array<[Assertion, RegExp]>)('refuses a malformed assertion: %j', (a, message) => {
+    expect(() => compileAssertion(a, 'task t')).toThrow(AssertionError);
+    expect(() => compileAssertion(a, 'task t')).toThrow(message);
+  });
+});
+
+describe('the rubric verdict', () => {
+  it('is read from JSON, from bare PASS / FAIL, and refused when neither', () => {
+    expect(readRubricVerdict('{"pass": true, "reason": "Polite."}')).toEqual({ passed: true, reason: 'Polite.' });
+    expect(readRubricVerdict('Sure: {"pass": false}')).toEqual({ passed: false, reason: 'no reason given' });
+    expect(readRubricVerdict('FAIL - it is curt')).toMatchObject({ passed: false });
+    expect(readRubricVerdict('PASS')).toMatchObject({ passed: true });
+    expect(readRubricVerdict('I think it is fine')).toBeNull();
+    expect(readRubricVerdict('{"pass": "yes"}')).toBeNull();
+  });
+});
+
+describe('points', () => {
+  it('a case passes only when every assertion does; points are weighted', () => {
+    expect(tally([{ type: 'a', weight: 2, passed: true, reason: '' }, { type: 'b', weight: 0.5, passed: false, reason: '' }])).toEqual({ points: 2, possible: 2.5, passed: false });
+  });
+  it('the score counts hidden cases only, weighted by their points', () => {
+    const cases = [
+      { kind: 'sample' as const, points: 0, points_possible: 10, passed: false },
+      { kind: 'hidden' as const, points: 3, points_possible: 3, passed: true },
+      { kind: 'hidden' as const, points: 1, points_possible: 6, passed: false },
+    ];
+    expect(hiddenScore(cases)).toEqual({ score: 44.4, passed: 1, total: 2 });
+  });
+});
+
+describe('prompt templates', () => {
+  it('finds variables, names the missing ones, and renders in one pass', () => {
+    expect(placeholdersIn('{{ input }} and {{labels}} and {{input}} and {{Bad}}')).toEqual(['input', 'labels']);
+    expect(missingVariables('Use {{input}}', ['input', 'labels'])).toEqual(['labels']);
+    expect(renderPrompt('<a>{{input}}</a> {{other}} {{ labels }}', { input: 'x {{labels}} $& $1', labels: 'L' })).toBe('<a>x {{labels}} $& $1</a> {{other}} L');
+  });
+});
