@@ -34,9 +34,13 @@ export interface TextModel {
   generate(prompt: { system: string; user: string }, options?: { maxOutputTokens?: number }): Promise<string>;
 }
 
-/** A model call that failed; `retryable` when trying again may help. */
+/**
+ * A model call that failed; `retryable` when trying again may help. `summary` says what happened without quoting
+ * anything the model server sent (a server or proxy may echo the request, which can hold what a candidate must not
+ * see); `message` has the detail, for logs.
+ */
 export class ModelError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(message: string, readonly retryable: boolean, readonly summary: string = message) {
     super(message);
   }
 }
@@ -49,6 +53,27 @@ interface ChatResponse {
 
 const RETRY_DELAY_MS = 500;
 const ERROR_BODY_SHOWN = 300;
+/** The largest reply body read: far above 2,048 tokens of text; a bigger one is refused, never stored or checked. */
+export const REPLY_MAX_BYTES = 64 * 1024;
+
+/** The response body, refused past `max` bytes (read as it arrives, so a huge body is never held whole). */
+async function readCapped(res: Response, max: number): Promise<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new ModelError(`the model's reply is over ${max} bytes`, false);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
  * An OpenAI-compatible chat-completions client over fetch: one POST per call, no streaming. It replaced the AI SDK
@@ -74,21 +99,31 @@ export function createModel(config: Config['model']): TextModel | null {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new ModelError(timedOut ? 'the model did not answer in time' : `the model could not be reached: ${(error as Error).message}`, !timedOut);
+      if (timedOut) throw new ModelError('the model did not answer in time', false);
+      throw new ModelError(`the model could not be reached: ${(error as Error).message}`, true, 'the model could not be reached');
     }
-    const raw = await res.text();
+    let raw: string;
+    try {
+      raw = await readCapped(res, REPLY_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof ModelError) throw error;
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new ModelError(timedOut ? 'the model did not finish its reply in time' : `the model's reply broke off: ${(error as Error).message}`, !timedOut,
+        timedOut ? 'the model did not finish its reply in time' : 'the model\'s reply broke off');
+    }
     let body: ChatResponse | null = null;
     try {
       body = JSON.parse(raw) as ChatResponse;
     } catch { /* reported below */ }
     if (!res.ok) {
       const said = body?.error?.message ?? raw.slice(0, ERROR_BODY_SHOWN);
-      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500);
+      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500, `the model answered HTTP ${res.status}`);
     }
     const text = body?.choices?.[0]?.message?.content;
-    if (typeof text !== 'string') throw new ModelError(`the model's reply has no message: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false);
+    if (typeof text !== 'string') throw new ModelError(`the model's reply has no message: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, 'the model\'s reply has no message');
     return {
-      text, inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null,
+      // U+0000 cannot be stored in PostgreSQL text and means nothing in a reply: shown as U+FFFD.
+      text: text.replaceAll('\u0000', '\uFFFD'), inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null,
       latencyMs: Math.round(performance.now() - started),
     };
   }

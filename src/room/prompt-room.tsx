@@ -50,12 +50,19 @@ export function PromptRoom({ host, sessionId, branding, title, lost }: RoomProps
   const currentTask = useRef(''); // the task whose prompt the editor holds, for its draft
 
   const patch = (taskId: string, change: Partial<TaskState>) => setStates((all) => ({ ...all, [taskId]: { ...all[taskId]!, ...change } }));
-  const settle = (taskId: string, a: PromptAttempt) => setStates((all) => {
-    const s = all[taskId]!;
-    const best = a.score === null ? s.best : Math.max(s.best ?? 0, a.score);
-    // An attempt the grader could not grade gives its attempt back.
-    return { ...all, [taskId]: { ...s, attempt: a, best, submitting: false, remaining: a.status === 'error' ? s.remaining + 1 : s.remaining } };
-  });
+  const settle = (taskId: string, a: PromptAttempt) => {
+    setStates((all) => {
+      const s = all[taskId]!;
+      return { ...all, [taskId]: { ...s, attempt: a, best: a.score === null ? s.best : Math.max(s.best ?? 0, a.score), submitting: false } };
+    });
+    // An attempt the grader could not grade may give its attempt back: the service says how many are left.
+    if (a.status === 'error') {
+      api.post<PromptDetail>(`${base}/start`).then((d) => {
+        const t = d.tasks.find((x) => x.id === taskId);
+        if (t) patch(taskId, { remaining: t.attempts_remaining });
+      }, () => undefined);
+    }
+  };
 
   useEffect(() => {
     let cancelled = false;
@@ -211,7 +218,7 @@ function AttemptResults({ state, task, passed, total }: { state: TaskState; task
       {a ? (
         <div class="prep-submission">
           <span class="prep-label">Last attempt</span>
-          {a.status === 'error' ? <span class="prep-error">This attempt could not be graded because of a problem on our side; it does not count. Please submit again.</span>
+          {a.status === 'error' ? <span class="prep-error">This attempt could not be graded ({a.error}). Please submit again; the first two such attempts at a task do not count.</span>
             : a.status !== 'graded' ? <span class="prep-verdict prep-pending">Grading…</span>
               : a.execution === 'unavailable' ? <span class="prep-verdict prep-pending">Not run</span>
                 : <>

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
-import { runIn, runStep, warmSandbox, type Launcher, type SlotIdentity, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
+import { runIn, runStep, warmSandbox, type Launcher, type SlotIdentity, type StepFile, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
 import { SlotPool, type Priority } from './slots.js';
 import { executionVerdict, type RunVerdict } from './verdicts.js';
 
@@ -21,6 +21,8 @@ export interface CaseInput {
   input: string;
   /** Compared with the comparator when present. */
   expected?: string;
+  /** Files this case alone sees beside the program (a checker's expectations for this case). */
+  files?: StepFile[];
 }
 
 export interface CaseOutcome {
@@ -196,7 +198,7 @@ export function createSandbox(config: Config['sandbox']) {
             cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });
             continue;
           }
-          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files, stdin: c.input, limits });
+          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files: c.files ? [...files, ...c.files] : files, stdin: c.input, limits });
           if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
           cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
         }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ASSERTION_TYPES } from '../../src/modules/prompt-engineering/assertions.js';
-import { SKILLS } from '../../src/modules/prompt-engineering/content.js';
-import { checkerRun } from '../../src/modules/prompt-engineering/grading.js';
+import { REPLY_MAX_BYTES } from '../../src/ai/model.js';
+import { caseAssertions, SKILLS } from '../../src/modules/prompt-engineering/content.js';
+import { checkerRun, type CheckerInput } from '../../src/modules/prompt-engineering/grading.js';
 import { testSandbox } from '../sandbox/helpers.js';
 import { catalogueProblems } from '../helpers/prompt-catalog.js';
 
@@ -28,6 +29,26 @@ describe('the prompt-engineering catalogue', () => {
     for (const t of tasks.filter((x) => x.file.skill === 'code-generation')) expect(Object.keys(t.definition.checkers).length, t.file.slug).toBeGreaterThan(0);
   });
 
+  it('every regex assertion stays linear on hostile outputs as large as a model reply may be', () => {
+    const n = REPLY_MAX_BYTES;
+    const hostile = ['a', '1', ' ', '\n', 'a ', '1 ', 'a@', 'a.', 'a-', '1.', '1,', 'ab1 ', '°1', '\t '].map((unit) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n));
+    const slow: string[] = [];
+    for (const t of tasks) {
+      for (const c of [...t.definition.sample_cases, ...t.definition.hidden_cases]) {
+        for (const a of caseAssertions(t.definition, c)) {
+          if (a.base !== 'regex' || a.kind !== 'local') continue;
+          for (const output of hostile) {
+            const started = performance.now();
+            a.check(output);
+            const ms = performance.now() - started;
+            if (ms > 100) slow.push(`${t.file.slug} ${c.name} ${a.type}: ${ms.toFixed(0)} ms on ${JSON.stringify(output.slice(0, 4))}…`);
+          }
+        }
+      }
+    }
+    expect(slow).toEqual([]);
+  });
+
   it('never shows hidden cases in a brief', () => {
     for (const t of tasks) {
       for (const c of t.definition.hidden_cases) {
@@ -41,10 +62,10 @@ describe('the prompt-engineering catalogue', () => {
     const refused: string[] = [];
     for (const t of tasks) {
       const files = [...t.file.sample_cases, ...t.file.hidden_cases];
-      const byProgram = new Map<string, Array<{ name: string; input: string }>>();
+      const byProgram = new Map<string, CheckerInput[]>();
       [...t.definition.sample_cases, ...t.definition.hidden_cases].forEach((c, i) => {
         for (const a of c.assert) {
-          if (a.type === 'sandbox') byProgram.set(a.program!, [...(byProgram.get(a.program!) ?? []), { name: c.name, input: files[i]!.reference_output }]);
+          if (a.type === 'sandbox') byProgram.set(a.program!, [...(byProgram.get(a.program!) ?? []), { name: c.name, input: files[i]!.reference_output, value: a.value }]);
         }
       });
       for (const [program, cases] of byProgram) {

@@ -1,18 +1,25 @@
 import { spawnSync } from 'node:child_process';
-import { applyNegation, type CompiledAssertion } from '../../src/modules/prompt-engineering/assertions.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { applyNegation, CHECKER_VALUE_FILE, type CompiledAssertion } from '../../src/modules/prompt-engineering/assertions.js';
 import { caseAssertions, readCatalogFolder, type CaseFile, type LoadedTask } from '../../src/modules/prompt-engineering/content.js';
 import { missingVariables } from '../../src/modules/prompt-engineering/template.js';
 
 /** Runs a checker program with python3 directly (the catalogue's own, trusted code; the grader uses the sandbox). */
-function runChecker(source: string, output: string) {
-  const r = spawnSync('python3', ['-c', source], { input: output, encoding: 'utf8', timeout: 10_000 });
+function runChecker(source: string, output: string, value: unknown) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'prep-checker-'));
+  writeFileSync(path.join(dir, 'check.py'), source);
+  if (value !== undefined) writeFileSync(path.join(dir, CHECKER_VALUE_FILE), JSON.stringify(value));
+  const r = spawnSync('python3', ['check.py'], { cwd: dir, input: output, encoding: 'utf8', timeout: 10_000 });
+  rmSync(dir, { recursive: true, force: true });
   const lines = (r.stdout ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
   return { passed: r.status === 0, reason: lines.at(-1) ?? (r.stderr ?? '').trim().split('\n').at(-1) ?? '' };
 }
 
 function verdicts(task: LoadedTask, assertions: CompiledAssertion[], output: string) {
   return assertions.filter((a) => a.kind !== 'rubric').map((a) => {
-    const v = a.kind === 'local' ? a.check(output) : runChecker(task.definition.checkers[a.program]!, output);
+    const v = a.kind === 'local' ? a.check(output) : runChecker(task.definition.checkers[a.program]!, output, a.value);
     return { type: a.type, ...applyNegation(a, v) };
   });
 }

@@ -38,7 +38,7 @@ export type CompiledAssertion = {
   weight: number;
 } & (
   | { kind: 'local'; check(output: string): Verdict }
-  | { kind: 'sandbox'; program: string }
+  | { kind: 'sandbox'; program: string; value?: unknown }
   | { kind: 'rubric'; criterion: string }
 );
 
@@ -47,6 +47,9 @@ export class AssertionError extends Error {}
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 const REASON_QUOTE_MAX = 80;
 export const RUBRIC_MAX = 2000;
+/** The file a sandbox assertion's value is written to, beside its checker program. */
+export const CHECKER_VALUE_FILE = 'value.json';
+const SANDBOX_VALUE_MAX = 64 * 1024;
 
 /** A value as a reason shows it: quoted, cut to a readable length. */
 export function quote(value: string): string {
@@ -192,7 +195,8 @@ export function compileAssertion(a: Assertion, where: string, programs: Readonly
   const shared = { type: a.type, base, negated, weight };
   if (base === 'sandbox') {
     if (typeof a.program !== 'string' || programs[a.program] === undefined) throw new AssertionError(`${where}: sandbox needs program, one of the task's checkers/ files (got ${JSON.stringify(a.program)})`);
-    return { ...shared, kind: 'sandbox', program: a.program };
+    if (a.value !== undefined && JSON.stringify(a.value).length > SANDBOX_VALUE_MAX) throw new AssertionError(`${where}: a sandbox value is at most ${SANDBOX_VALUE_MAX} bytes of JSON`);
+    return { ...shared, kind: 'sandbox', program: a.program, ...(a.value === undefined ? {} : { value: a.value }) };
   }
   if (base === 'rubric') {
     const criterion = needString(a, where);

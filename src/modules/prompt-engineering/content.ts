@@ -14,6 +14,18 @@ export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
 export const DEFAULT_ATTEMPT_BUDGET = 5;
+/** Attempts the grader could not grade are free, up to this many per task; past them they count too, since a prompt can provoke them. */
+export const FREE_ERRORS_PER_TASK = 2;
+
+/** Attempts that use up a task's budget: all but the first FREE_ERRORS_PER_TASK the grader could not grade. */
+export function attemptsUsed(counts: { counted: number; errors: number }): number {
+  return counts.counted + Math.max(0, counts.errors - FREE_ERRORS_PER_TASK);
+}
+
+/** The same, from the attempts' statuses. */
+export const attemptsUsedOf = (statuses: string[]) => attemptsUsed({
+  counted: statuses.filter((s) => s !== 'error').length, errors: statuses.filter((s) => s === 'error').length,
+});
 export const DEFAULT_PASS_THRESHOLD = 70;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 512;
 const VAR_VALUE_MAX = 8_000;

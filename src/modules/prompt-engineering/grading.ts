@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Limiter } from '../../ai/limiter.js';
-import type { TextModel } from '../../ai/model.js';
+import { randomBytes } from 'node:crypto';
+import { ModelError, type TextModel } from '../../ai/model.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { SandboxBusyError, SandboxUnavailableError, type ExecuteRequest, type Sandbox } from '../../sandbox/sandbox.js';
-import { applyNegation, quote, type CompiledAssertion, type Verdict } from './assertions.js';
+import { applyNegation, CHECKER_VALUE_FILE, type CompiledAssertion, type Verdict } from './assertions.js';
 import type { PromptCatalog, PromptTask } from './catalog.js';
 import type { PromptRepo } from './repo.js';
 import { renderPrompt } from './template.js';
@@ -22,8 +23,10 @@ export interface CaseResult {
   passed: boolean;
   points: number;
   points_possible: number;
-  vars: Record<string, string>;
-  rendered_prompt: string;
+  /** Sample cases only. */
+  vars?: Record<string, string>;
+  /** Sample cases only. */
+  rendered_prompt?: string;
   output: string;
   output_truncated: boolean;
   assertions: AssertionOutcome[];
@@ -67,13 +70,30 @@ export function readRubricVerdict(reply: string): Verdict | null {
       if (typeof parsed.pass === 'boolean') return { passed: parsed.pass, reason: cut(typeof parsed.reason === 'string' ? parsed.reason : 'no reason given') };
     } catch { /* fall through to the bare words */ }
   }
-  const word = /\b(PASS|FAIL)\b/.exec(reply);
-  return word ? { passed: word[1] === 'PASS', reason: cut(reply.trim()) } : null;
+  // A bare verdict counts only when the reply says one word throughout: "it might PASS … FAIL" is not read.
+  const words = new Set([...reply.matchAll(/\b(PASS|FAIL)\b/g)].map((m) => m[1]));
+  return words.size === 1 ? { passed: words.has('PASS'), reason: cut(reply.trim()) } : null;
 }
 
-/** A checker program's run in the sandbox over outputs (each case's stdin). */
-export function checkerRun(source: string, cases: Array<{ name: string; input: string }>): ExecuteRequest {
-  return { language: 'python', source, comparator: 'exact', priority: 'batch', limits: CHECKER_LIMITS, stdoutBytes: 64 * 1024, budgetMs: 60_000, cases };
+/** One output for a checker: on its stdin, with the assertion's value (if any) as value.json beside the program. */
+export interface CheckerInput {
+  name: string;
+  input: string;
+  value?: unknown;
+}
+
+/** A checker program's run in the sandbox over outputs. */
+export function checkerRun(source: string, runs: CheckerInput[]): ExecuteRequest {
+  return {
+    language: 'python', source, comparator: 'exact', priority: 'batch', limits: CHECKER_LIMITS, stdoutBytes: 64 * 1024, budgetMs: 60_000,
+    cases: runs.map((r) => ({ name: r.name, input: r.input, ...(r.value === undefined ? {} : { files: [{ name: CHECKER_VALUE_FILE, content: JSON.stringify(r.value) }] }) })),
+  };
+}
+
+/** What went wrong, in words that quote nothing a model server sent (see ModelError.summary). */
+function failureSummary(error: unknown): string {
+  if (error instanceof ModelError) return error.summary;
+  return error instanceof Error && error.name === 'TimeoutError' ? 'it did not answer in time' : 'the call failed';
 }
 
 /** The points of a case's checked assertions, and whether every one passed. */
@@ -156,21 +176,26 @@ export function createGrader(deps: GraderDeps) {
     })));
     await writer.done();
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw new Error(`the model did not answer: ${(failed.reason as Error)?.message ?? failed.reason}`);
+    if (failed) throw new Error(`the model did not answer: ${failureSummary(failed.reason)}`);
     return saved;
   }
 
-  /** Runs each checker program once over every output it checks. */
+  /** Runs each checker program once over every output it checks (with each assertion's value as value.json). */
   async function sandboxVerdicts(task: PromptTask, outputs: Map<string, PromptAttemptOutputsTable>): Promise<Map<string, Verdict>> {
-    const byProgram = new Map<string, string[]>();
+    const byProgram = new Map<string, CheckerInput[]>();
     for (const c of task.cases) {
-      for (const a of c.assertions) if (a.kind === 'sandbox') byProgram.set(a.program, [...(byProgram.get(a.program) ?? []), c.name]);
+      c.assertions.forEach((a, i) => {
+        if (a.kind !== 'sandbox') return;
+        const runs = byProgram.get(a.program) ?? [];
+        runs.push({ name: `${c.name}\u0000${i}`, input: outputs.get(c.name)!.output, value: a.value });
+        byProgram.set(a.program, runs);
+      });
     }
     const verdicts = new Map<string, Verdict>();
-    for (const [program, caseNames] of byProgram) {
+    for (const [program, runs] of byProgram) {
       let execution;
       try {
-        execution = await sandbox.execute(checkerRun(task.definition.checkers[program]!, [...new Set(caseNames)].map((name) => ({ name, input: outputs.get(name)!.output }))));
+        execution = await sandbox.execute(checkerRun(task.definition.checkers[program]!, runs));
       } catch (error) {
         if (error instanceof SandboxUnavailableError) throw new GradingFailure(`the code sandbox is unavailable on this server, so the checker programs cannot run: ${error.message}`);
         throw error;
@@ -180,19 +205,22 @@ export function createGrader(deps: GraderDeps) {
         const reason = r.verdict === 'COMPLETED' ? said ?? 'the checker accepted the output'
           : r.verdict === 'RUNTIME_ERROR' ? said ?? `the checker rejected the output (exit code ${r.exitCode})`
             : `the checker did not finish on this output (${r.verdict.toLowerCase().replaceAll('_', ' ')})`;
-        verdicts.set(`${program}\u0000${r.name}`, { passed: r.verdict === 'COMPLETED', reason: cut(reason) });
+        verdicts.set(r.name, { passed: r.verdict === 'COMPLETED', reason: cut(reason) });
       }
     }
     return verdicts;
   }
 
   async function rubricVerdict(m: TextModel, criterion: string, output: string): Promise<Verdict> {
+    // A marker the output cannot know, so it cannot close the block and speak to the grader itself.
+    const marker = randomBytes(8).toString('hex');
     const shown = output.length > RUBRIC_OUTPUT_MAX ? `${output.slice(0, RUBRIC_OUTPUT_MAX)}\n… (cut for grading)` : output;
     const reply = await limit(() => m.complete({
-      system: RUBRIC_SYSTEM, user: `Criterion:\n${criterion}\n\nOutput between the markers:\n<<<OUTPUT\n${shown}\nOUTPUT>>>`,
+      system: RUBRIC_SYSTEM, user: `Criterion:\n${criterion}\n\nOutput between the markers:\n<<<OUTPUT-${marker}\n${shown}\nOUTPUT-${marker}>>>`,
     }, { maxOutputTokens: 200, timeoutMs: CALL_TIMEOUT_MS, retries: 0 }));
     const verdict = readRubricVerdict(reply.text);
-    if (!verdict) throw new Error(`the model's rubric verdict could not be read: ${quote(reply.text)}`);
+    // Never quoted: the reply may echo the output of a hidden case.
+    if (!verdict) throw new Error('the model\'s rubric verdict could not be read');
     return verdict;
   }
 
@@ -200,16 +228,17 @@ export function createGrader(deps: GraderDeps) {
     const checked = await sandboxVerdicts(task, outputs);
     return Promise.all(task.cases.map(async (c) => {
       const out = outputs.get(c.name)!;
-      const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion): Promise<AssertionOutcome> => {
+      const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
         const verdict = a.kind === 'local' ? a.check(out.output)
-          : a.kind === 'sandbox' ? checked.get(`${a.program}\u0000${c.name}`)!
+          : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
             : await rubricVerdict(m, a.criterion, out.output);
         return { type: a.type, weight: a.weight, ...applyNegation(a, verdict) };
       }));
       const t = tally(outcomes);
       return {
-        name: c.name, kind: c.kind, passed: t.passed, points: t.points, points_possible: t.possible, vars: c.vars,
-        rendered_prompt: renderPrompt(prompt, c.vars), output: out.output.slice(0, OUTPUT_KEPT), output_truncated: out.output.length > OUTPUT_KEPT,
+        name: c.name, kind: c.kind, passed: t.passed, points: t.points, points_possible: t.possible,
+        // A hidden case's input is kept out of the stored results: only its output and verdicts are.
+        ...(c.kind === 'sample' ? { vars: c.vars, rendered_prompt: renderPrompt(prompt, c.vars) } : {}), output: out.output.slice(0, OUTPUT_KEPT), output_truncated: out.output.length > OUTPUT_KEPT,
         assertions: outcomes, latency_ms: out.latency_ms, input_tokens: out.input_tokens, output_tokens: out.output_tokens,
       };
     }));

@@ -25,11 +25,12 @@ export function createPromptRepo(database: Db) {
       const row = await scoped(tenant, sessionId).select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', taskId).executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Attempts that use up the budget: every one but those the grader could not grade. */
-    async usedForTask(tx: Kysely<Database>, sessionId: string, taskId: string): Promise<number> {
-      const row = await tx.selectFrom('prompt_attempts').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('session_id', '=', sessionId).where('task_id', '=', taskId).where('status', '!=', 'error').executeTakeFirstOrThrow();
-      return Number(row.n);
+    /** Attempts at a task: those the grader could not grade (`errors`) apart from the rest. */
+    async attemptsAt(tx: Kysely<Database>, sessionId: string, taskId: string): Promise<{ counted: number; errors: number }> {
+      const rows = await tx.selectFrom('prompt_attempts').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('session_id', '=', sessionId).where('task_id', '=', taskId).groupBy('status').execute();
+      const errors = Number(rows.find((r) => r.status === 'error')?.n ?? 0);
+      return { counted: rows.reduce((s, r) => s + Number(r.n), 0) - errors, errors };
     },
     forSession: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('prompt_attempts').selectAll()
       .where('session_id', '=', sessionId).orderBy('id').execute(),

@@ -1,4 +1,5 @@
 import type { PromptAttemptsTable } from '../../db/schema.js';
+import { attemptsUsedOf } from './content.js';
 import type { CraftAnalysis, CraftKey } from './craft.js';
 
 export type Outcome = 'completed' | 'timed_out' | 'abandoned';
@@ -106,7 +107,7 @@ export function buildReport(input: {
     const craft = best ? (JSON.parse(best.craft) as CraftAnalysis) : null;
     return {
       position: i + 1, task_id: t.id, title: t.title, skill: t.skill,
-      attempts_used: mine.filter((a) => a.status !== 'error').length, attempt_budget: t.attempt_budget,
+      attempts_used: attemptsUsedOf(mine.map((a) => a.status)), attempt_budget: t.attempt_budget,
       best_attempt_id: best?.id ?? null,
       score: ran ? best.score : anyRan ? 0 : null,
       hidden_cases_passed: ran ? best.hidden_passed : null, hidden_cases_total: t.hidden_cases,

@@ -71,7 +71,7 @@ const Attempt = Type.Object({
   craft: Craft, cases: Type.Array(CaseResult),
   model: Nullable(Type.String()), input_tokens: Nullable(Type.Integer()), output_tokens: Nullable(Type.Integer()),
   latency_ms: Nullable(Type.Integer({ description: 'Model time summed over the cases' })),
-  error: Nullable(Type.String({ description: 'Why grading failed (status error; the attempt does not count against the budget)' })),
+  error: Nullable(Type.String({ description: 'Why grading failed (status error; the first two such attempts per task do not use up the budget)' })),
   created_at: UnixSeconds, graded_at: Nullable(UnixSeconds),
 });
 const Receipt = Type.Object({

@@ -7,13 +7,17 @@ import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import type { PromptAssessment, PromptCatalog, PromptTask } from './catalog.js';
+import { attemptsUsed, attemptsUsedOf } from './content.js';
 import { analyseCraft } from './craft.js';
 import { GRADE_JOB, type Grader } from './grading.js';
 import type { PromptRepo } from './repo.js';
 import { buildReport, type Outcome, type PromptReport } from './report.js';
-import { missingVariables } from './template.js';
+import { missingVariables, renderedBytes } from './template.js';
 
 export const PROMPT_MAX_BYTES = 16 * 1024;
+/** The largest a prompt may be once a case's values are in it (each case is one model request). */
+export const RENDERED_MAX_BYTES = 64 * 1024;
+
 
 export interface AssignInput {
   candidate_id: string;
@@ -46,7 +50,7 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
     const progress = new Map(assessment.tasks.map((t) => {
       const mine = attempts.filter((a) => a.task_id === t.id);
       const scores = mine.filter((a) => a.status === 'graded' && a.score !== null).map((a) => a.score!);
-      return [t.id, { used: mine.filter((a) => a.status !== 'error').length, best: scores.length ? Math.max(...scores) : null }];
+      return [t.id, { used: attemptsUsedOf(mine.map((a) => a.status)), best: scores.length ? Math.max(...scores) : null }];
     }));
     return { row, assessment, progress };
   }
@@ -87,6 +91,9 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
      * task's budget and queued for grading in the same transaction.
      */
     async submitAttempt(tenant: Tenant, sessionId: string, input: { task_id: string; prompt: string }) {
+      if (!input.prompt.isWellFormed()) {
+        throw new ApiError('parameter_invalid', { param: 'prompt', message: 'The prompt holds text that is not valid Unicode (an unpaired surrogate).' });
+      }
       if (Buffer.byteLength(input.prompt) > PROMPT_MAX_BYTES) {
         throw new ApiError('parameter_invalid', { param: 'prompt', message: `A prompt is at most ${PROMPT_MAX_BYTES} bytes (16 KiB) of UTF-8.` });
       }
@@ -99,12 +106,18 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
           param: 'prompt', message: `The prompt must use every variable of the task; it leaves out ${missing.map((v) => `{{${v}}}`).join(', ')}.`,
         });
       }
+      const largest = task.cases.reduce((max, c) => Math.max(max, renderedBytes(input.prompt, c.vars)), 0);
+      if (largest > RENDERED_MAX_BYTES) {
+        throw new ApiError('parameter_invalid', {
+          param: 'prompt', message: `With a case's values in it the prompt would be ${Math.ceil(largest / 1024)} KiB; at most ${RENDERED_MAX_BYTES / 1024} KiB (use each variable once or a few times).`,
+        });
+      }
       const craft = analyseCraft(input.prompt, task.definition.variables);
       return db.transaction().execute(async (tx) => {
         await sessions.lock(tx, sessionId);
         const row = await lifecycle.mustGet(tx, tenant, sessionId);
         assertWorking(row);
-        const used = await repo.usedForTask(tx, sessionId, task.id);
+        const used = attemptsUsed(await repo.attemptsAt(tx, sessionId, task.id));
         const budget = task.definition.attempt_budget;
         if (used >= budget) throw new ApiError('attempts_exhausted', { param: 'task_id', message: `Every attempt at this task has been used (${budget} of ${budget}).` });
         const now = clock.now();

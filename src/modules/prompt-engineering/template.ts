@@ -20,3 +20,12 @@ export function missingVariables(prompt: string, variables: readonly string[]): 
 export function renderPrompt(prompt: string, vars: Readonly<Record<string, string>>): string {
   return prompt.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : whole));
 }
+
+/** The UTF-8 size of the prompt as rendered with `vars`, computed without building it. */
+export function renderedBytes(prompt: string, vars: Readonly<Record<string, string>>): number {
+  let bytes = Buffer.byteLength(prompt);
+  for (const m of prompt.matchAll(PLACEHOLDER)) {
+    if (Object.hasOwn(vars, m[1]!)) bytes += Buffer.byteLength(vars[m[1]!]!) - Buffer.byteLength(m[0]);
+  }
+  return bytes;
+}
