@@ -47,7 +47,7 @@ export const GRADE_JOB = 'prompt_engineering.grade';
  * is not retried in place: the job is, later, and asks only for the cases still missing. */
 const CALL_TIMEOUT_MS = 30_000;
 const OUTPUT_KEPT = 32 * 1024;
-const OUTPUT_FLUSH_MS = 50;
+const OUTPUT_FLUSH_MS = 1000;
 const REASON_MAX = 300;
 const CHECKER_LIMITS = { timeLimitMs: 1000, memoryLimitMb: 256 };
 const RUBRIC_OUTPUT_MAX = 12_000;
@@ -132,7 +132,8 @@ export function createGrader(deps: GraderDeps) {
 
   /**
    * Saves outputs in batches, each at most OUTPUT_FLUSH_MS after its first row arrived: a grader that dies loses at
-   * most that much of the model's work, and a fast model's answers cost one write per batch rather than per case.
+   * most that much of the model's work. An attempt graded sooner writes none separately (its result holds them);
+   * one that fails writes what it has, for the retry.
    */
   function outputWriter() {
     let pending: PromptAttemptOutputsTable[] = [];
@@ -152,18 +153,21 @@ export function createGrader(deps: GraderDeps) {
         pending.push(row);
         timer ??= setTimeout(flush, OUTPUT_FLUSH_MS);
       },
-      async done() {
-        flush();
+      /** `keep`: write what is pending (the grading failed and will be retried); otherwise drop it. */
+      async done(keep: boolean) {
+        if (keep) flush();
+        else if (timer) clearTimeout(timer);
+        timer = null;
+        pending = [];
         await writing;
-        if (failure) throw failure;
+        if (failure && keep) throw failure;
       },
     };
   }
 
   /** Every case's output: those saved by an earlier grader of this attempt, and the model's answers for the rest. */
-  async function outputsFor(attempt: PromptAttemptsTable, task: PromptTask, m: TextModel, retry: boolean): Promise<Map<string, PromptAttemptOutputsTable>> {
+  async function outputsFor(attempt: PromptAttemptsTable, task: PromptTask, m: TextModel, retry: boolean, writer: ReturnType<typeof outputWriter>): Promise<Map<string, PromptAttemptOutputsTable>> {
     const saved = new Map(retry ? (await repo.outputs(db, attempt.id)).map((o) => [o.case_name, o]) : []);
-    const writer = outputWriter();
     const missing = task.cases.filter((c) => !saved.has(c.name));
     const settled = await Promise.allSettled(missing.map((c) => limit(async () => {
       const reply = await m.complete({ user: renderPrompt(attempt.prompt, c.vars) }, { maxOutputTokens: task.definition.max_output_tokens, timeoutMs: CALL_TIMEOUT_MS, retries: 0 });
@@ -174,7 +178,6 @@ export function createGrader(deps: GraderDeps) {
       saved.set(c.name, row);
       writer.add(row);
     })));
-    await writer.done();
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw new Error(`the model did not answer: ${failureSummary(failed.reason)}`);
     return saved;
@@ -266,9 +269,12 @@ export function createGrader(deps: GraderDeps) {
         return;
       }
       let cases: CaseResult[];
+      const writer = outputWriter();
       try {
-        cases = await check(task, await outputsFor(attempt, task, model, retry), model, attempt.prompt);
+        cases = await check(task, await outputsFor(attempt, task, model, retry, writer), model, attempt.prompt);
+        await writer.done(false);
       } catch (error) {
+        await writer.done(true).catch(() => undefined); // the outputs so far, for the retry
         const message = (error as Error).message;
         if (error instanceof GradingFailure || finalAttempt) return fail(attempt, message);
         if (!(error instanceof SandboxBusyError)) await repo.transition(db, attempt.id, ['running'], { error: cut(message, 500), updated_at: clock.now() });
