@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRubricVerdict } from '../../src/modules/prompt-engineering/grading.js';
+import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { assessmentId, taskId } from '../../src/modules/prompt-engineering/content.js';
 import type { FakeModelRequest } from '../helpers/fake-model.js';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyNegation, AssertionError, compileAssertion, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
-import { hiddenScore, readRubricVerdict, tally } from '../../src/modules/prompt-engineering/grading.js';
+import { hiddenScore, tally } from '../../src/modules/prompt-engineering/points.js';
+import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { missingVariables, placeholdersIn, renderPrompt } from '../../src/modules/prompt-engineering/template.js';
 
 /** The verdict of an authored local assertion on an output, negation applied. */

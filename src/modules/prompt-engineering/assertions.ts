@@ -51,6 +51,11 @@ export const RUBRIC_MAX = 2000;
 export const CHECKER_VALUE_FILE = 'value.json';
 const SANDBOX_VALUE_MAX = 64 * 1024;
 
+/** Text cut to `max` characters, marked with … when cut (reasons and errors). */
+export function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** A value as a reason shows it: quoted, cut to a readable length. */
 export function quote(value: string): string {
   const oneLine = value.replace(/\s+/g, ' ');

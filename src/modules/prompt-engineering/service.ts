@@ -33,6 +33,19 @@ export interface SessionDetail {
   progress: Map<string, { used: number; best: number | null }>;
 }
 
+/** Refuses a prompt that is not well-formed UTF-8, over 16 KiB, missing a variable, or too large once rendered. */
+function checkPrompt(prompt: string, task: PromptTask): void {
+  const refuse = (message: string) => new ApiError('parameter_invalid', { param: 'prompt', message });
+  if (!prompt.isWellFormed()) throw refuse('The prompt holds text that is not valid Unicode (an unpaired surrogate).');
+  if (Buffer.byteLength(prompt) > PROMPT_MAX_BYTES) throw refuse(`A prompt is at most ${PROMPT_MAX_BYTES} bytes (16 KiB) of UTF-8.`);
+  const missing = missingVariables(prompt, task.definition.variables);
+  if (missing.length > 0) throw refuse(`The prompt must use every variable of the task; it leaves out ${missing.map((v) => `{{${v}}}`).join(', ')}.`);
+  const largest = task.cases.reduce((max, c) => Math.max(max, renderedBytes(prompt, c.vars)), 0);
+  if (largest > RENDERED_MAX_BYTES) {
+    throw refuse(`With a case's values in it the prompt would be ${Math.ceil(largest / 1024)} KiB; at most ${RENDERED_MAX_BYTES / 1024} KiB (use each variable once or a few times).`);
+  }
+}
+
 /** Prompt-engineering assessments on the shared lifecycle: attempts graded in the background, a report at the end. */
 export function createPromptEngineeringService(deps: LifecycleDeps & { repo: PromptRepo; catalog: PromptCatalog; grader: Grader; emit: Emit }) {
   const { db, clock, repo, catalog, queue, emit } = deps;
@@ -91,27 +104,10 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
      * task's budget and queued for grading in the same transaction.
      */
     async submitAttempt(tenant: Tenant, sessionId: string, input: { task_id: string; prompt: string }) {
-      if (!input.prompt.isWellFormed()) {
-        throw new ApiError('parameter_invalid', { param: 'prompt', message: 'The prompt holds text that is not valid Unicode (an unpaired surrogate).' });
-      }
-      if (Buffer.byteLength(input.prompt) > PROMPT_MAX_BYTES) {
-        throw new ApiError('parameter_invalid', { param: 'prompt', message: `A prompt is at most ${PROMPT_MAX_BYTES} bytes (16 KiB) of UTF-8.` });
-      }
-      assertWorking(await lifecycle.settled(tenant, sessionId));
-      const assessment = await assessmentOf(db, await lifecycle.mustGet(db, tenant, sessionId));
-      const task = taskOf(assessment, input.task_id);
-      const missing = missingVariables(input.prompt, task.definition.variables);
-      if (missing.length > 0) {
-        throw new ApiError('parameter_invalid', {
-          param: 'prompt', message: `The prompt must use every variable of the task; it leaves out ${missing.map((v) => `{{${v}}}`).join(', ')}.`,
-        });
-      }
-      const largest = task.cases.reduce((max, c) => Math.max(max, renderedBytes(input.prompt, c.vars)), 0);
-      if (largest > RENDERED_MAX_BYTES) {
-        throw new ApiError('parameter_invalid', {
-          param: 'prompt', message: `With a case's values in it the prompt would be ${Math.ceil(largest / 1024)} KiB; at most ${RENDERED_MAX_BYTES / 1024} KiB (use each variable once or a few times).`,
-        });
-      }
+      const current = await lifecycle.settled(tenant, sessionId);
+      assertWorking(current);
+      const task = taskOf(await assessmentOf(db, current), input.task_id);
+      checkPrompt(input.prompt, task);
       const craft = analyseCraft(input.prompt, task.definition.variables);
       return db.transaction().execute(async (tx) => {
         await sessions.lock(tx, sessionId);
