@@ -58,6 +58,15 @@ export const REPLY_MAX_BYTES = 64 * 1024;
 
 /** The response body, refused past `max` bytes (read as it arrives, so a huge body is never held whole). */
 async function readCapped(res: Response, max: number): Promise<string> {
+  // A declared length is enforced by fetch itself, so such a body within the cap is read in one go.
+  const declared = res.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared)) {
+    if (Number(declared) > max) {
+      await res.body?.cancel();
+      throw new ModelError(`the model's reply is over ${max} bytes`, false);
+    }
+    return res.text();
+  }
   const reader = res.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
