@@ -8,7 +8,9 @@ import type { CreditKind, Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
+import { SUBJECT_KINDS } from '../../platform/kinds.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
+import type { Emit } from '../webhooks/service.js';
 import { assertOpen, SUBJECT_FIELDS, type SubjectContext, type SubjectProvider, type SubjectState } from '../candidate-access/subjects.js';
 import type { AssessmentRepo } from './repo.js';
 
@@ -26,6 +28,9 @@ export type AssessmentSessionRow = AssessmentSessionColumns;
 export type AssessmentStatus = AssessmentSessionColumns['status'];
 export const OPEN_STATUSES: AssessmentStatus[] = ['assigned', 'started', 'in_progress'];
 const FINISHED = new Set<AssessmentStatus>(['completed', 'timed_out']);
+
+/** How a session ended, as reports and completion events say it. */
+export type Outcome = 'completed' | 'timed_out' | 'abandoned';
 
 /** An assignment can be opened for 7 days from its creation (the contract's coding window; every kind keeps it). */
 export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
@@ -307,6 +312,48 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         await queueCompletion(tx, id);
         return { ...current, ...changes };
       });
+    },
+
+    /**
+     * The completion job's write, for a kind that scores in the background (queued by finalize, a timeout or a lapsed
+     * assignment): under the session's lock, `make` builds the report and the event's own fields from the row and its
+     * outcome (or null: nothing to do yet); the report is stored, the session completed and `<kind>.completed` emitted,
+     * all in one transaction and once. Anything slow or over the network is done by the caller before.
+     */
+    async completeOnce<Report>(sessionId: string, emit: Emit, make: (tx: Transaction<Database>, row: Row, outcome: Outcome, endedAt: number) =>
+      Promise<{ report: Report; event: Record<string, unknown> } | null>): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await repo.lock(tx, sessionId);
+        const row = await repo.byId(tx, sessionId);
+        if (!row || row.status === 'cancelled') return;
+        const now = clock.now();
+        const outcome: Outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
+        if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
+        const endedAt = row.ended_at ?? now;
+        const made = await make(tx, row, outcome, endedAt);
+        if (!made) return;
+        const stored = { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(made.report), created_at: now };
+        if (!(await repo.insertReport(tx, stored))) return;
+        let status = row.status;
+        if (row.status === 'started' || row.status === 'in_progress') {
+          status = 'completed';
+          await repo.transition(tx, sessionId, ['started', 'in_progress'], { status, ended_at: endedAt, updated_at: now });
+        }
+        await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, SUBJECT_KINDS[kind.kind].completedEvent, {
+          object: `${kind.kind}_session`, id: sessionId, status, outcome, candidate_id: row.candidate_id, [kind.testParam]: row.test_id, ...made.event,
+        });
+      });
+    },
+
+    /**
+     * The stored report of a kind that scores in the background. An abandoned assignment is reported for its event,
+     * but it never completed: the contract says not ready.
+     */
+    async storedReport<Report>(tenant: Tenant, id: string, notReady?: string): Promise<{ row: Row; report: Report; createdAt: number }> {
+      const row = await settled(tenant, id);
+      const stored = await repo.report(tenant, id);
+      if (!stored || row.status === 'assigned') throw new ApiError('report_not_ready', notReady ? { message: notReady } : {});
+      return { row, report: JSON.parse(stored.report) as Report, createdAt: stored.created_at };
     },
 
     /** The first piece of work (a run, a saved answer) moves a started session to in_progress. */

@@ -15,6 +15,16 @@ export interface AssessmentTables {
   reports: 'coding_reports' | 'psychometric_reports' | 'prompt_engineering_reports';
 }
 
+/** A report as coding and prompt engineering store it (psychometric reports have columns of their own). */
+export interface StoredReport {
+  session_id: string;
+  organization_id: string;
+  livemode: 0 | 1;
+  outcome: string;
+  report: string;
+  created_at: number;
+}
+
 export interface ListFilters {
   status?: AssessmentStatus;
   candidateId?: string;
@@ -71,6 +81,18 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       .where('candidate_id', '=', candidateId).where('test_id', '=', testId).where('status', 'in', OPEN_STATUSES)
       .orderBy('id', 'desc').execute() as Promise<Row[]>,
     insert: (tx: Kysely<Database>, row: Row) => (tx as unknown as Kysely<any>).insertInto(t).values(row).execute(),
+    /** A row by id alone, for background work that has no tenant in hand. */
+    byId: (tx: Kysely<Database>, id: string) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll().where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>,
+
+    /** The session's stored report, within the tenant (kinds whose reports are written by their completion job). */
+    report: (tenant: Tenant, sessionId: string) => db.selectFrom(reports).selectAll().where('session_id', '=', sessionId)
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst() as Promise<StoredReport | undefined>,
+    hasReport: async (sessionId: string) => (await db.selectFrom(reports).select('session_id').where('session_id', '=', sessionId).executeTakeFirst()) !== undefined,
+    /** False when the session already has its report (it is written once). */
+    async insertReport(tx: Kysely<Database>, row: StoredReport): Promise<boolean> {
+      const r = await (tx as unknown as Kysely<any>).insertInto(reports).values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
     /** Moves a session on only from the state the caller saw (so two racing transitions cannot both apply). */
     async transition(tx: Kysely<Database>, id: string, from: AssessmentStatus[], changes: Partial<AssessmentSessionRow> | Partial<Row>): Promise<boolean> {
       const r = await (tx as unknown as Kysely<any>).updateTable(t).set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();

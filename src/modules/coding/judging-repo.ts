@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { CodingReportsTable, CodingSubmissionsTable, Database } from '../../db/schema.js';
+import type { CodingSubmissionsTable, Database } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
@@ -36,15 +36,6 @@ export function createJudgingRepo(database: Db) {
 
     /** The whole problem, hidden cases and reference solutions included: for the judge only. */
     problem: (id: string) => db.selectFrom('coding_problems').selectAll().where('id', '=', id).executeTakeFirst(),
-
-    report: (tenant: Tenant, sessionId: string) => db.selectFrom('coding_reports').selectAll()
-      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
-    hasReport: async (sessionId: string) => (await db.selectFrom('coding_reports').select('session_id').where('session_id', '=', sessionId).executeTakeFirst()) !== undefined,
-    /** False when the session already has its report (it is written once). */
-    async insertReport(tx: Kysely<Database>, row: CodingReportsTable): Promise<boolean> {
-      const r = await tx.insertInto('coding_reports').values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
-    },
 
     referenceTiming: (problemId: string, language: string) => db.selectFrom('coding_reference_timings').selectAll()
       .where('problem_id', '=', problemId).where('language', '=', language).executeTakeFirst(),

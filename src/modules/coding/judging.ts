@@ -15,7 +15,8 @@ import type { JudgingRepo } from './judging-repo.js';
 import { bestSubmission, buildReport, REFERENCE_LANGUAGES, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
-import { assignmentEndsAt, COMPLETE_JOB, type CodingService } from './service.js';
+import { COMPLETE_JOB, type CodingService } from './service.js';
+import type { Emit } from '../webhooks/service.js';
 import type { CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
@@ -56,7 +57,7 @@ export function createJudgingService(deps: {
   catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null;
   /** Wall-clock time one submission's cases may take together (under the job lease). */
   judgeBudgetMs: number;
-  emit: (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+  emit: Emit;
 }) {
   const { db, clock, sandbox, queue, repo, sessions, catalog, coding, model, judgeBudgetMs, emit } = deps;
 
@@ -261,7 +262,7 @@ export function createJudgingService(deps: {
     async complete(sessionId: string): Promise<void> {
       const pending = await repo.unjudged(db, sessionId);
       if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
-      if (await repo.hasReport(sessionId)) return;
+      if (await sessions.hasReport(sessionId)) return;
       // The model is asked before the transaction: no network call holds a database lock.
       const codeReview = await reviews(sessionId);
       // Reference timings are read before the transaction (SQLite has one writer connection).
@@ -272,19 +273,11 @@ export function createJudgingService(deps: {
           timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
         }
       }
-      await db.transaction().execute(async (tx) => {
-        await sessions.lock(tx, sessionId);
-        const row = await tx.selectFrom('coding_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-        if (!row || row.status === 'cancelled') return;
-        const tenant: Tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
-        const now = clock.now();
-        const outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
-        if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
+      await coding.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
         const problems = await sessions.problems(tx, sessionId);
         const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
         const submissions = await repo.forSession(tx, sessionId);
         const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
-        const endedAt = row.ended_at ?? now;
         const report = buildReport({
           outcome, startedAt: row.started_at, endedAt, codeReview,
           proctoring: await sessions.proctoringSummary(tx, sessionId),
@@ -295,26 +288,14 @@ export function createJudgingService(deps: {
             reference: (language) => timings.get(`${p.problem_id}:${referenceLanguageFor(language)}`) ?? null,
           })),
         });
-        if (!(await repo.insertReport(tx, { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(report), created_at: now }))) return;
-        let status = row.status;
-        if (row.status === 'started' || row.status === 'in_progress') {
-          status = 'completed';
-          await sessions.transition(tx, sessionId, ['started', 'in_progress'], { status, ended_at: endedAt, updated_at: now });
-        }
-        await emit(tx, tenant, 'coding.completed', {
-          object: 'coding_session', id: sessionId, status, outcome, candidate_id: row.candidate_id, coding_test_id: row.test_id,
-          overall_score: report.overall_score, problems_solved: report.problems_solved, problems_total: report.problems_total, summary: report.summary,
-        });
+        return {
+          report,
+          event: { overall_score: report.overall_score, problems_solved: report.problems_solved, problems_total: report.problems_total, summary: report.summary },
+        };
       });
     },
 
-    async report(tenant: Tenant, sessionId: string) {
-      const row = await coding.settled(tenant, sessionId);
-      const stored = await repo.report(tenant, sessionId);
-      // An abandoned assignment is scored for its event, but it never completed: the contract says not ready.
-      if (!stored || row.status === 'assigned') throw new ApiError('report_not_ready');
-      return { row, report: JSON.parse(stored.report) as ReturnType<typeof buildReport>, createdAt: stored.created_at };
-    },
+    report: (tenant: Tenant, sessionId: string) => coding.storedReport<ReturnType<typeof buildReport>>(tenant, sessionId),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { CodingSubmissionsTable } from '../../db/schema.js';
+import type { Outcome } from '../assessments/lifecycle.js';
 
 /**
  * The built-in evaluator: a deterministic, explainable judgement of a coding session from its judged
@@ -65,7 +66,7 @@ function efficiency(p: ProblemInput, s: CodingSubmissionsTable | null) {
 }
 
 export function buildReport(input: {
-  outcome: 'completed' | 'timed_out' | 'abandoned';
+  outcome: Outcome;
   startedAt: number | null;
   endedAt: number;
   problems: ProblemInput[];

@@ -29,8 +29,6 @@ export function createPromptCatalog(database: Db) {
   const pageOf = keysetPager(database, (organizationId: string) => visible(organizationId));
 
   function hydrateTask(row: PromptEngineeringTasksTable): PromptTask {
-    const cached = tasks.get(row.id);
-    if (cached && cached.digest === row.digest) return cached;
     const definition = JSON.parse(row.definition) as TaskDefinition;
     const compile = (kind: 'sample' | 'hidden') => (c: StoredCase) => ({ ...c, kind, assertions: caseAssertions(definition, c, `${row.slug} ${c.name}`) });
     const task: PromptTask = {
@@ -41,10 +39,21 @@ export function createPromptCatalog(database: Db) {
     return task;
   }
 
+  /** Tasks by id: their digests are read, and the content only of those not kept at that digest. */
   async function tasksById(tx: Kysely<Database>, ids: string[]): Promise<Map<string, PromptTask>> {
     if (ids.length === 0) return new Map();
-    const rows = await tx.selectFrom('prompt_engineering_tasks').selectAll().where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, hydrateTask(r)]));
+    const digests = await tx.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', 'in', ids).execute();
+    const found = new Map<string, PromptTask>();
+    const stale: string[] = [];
+    for (const d of digests) {
+      const kept = tasks.get(d.id);
+      if (kept?.digest === d.digest) found.set(d.id, kept);
+      else stale.push(d.id);
+    }
+    if (stale.length > 0) {
+      for (const row of await tx.selectFrom('prompt_engineering_tasks').selectAll().where('id', 'in', stale).execute()) found.set(row.id, hydrateTask(row));
+    }
+    return found;
   }
 
   async function hydrate(tx: Kysely<Database>, row: PromptEngineeringAssessmentsTable): Promise<PromptAssessment> {
@@ -63,13 +72,7 @@ export function createPromptCatalog(database: Db) {
         .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst();
       return row ? hydrate(tx, row) : undefined;
     },
-    /** One task; its content is read only when its digest differs from the one kept. */
-    async task(tx: Kysely<Database>, id: string): Promise<PromptTask | undefined> {
-      const current = await tx.selectFrom('prompt_engineering_tasks').select('digest').where('id', '=', id).executeTakeFirst();
-      if (!current) return undefined;
-      const kept = tasks.get(id);
-      return kept?.digest === current.digest ? kept : (await tasksById(tx, [id])).get(id);
-    },
+    task: async (tx: Kysely<Database>, id: string): Promise<PromptTask | undefined> => (await tasksById(tx, [id])).get(id),
   };
 }
 

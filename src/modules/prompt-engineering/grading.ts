@@ -67,7 +67,6 @@ export function checkerRun(source: string, runs: CheckerInput[]): ExecuteRequest
   };
 }
 
-
 /** What went wrong, in words that quote nothing a model server sent (see ModelError.summary). */
 function failureSummary(error: unknown): string {
   if (error instanceof ModelError) return error.summary;
@@ -86,9 +85,9 @@ export interface GraderDeps {
 }
 
 /**
- * The grading job of one attempt: the prompt rendered per case and sent to the model (each output saved as it
- * arrives, so a grader that dies mid-attempt is followed by one that asks only for what is missing), every output
- * checked by its case's assertions, and the result written once. No database lock is held across a model call.
+ * The grading job of one attempt: the prompt rendered per case and sent to the model (outputs saved along the way
+ * when the attempt is slow or fails, so a grader that dies mid-attempt is followed by one that asks only for what is
+ * missing), every output checked by its case's assertions, and the result written once. No database lock is held across a model call.
  */
 export function createGrader(deps: GraderDeps) {
   const { db, clock, repo, catalog, model, sandbox, limit } = deps;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable, PromptEngineeringReportsTable, PromptEngineeringSessionsTable } from '../../db/schema.js';
+import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable, PromptEngineeringSessionsTable } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
@@ -53,13 +53,6 @@ export function createPromptRepo(database: Db) {
     saveOutputs: (tx: Kysely<Database>, rows: PromptAttemptOutputsTable[]) => tx.insertInto('prompt_attempt_outputs').values(rows)
       .onConflict((oc) => oc.columns(['attempt_id', 'case_name']).doNothing()).execute(),
 
-    report: (tenant: Tenant, sessionId: string) => db.selectFrom('prompt_engineering_reports').selectAll()
-      .where('session_id', '=', sessionId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
-    /** False when the session already has its report (it is written once). */
-    async insertReport(tx: Kysely<Database>, row: PromptEngineeringReportsTable): Promise<boolean> {
-      const r = await tx.insertInto('prompt_engineering_reports').values(row).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
-    },
   };
 }
 

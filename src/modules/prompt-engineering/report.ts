@@ -1,8 +1,8 @@
 import type { PromptAttemptsTable } from '../../db/schema.js';
+import type { Outcome } from '../assessments/lifecycle.js';
 import { attemptsUsedOf } from './content.js';
 import type { CraftAnalysis, CraftKey } from './craft.js';
 
-export type Outcome = 'completed' | 'timed_out' | 'abandoned';
 /** executed: at least one prompt ran on the model; unavailable: prompts were written but none could run; not_attempted: no prompt. */
 export type ReportExecution = 'executed' | 'unavailable' | 'not_attempted';
 

@@ -5,13 +5,13 @@ import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import { createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import type { PromptAssessment, PromptCatalog, PromptTask } from './catalog.js';
 import { attemptsUsed, attemptsUsedOf } from './content.js';
 import { analyseCraft } from './craft.js';
 import { GRADE_JOB, type Grader } from './grading.js';
 import type { PromptRepo } from './repo.js';
-import { buildReport, type Outcome, type PromptReport } from './report.js';
+import { buildReport, type PromptReport } from './report.js';
 import { missingVariables, renderedBytes } from './template.js';
 
 export const PROMPT_MAX_BYTES = 16 * 1024;
@@ -24,7 +24,7 @@ export interface AssignInput {
   prompt_engineering_assessment_id: string;
 }
 
-type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+import type { Emit } from '../webhooks/service.js';
 
 export interface SessionDetail {
   row: PromptEngineeringSessionsTable;
@@ -152,17 +152,9 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
     async complete(sessionId: string): Promise<void> {
       const pending = await repo.ungraded(db, sessionId);
       if (pending > 0) throw new Error(`${pending} attempt(s) still being graded`);
-      await db.transaction().execute(async (tx) => {
-        await sessions.lock(tx, sessionId);
-        const row = await tx.selectFrom('prompt_engineering_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-        if (!row || row.status === 'cancelled') return;
-        const tenant: Tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
-        const now = clock.now();
-        const outcome: Outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
-        if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
-        if (outcome === 'completed' && row.finalize_requested_at === null) return; // not finished: nothing asked for this
+      await lifecycle.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
+        if (outcome === 'completed' && row.finalize_requested_at === null) return null; // not finished: nothing asked for this
         const assessment = await assessmentOf(tx, row);
-        const endedAt = row.ended_at ?? now;
         const report = buildReport({
           outcome, startedAt: row.started_at, endedAt, attempts: await repo.forSession(tx, sessionId),
           proctoring: await sessions.proctoringSummary(tx, sessionId),
@@ -171,29 +163,18 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
             hidden_cases: t.definition.hidden_cases.length,
           })),
         });
-        if (!(await repo.insertReport(tx, { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(report), created_at: now }))) return;
-        let status = row.status;
-        if (row.status === 'started' || row.status === 'in_progress') {
-          status = 'completed';
-          await sessions.transition(tx, sessionId, ['started', 'in_progress'], { status, ended_at: endedAt, updated_at: now });
-        }
-        await emit(tx, tenant, 'prompt_engineering.completed', {
-          object: 'prompt_engineering_session', id: sessionId, status, outcome, candidate_id: row.candidate_id,
-          prompt_engineering_assessment_id: row.test_id, execution: report.execution, overall_score: report.overall_score,
-          craft_score: report.craft_score, tasks_passed: report.tasks_passed, tasks_total: report.tasks_total, summary: report.summary,
-        });
+        return {
+          report,
+          event: {
+            execution: report.execution, overall_score: report.overall_score, craft_score: report.craft_score, tasks_passed: report.tasks_passed,
+            tasks_total: report.tasks_total, summary: report.summary,
+          },
+        };
       });
     },
 
-    async report(tenant: Tenant, sessionId: string): Promise<{ row: PromptEngineeringSessionsTable; report: PromptReport; createdAt: number }> {
-      const row = await lifecycle.settled(tenant, sessionId);
-      const stored = await repo.report(tenant, sessionId);
-      // An abandoned assignment is reported for its event, but it never completed: the contract says not ready.
-      if (!stored || row.status === 'assigned') {
-        throw new ApiError('report_not_ready', { message: 'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.' });
-      }
-      return { row, report: JSON.parse(stored.report) as PromptReport, createdAt: stored.created_at };
-    },
+    report: (tenant: Tenant, sessionId: string) => lifecycle.storedReport<PromptReport>(tenant, sessionId,
+      'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.'),
   };
 }
 

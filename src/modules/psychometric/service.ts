@@ -23,7 +23,7 @@ export interface AssignInput {
   language?: string;
 }
 
-type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+import type { Emit } from '../webhooks/service.js';
 
 const answersOf = (row: PsychometricSessionsTable) => JSON.parse(row.answers) as Record<string, number>;
 const orderOf = (row: PsychometricSessionsTable) => JSON.parse(row.item_order) as string[];

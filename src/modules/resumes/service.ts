@@ -31,7 +31,7 @@ export const FILE_URL_TTL_SECONDS = 300;
 /** An upload not registered this long after its URL expired is deleted (object and record). */
 export const UPLOAD_RETENTION_MS = 24 * 3_600_000;
 
-type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+import type { Emit } from '../webhooks/service.js';
 
 export interface ResumeServiceDeps {
   db: Kysely<Database>;

@@ -35,6 +35,9 @@ export interface DeliverPayload {
   delivery_id: string;
 }
 
+/** Emits an event in the caller's transaction (emitEvent's shape, for the modules that emit). */
+export type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
 export function createWebhookService(deps: {
   db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender;
 }) {
