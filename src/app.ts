@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { App } from './app-types.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import websocket from '@fastify/websocket';
 import { createModuleServices, registerModules, type ModuleServices } from './modules/index.js';
 import { registerAuth } from './platform/auth.js';
 import { createAuthFailureLimiter } from './platform/auth-failures.js';
@@ -84,10 +85,12 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
     if (refused) throw refused;
   });
 
+  // Before any route: the interview channel's upgrade is answered by its route, every other route refuses one.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config.publicUrl);
   await registerCors(app, { publicOrigin: config.publicUrl, isAllowlisted: modules.domainRepo.isAllowlistedAnywhere });
-  registerAuth(app, {
+  const { authenticateSession } = registerAuth(app, {
     resolveSecretKey: services.apiKeys.resolveSecretKey,
     resolvePublishableKey: services.apiKeys.resolvePublishableKey,
     resolveSessionToken: modules.candidateAccess.resolve,
@@ -98,7 +101,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   await registerRateLimit(app, config.rateLimit, redis);
   registerIdempotency(app, { db: db.kysely, clock, encryption: services.encryption });
 
-  registerModules(app, services, modules);
+  registerModules(app, services, modules, { authenticateSession });
   if (options.extend) await options.extend(app, services, modules);
   await app.ready();
   return { app, services, modules };

@@ -63,6 +63,8 @@ export interface Config {
     /** Heap limit of each parse worker, in MiB. */
     parseMemoryMb: number;
   };
+  /** Live interview invitations go out through this SMTP server; null: none are sent (the response says so). */
+  smtp: { url: string; from: string } | null;
   /** 32-byte key that encrypts secrets at rest (signing keys); when unset, one is kept in `dataDir/encryption.key`. */
   encryptionKey: Buffer | null;
 }
@@ -142,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
   const modelName = env.PREP_MODEL_NAME?.trim() || null;
   if (modelUrl && !/^https?:\/\//.test(modelUrl)) throw new ConfigError('PREP_MODEL_BASE_URL must be an http(s) URL such as http://localhost:11434/v1');
   if (Boolean(modelUrl) !== Boolean(modelName)) throw new ConfigError('PREP_MODEL_BASE_URL and PREP_MODEL_NAME are set together (or neither)');
+  const smtpUrl = env.PREP_SMTP_URL?.trim() || null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new ConfigError('PREP_SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587');
   return {
     databaseUrl,
     databaseSchema,
@@ -180,6 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
       parseTimeoutMs: integer(env, 'PREP_RESUME_PARSE_TIMEOUT_MS', 15_000, 500, 300_000),
       parseMemoryMb: integer(env, 'PREP_RESUME_PARSE_MEMORY_MB', 256, 64, 4096),
     },
+    smtp: smtpUrl ? { url: smtpUrl, from: env.PREP_SMTP_FROM?.trim() || 'Prep <no-reply@localhost>' } : null,
     webhooks: {
       timeoutMs: webhookTimeoutMs,
       allowLoopbackHosts: (env.PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),

@@ -32,6 +32,12 @@ export interface TextModel {
   /** Temperature 0, within the time limit. */
   complete(prompt: CompletionRequest, options?: CompletionOptions): Promise<Completion>;
   generate(prompt: { system: string; user: string }, options?: { maxOutputTokens?: number }): Promise<string>;
+  /**
+   * Temperature 0, the reply streamed: `onDelta` gets each piece as it arrives; resolves with the whole reply. A reply
+   * that breaks off or overruns the time limit rejects (what was streamed is then the caller's to discard). No retries:
+   * a stream half shown cannot be taken back.
+   */
+  stream(prompt: CompletionRequest, onDelta: (text: string) => void, options?: CompletionOptions): Promise<Completion>;
 }
 
 /**
@@ -84,8 +90,45 @@ async function readCapped(res: Response, max: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The text pieces of an OpenAI-compatible server-sent-event stream, as they arrive; ends at `[DONE]` or the body's end. */
+async function* sseDeltas(res: Response, max: number): AsyncGenerator<string> {
+  const reader = res.body?.getReader();
+  if (!reader) return;
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new ModelError(`the model's reply is over ${max} bytes`, false);
+    }
+    buffered += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, end).replace(/\r$/, '');
+      buffered = buffered.slice(end + 1);
+      if (!line.startsWith('data:')) continue;
+      const data = line.slice(5).trim();
+      if (data === '[DONE]') return;
+      let event: { choices?: Array<{ delta?: { content?: string | null } }>; error?: { message?: string } };
+      try {
+        event = JSON.parse(data);
+      } catch {
+        throw new ModelError('the model streamed something that is not JSON', false);
+      }
+      if (event.error) throw new ModelError(`the model reported an error mid-reply: ${event.error.message ?? ''}`, false, 'the model reported an error mid-reply');
+      const piece = event.choices?.[0]?.delta?.content;
+      if (typeof piece === 'string' && piece.length > 0) yield piece.replaceAll('\u0000', '\uFFFD');
+    }
+  }
+  throw new ModelError('the model\'s reply broke off', false);
+}
+
 /**
- * An OpenAI-compatible chat-completions client over fetch: one POST per call, no streaming. It replaced the AI SDK
+ * An OpenAI-compatible chat-completions client over fetch: one POST per call. It replaced the AI SDK
  * (ai + @ai-sdk/openai-compatible), which added about 0.6 ms of CPU per call, 3.5 times a bare call to a local
  * model server (bench/prompt-grading.mjs), for a single request shape this service uses.
  */
@@ -95,15 +138,13 @@ export function createModel(config: Config['model']): TextModel | null {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
 
-  async function once(prompt: CompletionRequest, options: CompletionOptions): Promise<Completion> {
-    const started = performance.now();
+  async function post(prompt: CompletionRequest, options: CompletionOptions, stream: boolean): Promise<Response> {
     const messages: Array<{ role: 'system' | 'user'; content: string }> = prompt.system === undefined ? [] : [{ role: 'system', content: prompt.system }];
     messages.push({ role: 'user', content: prompt.user });
-    let res: Response;
     try {
-      res = await fetch(url, {
+      return await fetch(url, {
         method: 'POST', headers,
-        body: JSON.stringify({ model: config!.name, messages, temperature: 0, max_tokens: options.maxOutputTokens ?? 600 }),
+        body: JSON.stringify({ model: config!.name, messages, temperature: 0, max_tokens: options.maxOutputTokens ?? 600, ...(stream ? { stream: true } : {}) }),
         signal: AbortSignal.timeout(Math.min(config!.timeoutMs, options.timeoutMs ?? Infinity)),
       });
     } catch (error) {
@@ -111,6 +152,11 @@ export function createModel(config: Config['model']): TextModel | null {
       if (timedOut) throw new ModelError('the model did not answer in time', false);
       throw new ModelError(`the model could not be reached: ${(error as Error).message}`, true, 'the model could not be reached');
     }
+  }
+
+  async function once(prompt: CompletionRequest, options: CompletionOptions): Promise<Completion> {
+    const started = performance.now();
+    const res = await post(prompt, options, false);
     let raw: string;
     try {
       raw = await readCapped(res, REPLY_MAX_BYTES);
@@ -152,6 +198,36 @@ export function createModel(config: Config['model']): TextModel | null {
     },
     async generate(prompt, options = {}) {
       return (await model.complete(prompt, options)).text;
+    },
+    async stream(prompt, onDelta, options = {}) {
+      const started = performance.now();
+      const res = await post(prompt, options, true);
+      if (!res.ok) {
+        const raw = await readCapped(res, REPLY_MAX_BYTES).catch(() => '');
+        throw new ModelError(`the model answered HTTP ${res.status}: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, `the model answered HTTP ${res.status}`);
+      }
+      if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        // A server that ignores `stream` answers in one piece.
+        const body = JSON.parse(await readCapped(res, REPLY_MAX_BYTES).catch(() => 'null')) as ChatResponse | null;
+        const whole = body?.choices?.[0]?.message?.content;
+        if (typeof whole !== 'string') throw new ModelError('the model\'s reply has no message', false);
+        const clean = whole.replaceAll('\u0000', '\uFFFD');
+        onDelta(clean);
+        return { text: clean, inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null, latencyMs: Math.round(performance.now() - started) };
+      }
+      let text = '';
+      try {
+        for await (const piece of sseDeltas(res, REPLY_MAX_BYTES)) {
+          text += piece;
+          onDelta(piece);
+        }
+      } catch (error) {
+        if (error instanceof ModelError) throw error;
+        const timedOut = (error as Error).name === 'TimeoutError';
+        throw new ModelError(timedOut ? 'the model did not finish its reply in time' : `the model's reply broke off: ${(error as Error).message}`, false,
+          timedOut ? 'the model did not finish its reply in time' : 'the model\'s reply broke off');
+      }
+      return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started) };
     },
   };
   return model;

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_question_bank.js';
 import * as m0010 from './migrations/0010_question_bank_stats_index.js';
 import * as m0011 from './migrations/0011_resumes.js';
 import * as m0012 from './migrations/0012_prompt_engineering.js';
+import * as m0013 from './migrations/0013_interviews.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010_question_bank_stats_index': m0010,
   '0011_resumes': m0011,
   '0012_prompt_engineering': m0012,
+  '0013_interviews': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,12 +3,15 @@
  * ids are UUIDv7 strings; times are epoch milliseconds (bigint); flags are 0/1 integers;
  * JSON is stored as text. Every tenant table carries organization_id and livemode.
  */
+import type { ColumnType } from 'kysely';
 export type Flag = 0 | 1;
 
 export interface OrganizationsTable {
   id: string;
   name: string;
   api_enabled: Flag;
+  /** Interviews that may run at once (bookable slots are counted against it). */
+  max_concurrent_interviews: ColumnType<number, number | undefined, number>;
   created_at: number;
 }
 
@@ -349,6 +352,79 @@ export interface PromptAttemptOutputsTable {
   created_at: number;
 }
 
+export type InterviewStatus = 'scheduled' | 'in_progress' | 'paused' | 'ended' | 'completed' | 'cancelled' | 'expired' | 'failed';
+
+export interface InterviewsTable {
+  id: string;
+  organization_id: string;
+  livemode: Flag;
+  candidate_id: string | null;
+  round_type_id: string;
+  round_slug: string;
+  round_name: string;
+  difficulty: number;
+  role: string;
+  resume_id: string | null;
+  company_id: string | null;
+  language: string;
+  status: InterviewStatus;
+  duration_seconds: number;
+  scheduled_at: number | null;
+  join_by: number;
+  joined_at: number | null;
+  credit_reference: string | null;
+  elapsed_ms: number;
+  running_since: number | null;
+  deadline_at: number | null;
+  paused_at: number | null;
+  ended_at: number | null;
+  end_reason: string | null;
+  completed_at: number | null;
+  failure_reason: string | null;
+  overall_score: number | null;
+  next_seq: number;
+  interviewer: string;
+  recording_key: string | null;
+  invitation: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InterviewQuestionsTable {
+  interview_id: string;
+  position: number;
+  source: 'bank' | 'customer';
+  question_id: string | null;
+  title: string;
+  prompt: string;
+  guidance: string;
+  minutes: number;
+  problem: string | null;
+  created_at: number;
+}
+
+export interface InterviewTurnsTable {
+  interview_id: string;
+  seq: number;
+  speaker: 'interviewer' | 'candidate';
+  kind: 'text' | 'code' | 'board';
+  text: string;
+  question_position: number | null;
+  client_id: string | null;
+  data: string | null;
+  at_ms: number;
+  created_at: number;
+}
+
+export interface InterviewReportsTable {
+  interview_id: string;
+  organization_id: string;
+  livemode: Flag;
+  transcript: string;
+  report: string;
+  created_at: number;
+}
+
 export interface PromptEngineeringReportsTable {
   session_id: string;
   organization_id: string;
@@ -637,6 +713,10 @@ export interface Database {
   prompt_attempts: PromptAttemptsTable;
   prompt_attempt_outputs: PromptAttemptOutputsTable;
   prompt_engineering_reports: PromptEngineeringReportsTable;
+  interviews: InterviewsTable;
+  interview_questions: InterviewQuestionsTable;
+  interview_turns: InterviewTurnsTable;
+  interview_reports: InterviewReportsTable;
   coding_session_problems: CodingSessionProblemsTable;
   coding_submissions: CodingSubmissionsTable;
   coding_reports: CodingReportsTable;

@@ -1,4 +1,5 @@
 import type { App } from '../app-types.js';
+import type { SessionAuthenticator } from '../platform/auth.js';
 import type { Services } from '../services.js';
 import { analyticsRoutes } from './analytics/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
@@ -21,6 +22,11 @@ import { createGrader } from './prompt-engineering/grading.js';
 import { createPromptRepo } from './prompt-engineering/repo.js';
 import { promptEngineeringRoutes } from './prompt-engineering/routes.js';
 import { createPromptEngineeringService } from './prompt-engineering/service.js';
+import { createChannelHub, CHANNEL_PATH, channelRoute } from './interviews/channel.js';
+import { createConversation } from './interviews/conversation.js';
+import { createInterviewRepo } from './interviews/repo.js';
+import { interviewRoutes } from './interviews/routes.js';
+import { createInterviewService } from './interviews/service.js';
 import { createPsychometricCatalog } from './psychometric/catalog.js';
 import { psychometricRoutes } from './psychometric/routes.js';
 import { createPsychometricService } from './psychometric/service.js';
@@ -97,17 +103,39 @@ export function createModuleServices(services: Services) {
     })),
     candidates: { exists: async (tx, tenant, id) => Boolean(await candidateRepo.get(tx, tenant, id)), lock: candidateRepo.lock },
   });
+  const interviewRepo = createInterviewRepo(db);
+  const channelHub = createChannelHub({ repo: interviewRepo });
+  const channelUrl = `${config.publicUrl.replace(/^http/, 'ws')}${CHANNEL_PATH}`;
+  // The conversation and the service tell each other of changes: the channel sends what is new, the interviewer reacts.
+  const interviewsHolder: { conversation?: ReturnType<typeof createConversation> } = {};
+  const interviews = createInterviewService({
+    db: db.kysely, clock, repo: interviewRepo, credits: services.credits, queue: services.queue, emit: webhooks.emitEvent, candidateAccess,
+    sandbox: services.sandbox, storage: services.files.storage, smtpConfigured: config.smtp !== null, channelUrl,
+    onTranscriptChange: (id, react) => {
+      channelHub.listener.changed(id);
+      if (react) void interviewsHolder.conversation?.nudge(id).catch(() => undefined);
+    },
+  });
+  subjects.set('interview', interviews.provider);
+  const conversation = createConversation({
+    db: db.kysely, clock, repo: interviewRepo, ending: interviews.ending, model: services.model, limit: createLimiter(config.model?.concurrency ?? 1),
+    listener: channelHub.listener,
+  });
+  interviewsHolder.conversation = conversation;
   const close = async () => {
     await parsePool?.close();
     await services.files.storage.close();
   };
-  return { domainRepo, domains, candidateAccess, coding, judging, psychometric, promptEngineering, grader, branding, webhooks, resumes, close };
+  return {
+    domainRepo, domains, candidateAccess, coding, judging, psychometric, promptEngineering, grader, branding, webhooks, resumes,
+    interviews, interviewRepo, conversation, channelHub, channelUrl, close,
+  };
 }
 
 export type ModuleServices = ReturnType<typeof createModuleServices>;
 
 /** Every API area, each registering its own routes with the services it needs. */
-export function registerModules(app: App, services: Services, modules: ModuleServices): void {
+export function registerModules(app: App, services: Services, modules: ModuleServices, auth: { authenticateSession: SessionAuthenticator }): void {
   const { core } = services;
   metaRoutes(app, core.db);
   usageRoutes(app, services);
@@ -116,7 +144,8 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   memberRoutes(app, services.organizationRepo);
   analyticsRoutes(app, core);
   catalogueRoutes(app, core);
-  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate, modules.promptEngineering.eraseCandidate, modules.resumes.eraseCandidate]);
+  candidateRoutes(app, core, [modules.coding.eraseCandidate, modules.psychometric.eraseCandidate, modules.promptEngineering.eraseCandidate, modules.resumes.eraseCandidate,
+    modules.interviews.eraseCandidate]);
   domainRoutes(app, modules.domains);
   candidateAccessRoutes(app, { candidateAccess: modules.candidateAccess, signingKeys: services.signingKeys, branding: modules.branding.get });
   embedRoutes(app, {
@@ -129,6 +158,11 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   promptEngineeringRoutes(app, modules.promptEngineering);
   questionBankRoutes(app, createQuestionBankService({ repo: createQuestionBankRepo(core.db), clock: core.clock, cursorKey: () => loadEncryptionKey(core.config) }));
   resumeRoutes(app, modules.resumes);
+  interviewRoutes(app, modules.interviews, { languages: modules.judging.languages, channelUrl: modules.channelUrl, now: () => core.clock.now() });
+  channelRoute(app, {
+    hub: modules.channelHub, repo: modules.interviewRepo, service: modules.interviews, conversation: modules.conversation, clock: core.clock,
+    authenticate: auth.authenticateSession,
+  });
   if (services.files.local) storageRoutes(app, services.files.local);
   webhookRoutes(app, modules.webhooks);
   roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get });

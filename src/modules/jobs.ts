@@ -3,6 +3,8 @@ import { sweepIdempotencyKeys } from '../platform/idempotency.js';
 import type { Services } from '../services.js';
 import type { ModuleServices } from './index.js';
 import { judgingJobs } from './coding/judging.js';
+import { invitationJobs } from './interviews/invitations.js';
+import { interviewJobs } from './interviews/processing.js';
 import { promptEngineeringJobs } from './prompt-engineering/service.js';
 import { psychometricJobs } from './psychometric/service.js';
 import { webhookJobs } from './webhooks/service.js';
@@ -17,6 +19,11 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
     ...psychometricJobs(modules.psychometric),
     ...promptEngineeringJobs(modules.promptEngineering, modules.grader),
     ...modules.resumes.jobs(),
+    ...interviewJobs({
+      db: db.kysely, clock, repo: modules.interviewRepo, ending: modules.interviews.ending, storage: services.files.storage, model: services.model,
+      emit: modules.webhooks.emitEvent, changed: modules.channelHub.listener.changed,
+    }),
+    ...invitationJobs({ db: db.kysely, clock, repo: modules.interviewRepo, candidateAccess: modules.candidateAccess, smtp: services.core.config.smtp }),
     {
       kind: 'retention.sweep',
       everyMs: 3_600_000,

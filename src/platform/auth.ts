@@ -19,6 +19,10 @@ export interface Authenticator {
   failures: AuthFailureLimiter;
 }
 
+/** Checks a session token presented by a request (in its header, or in the first message of the interview channel). */
+export type SessionAuthenticator = (request: FastifyRequest, token: string | null,
+  scope?: { subject?: SubjectKind; subjectId?: string; module?: ModuleName }) => Promise<SessionTokenAuth>;
+
 /** Session routes that serve every kind (refresh, context) are gated by the module of the token's subject. */
 const MODULE_OF_SUBJECT = Object.fromEntries(Object.entries(SUBJECT_KINDS).map(([kind, k]) => [kind, k.module])) as Record<SubjectKind, ModuleName>;
 
@@ -59,7 +63,7 @@ async function checkModule(auth: Authenticator, organizationId: string, module: 
  * Authentication and the organisation-level gates (public API switch, module switches), in one place
  * for every route: each route names its credential in `config.auth` and its module in `config.module`.
  */
-export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
+export function registerAuth(app: FastifyInstance, auth: Authenticator): { authenticateSession: SessionAuthenticator } {
   app.decorateRequest('auth', null);
   app.decorateRequest('sessionToken', null);
 
@@ -73,6 +77,22 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
       throw error;
     }
   }
+
+  /** A session token as every session request checks it: signature, revocation, the request's origin, its subject, the module. */
+  const authenticateSession: SessionAuthenticator = async (request, token, { subject, subjectId, module } = {}) => {
+    const session = await checked(request, async () => {
+      if (!token) throw new ApiError('invalid_session_token', { message: 'A session token is required: "Authorization: Bearer <session token>".' });
+      return auth.resolveSessionToken(token);
+    });
+    if (requestOrigin(request, auth.publicOrigin) !== session.origin) {
+      throw new ApiError('origin_not_allowed', { message: 'This session token is bound to another origin.' });
+    }
+    if (subject && (session.subjectKind !== subject || (subjectId !== undefined && subjectId.toLowerCase() !== session.subjectId))) {
+      throw new ApiError('session_scope_mismatch');
+    }
+    await checkModule(auth, session.organizationId, module ?? MODULE_OF_SUBJECT[session.subjectKind]);
+    return session;
+  };
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
@@ -94,25 +114,14 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): void {
         return;
       }
       case 'session': {
-        const token = presentedKey(request);
-        const session = await checked(request, async () => {
-          if (!token) throw new ApiError('invalid_session_token', { message: 'A session token is required: "Authorization: Bearer <session token>".' });
-          return auth.resolveSessionToken(token);
+        request.sessionToken = await authenticateSession(request, presentedKey(request), {
+          subject: config.subject, subjectId: (request.params as Record<string, string> | undefined)?.id, module: config.module,
         });
-        if (requestOrigin(request, auth.publicOrigin) !== session.origin) {
-          throw new ApiError('origin_not_allowed', { message: 'This session token is bound to another origin.' });
-        }
-        if (config.subject) {
-          const id = (request.params as Record<string, string> | undefined)?.id;
-          if (session.subjectKind !== config.subject || (id !== undefined && id.toLowerCase() !== session.subjectId)) {
-            throw new ApiError('session_scope_mismatch');
-          }
-        }
-        request.sessionToken = session;
-        return checkModule(auth, session.organizationId, config.module ?? MODULE_OF_SUBJECT[session.subjectKind]);
+        return;
       }
       default:
         return;
     }
   });
+  return { authenticateSession };
 }

@@ -72,6 +72,8 @@ export const ERROR_CODES = {
   api_key_self_revocation: code('invalid_request_error', 400, 'A key cannot revoke itself without a grace window.'),
   session_not_started: code('invalid_request_error', 400, 'The session has not started yet; start it first.'),
   answers_incomplete: code('invalid_request_error', 400, 'Some items are unanswered; answer every item before submitting.'),
+  interview_paused: code('invalid_request_error', 400, 'The interview is paused; join again to resume it.'),
+  interview_limit_reached: code('invalid_request_error', 400, 'This interview has reached a limit (turns, code snapshots or whiteboard images).'),
   attempts_exhausted: code('invalid_request_error', 400, 'Every attempt at this problem has been used.'),
   secret_rotation_limit: code('invalid_request_error', 400, 'Too many rotated secrets are still inside their grace window.'),
   api_key_inactive: code('invalid_request_error', 400, 'This key is revoked or already rotated.'),

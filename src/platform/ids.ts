@@ -14,7 +14,21 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** `bytes` random bytes written in base62 (letters and digits only, safe in headers and URLs). */
 export function randomToken(bytes = 32): string {
-  let n = BigInt('0x' + randomBytes(bytes).toString('hex'));
+  return base62(randomBytes(bytes));
+}
+
+/**
+ * A unique token (not a secret) that sorts, as plain strings, in the order it was made: a UUIDv7 (time, then a
+ * counter within the millisecond) followed by 8 random bytes, in fixed-width base62 (33 characters, as randomToken(24)).
+ */
+export function sortableToken(): string {
+  const time = Buffer.from(uuidv7().replaceAll('-', ''), 'hex');
+  return base62(Buffer.concat([time, randomBytes(8)]));
+}
+
+function base62(buffer: Buffer): string {
+  const bytes = buffer.length;
+  let n = BigInt('0x' + buffer.toString('hex'));
   const width = Math.ceil((bytes * 8) / Math.log2(62));
   let out = '';
   while (n > 0n) {

@@ -121,3 +121,12 @@ export const DOCUMENT_EXTENSIONS: Record<DocumentContentType, string> = {
   [DOCUMENT_CONTENT_TYPES.docx]: 'docx',
   [DOCUMENT_CONTENT_TYPES.text]: 'txt',
 };
+
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG: its signature, then an IHDR chunk of 13 bytes with a width and height of at least 1 (a header, not a decoder). */
+export function isPng(bytes: Buffer): boolean {
+  if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_MAGIC)) return false;
+  if (bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') return false;
+  return bytes.readUInt32BE(16) > 0 && bytes.readUInt32BE(20) > 0;
+}

@@ -67,9 +67,11 @@ export function createLocalStorage(options: LocalStorageOptions) {
 
   const storage: ObjectStorage = {
     kind: 'local',
-    async signedPutUrl(objectKey, { expiresIn, maxBytes }) {
+    async signedPutUrl(objectKey, { expiresIn, maxBytes, accept }) {
       const expires = Math.floor(now() / 1000) + expiresIn;
-      return { url: urlFor({ method: 'PUT', key: objectKey, expires, maxBytes, fileName: null, contentType: null }), expiresIn };
+      // A PUT's signed `type` is what it accepts (a document when absent: the URLs resumes were given).
+      const contentType = accept && accept !== 'document' ? accept : null;
+      return { url: urlFor({ method: 'PUT', key: objectKey, expires, maxBytes, fileName: null, contentType }), expiresIn };
     },
     async signedGetUrl(objectKey, { expiresIn, fileName, contentType }) {
       const expires = Math.floor(now() / 1000) + expiresIn;

@@ -5,9 +5,9 @@
  */
 import type { App } from '../app-types.js';
 import { ApiError } from '../platform/errors.js';
-import { DOCUMENT_CONTENT_TYPES, sniffDocument } from './file-type.js';
+import { DOCUMENT_CONTENT_TYPES, isPng, sniffDocument } from './file-type.js';
 import type { LocalStorage, SignedRequest } from './local.js';
-import { attachmentDisposition, ObjectTooLarge } from './storage.js';
+import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -31,6 +31,18 @@ function check(storage: LocalStorage, method: 'PUT' | 'GET', key: string, query:
   return request;
 }
 
+/** The stored content type of an upload, or the refusal: what the URL accepts (signed in its `type`) is read from the bytes. */
+function acceptedType(accept: string | null, bytes: Buffer): string {
+  if (accept === 'png') {
+    if (!isPng(bytes)) throw new ApiError('unsupported_file_type', { message: 'The file is not accepted: this upload takes a PNG image.' });
+    return UPLOAD_CONTENT_TYPES.png;
+  }
+  if (accept === 'recording_chunk') return UPLOAD_CONTENT_TYPES.recording_chunk;
+  const sniffed = sniffDocument(bytes);
+  if (!sniffed.type) throw new ApiError('unsupported_file_type', { message: `The file is not accepted: ${sniffed.reason}. Upload a PDF, DOCX or plain-text file.` });
+  return DOCUMENT_CONTENT_TYPES[sniffed.type];
+}
+
 export function storageRoutes(app: App, storage: LocalStorage): void {
   app.register(async (scope) => {
     // Uploads are raw bytes of any declared type: the handler reads the stream itself.
@@ -50,10 +62,9 @@ export function storageRoutes(app: App, storage: LocalStorage): void {
         reply.header('connection', 'close'); // the client may still be sending; do not read the rest
         throw new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
       }
-      const sniffed = sniffDocument(bytes);
-      if (!sniffed.type) throw new ApiError('unsupported_file_type', { message: `The file is not accepted: ${sniffed.reason}. Upload a PDF, DOCX or plain-text file.` });
-      await storage.write(key, bytes, DOCUMENT_CONTENT_TYPES[sniffed.type]);
-      return reply.code(200).header('content-type', DOCUMENT_CONTENT_TYPES[sniffed.type]).send();
+      const type = acceptedType(signed.contentType, bytes);
+      await storage.write(key, bytes, type);
+      return reply.code(200).header('content-type', type).send();
     });
 
     scope.get('/files/*', { schema: { hide: true }, config: { rateClass: 'standard' } }, async (request, reply) => {

@@ -4,7 +4,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { attachmentDisposition, ObjectTooLarge, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
+import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
 
 export interface S3StorageConfig {
   bucket: string;
@@ -29,8 +29,10 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
 
     // S3 presigned PUT cannot bound the size (only POST policies can, and a plain PUT is what clients send),
     // so `maxBytes` is not enforced here: the service enforces it when it registers the object (head/read with maxBytes).
-    async signedPutUrl(key, { expiresIn }): Promise<SignedPut> {
-      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: full(key) }), { expiresIn });
+    async signedPutUrl(key, { expiresIn, accept }): Promise<SignedPut> {
+      // The content type is signed, so the client must send it; the bytes are checked when the service reads them.
+      const type = accept && accept !== 'document' ? { ContentType: UPLOAD_CONTENT_TYPES[accept] } : {};
+      const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: full(key), ...type }), { expiresIn });
       return { url, expiresIn };
     },
 

@@ -9,14 +9,21 @@ export interface SignedPut {
   expiresIn: number;
 }
 
+/**
+ * What an upload URL accepts, checked from the bytes where the backend can: a resume document (PDF, DOCX, text), a
+ * PNG image (whiteboard snapshots), or a piece of a recording (opaque: checked when the pieces are assembled).
+ */
+export type UploadKind = 'document' | 'png' | 'recording_chunk';
+export const UPLOAD_CONTENT_TYPES: Record<Exclude<UploadKind, 'document'>, string> = { png: 'image/png', recording_chunk: 'application/octet-stream' };
+
 export interface ObjectInfo {
   size: number;
 }
 
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
-  /** A URL that accepts one `PUT` of at most `maxBytes` bytes to `key` until it expires. */
-  signedPutUrl(key: string, options: { expiresIn: number; maxBytes: number }): Promise<SignedPut>;
+  /** A URL that accepts one `PUT` of at most `maxBytes` bytes of the kind given (default a document) to `key` until it expires. */
+  signedPutUrl(key: string, options: { expiresIn: number; maxBytes: number; accept?: UploadKind }): Promise<SignedPut>;
   /** A URL that answers `GET` with the object until it expires; `fileName` sets the download's file name. */
   signedGetUrl(key: string, options: { expiresIn: number; fileName?: string | null; contentType?: string }): Promise<SignedPut>;
   /** Size of the object, or null when there is none. */

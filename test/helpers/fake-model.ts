@@ -18,6 +18,8 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
   const model = {
     requests: [] as { url: string | undefined; auth: string | undefined; body: any }[],
     failing: false,
+    /** While true, a streamed reply stops halfway with the connection dropped. */
+    breakStream: false,
     /** While true, requests are answered only when `release()` is called (or the server closes). */
     holding: false,
     release: () => held.splice(0).forEach((go) => go()),
@@ -46,6 +48,18 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
         const system = text(messages.find((m) => m.role === 'system'));
         const content = reply({ system, user, body: parsed });
         const promptTokens = words(user) + words(system ?? '');
+        if (parsed.stream === true) {
+          // Server-sent events as OpenAI streams them: the reply in word-sized deltas, then [DONE].
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const pieces = content.match(/\S+\s*|\s+/g) ?? [];
+          for (const piece of pieces) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
+          if (model.breakStream) {
+            setTimeout(() => res.destroy(), 50); // the connection drops mid-reply, after what was written arrives
+            return;
+          }
+          res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
           id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: parsed.model ?? 'reviewer-1',
           choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],

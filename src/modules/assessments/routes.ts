@@ -10,6 +10,23 @@ import { IdParams, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, Uni
 import { LAUNCH_TTL_DEFAULT, LAUNCH_TTL_MAX, LAUNCH_TTL_MIN } from '../candidate-access/service.js';
 import { PROCTORING_EVENTS_CAP, type AssessmentStatus } from './lifecycle.js';
 
+/** The body of every launch-link operation. */
+export const LaunchLinkBody = Type.Object({
+  ttl_seconds: Type.Optional(Type.Integer({ minimum: LAUNCH_TTL_MIN, maximum: LAUNCH_TTL_MAX, default: LAUNCH_TTL_DEFAULT })),
+  redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://[^/?#\\s]' })),
+}, { additionalProperties: false });
+
+/** A launch link as every launch-link operation answers it (the token is in the URL's fragment, shown only here). */
+export function launchLinkSchema(kind: SubjectKind) {
+  return Type.Object({
+    object: Type.Literal('launch_link'), url: Type.String({ format: 'uri', description: 'Hosted page; the token is in the fragment and shown only here' }),
+    expires_at: UnixSeconds, subject_kind: Type.Literal(kind), subject_id: Uuid, redirect_url: Nullable(Type.String({ format: 'uri' })),
+  });
+}
+
+/** A proctoring signal's name. */
+export const ProctoringEventType = Text({ min: 1, max: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
+
 export const AssessmentStatusSchema = StringEnum(['assigned', 'started', 'in_progress', 'completed', 'timed_out', 'cancelled'] as const);
 
 /**
@@ -50,10 +67,7 @@ export interface LifecycleRoutesSpec<Row, Detail> {
 export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec<Row, Detail>): void {
   const secret = { auth: 'secret' as const, module: spec.module, tag: spec.tag };
   const candidate = { auth: 'session' as const, module: spec.module, subject: spec.kind, tag: spec.tag };
-  const LaunchLink = Type.Object({
-    object: Type.Literal('launch_link'), url: Type.String({ format: 'uri', description: 'Hosted page; the token is in the fragment and shown only here' }),
-    expires_at: UnixSeconds, subject_kind: Type.Literal(spec.kind), subject_id: Uuid, redirect_url: Nullable(Type.String({ format: 'uri' })),
-  });
+  const LaunchLink = launchLinkSchema(spec.kind);
 
   app.route({
     method: 'GET', url: spec.path,
@@ -93,10 +107,7 @@ export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec
     method: 'POST', url: `${spec.path}/:id/launch-link`,
     ...operation({ ...secret, id: spec.ids.launchLink, idempotent: true, secretResponse: true, summary: 'A single-use hosted link for the candidate' }, {
       params: IdParams,
-      body: Type.Object({
-        ttl_seconds: Type.Optional(Type.Integer({ minimum: LAUNCH_TTL_MIN, maximum: LAUNCH_TTL_MAX, default: LAUNCH_TTL_DEFAULT })),
-        redirect_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://[^/?#\\s]' })),
-      }, { additionalProperties: false }),
+      body: LaunchLinkBody,
       response: { 201: LaunchLink },
     }),
     handler: async (request, reply) => {
@@ -147,7 +158,7 @@ export function lifecycleRoutes<Row, Detail>(app: App, spec: LifecycleRoutesSpec
       params: IdParams,
       body: Type.Object({
         events: Type.Array(Type.Object({
-          type: Text({ min: 1, max: 64, pattern: '^[A-Za-z0-9_.:-]+$' }),
+          type: ProctoringEventType,
           meta: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 32 })),
         }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
       }, { additionalProperties: false }),

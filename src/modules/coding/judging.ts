@@ -8,7 +8,8 @@ import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { SandboxBusyError, SandboxUnavailableError, type CaseOutcome, type Sandbox } from '../../sandbox/sandbox.js';
+import { checkSandboxLanguage, sandboxError } from '../../sandbox/api-errors.js';
+import { SandboxUnavailableError, type CaseOutcome, type Sandbox } from '../../sandbox/sandbox.js';
 import type { HiddenCase } from './catalog-seed.js';
 import type { CodingCatalogRepo } from './catalog-repo.js';
 import type { JudgingRepo } from './judging-repo.js';
@@ -36,16 +37,6 @@ function exampleCases(problem: Pick<CodingProblemsTable, 'examples'>) {
 
 function shown(buffer: Buffer, max: number): { text: string; truncated: boolean } {
   return buffer.length > max ? { text: buffer.subarray(0, max).toString('utf8'), truncated: true } : { text: buffer.toString('utf8'), truncated: false };
-}
-
-function sandboxError(error: unknown): never {
-  if (error instanceof SandboxBusyError) {
-    throw new ApiError('capacity_unavailable', { message: 'Every code-execution slot is busy; retry shortly.', headers: { 'Retry-After': '2' } });
-  }
-  if (error instanceof SandboxUnavailableError) {
-    throw new ApiError('execution_unavailable', { message: `Code execution is unavailable on this server: ${error.message}.` });
-  }
-  throw error;
 }
 
 /**
@@ -94,15 +85,8 @@ export function createJudgingService(deps: {
     return entry;
   }
 
-  async function checkLanguage(language: string): Promise<void> {
-    const status = await sandbox.status();
-    if (!status.available) sandboxError(new SandboxUnavailableError(status.reason ?? 'no sandbox'));
-    if (!status.languages.some((l) => l.id === language)) {
-      throw new ApiError('parameter_invalid', {
-        param: 'language', message: `Unknown language '${language}'; available: ${status.languages.map((l) => l.id).join(', ')} (GET /v1/coding-languages).`,
-      });
-    }
-  }
+  const checkLanguage = (language: string) => checkSandboxLanguage(sandbox, language);
+
 
   /** The first run or submission moves a started session to in_progress. */
   const markInProgress = coding.markInProgress;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -13,7 +13,7 @@ export function createOrganizationRepo(database: Db) {
     db.selectFrom('organization_modules').select('enabled').where('organization_id', '=', organizationId).where('module', '=', module));
 
   return {
-    async insert(tx: Kysely<Database>, row: Database['organizations']) {
+    async insert(tx: Kysely<Database>, row: Insertable<Database['organizations']>) {
       await tx.insertInto('organizations').values(row).execute();
     },
     async get(id: string) {

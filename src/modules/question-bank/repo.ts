@@ -37,7 +37,7 @@ const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
   eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
 
 /** A question's topic slugs, comma-separated (string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44). */
-const topicsOfQuestion = sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`;
+export const topicsOfQuestion = sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`;
 
 export function createQuestionBankRepo(database: Db) {
   const db = database.kysely;

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import type { Encryption } from '../../platform/encryption.js';
 import { ApiError, notFound } from '../../platform/errors.js';
-import { newId, randomToken } from '../../platform/ids.js';
+import { newId, randomToken, sortableToken } from '../../platform/ids.js';
 import { OutboundError, type OutboundSender } from '../../platform/outbound/index.js';
 import type { WebhookRepo } from './repo.js';
 import { signatureHeader } from './signing.js';
@@ -23,7 +23,8 @@ export const EVENT_RETENTION_MS = 30 * 86_400_000;
 /** Attempts one delivery gets: `webhook.test` once, every other event five times. */
 const attemptBudget = (eventType: string) => (eventType === 'webhook.test' ? 1 : DELIVERY_ATTEMPTS);
 const newSecret = () => `whsec_${randomToken(32)}`;
-const newEventId = () => `whevt_${randomToken(24)}`;
+/** Event ids sort in the order the events were emitted (two events of one transaction included). */
+const newEventId = () => `whevt_${sortableToken()}`;
 
 interface RetiredSecret {
   /** Encrypted, like the current secret. */

@@ -1,0 +1,311 @@
+import type { FastifyRequest } from 'fastify';
+import type {} from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import type { App } from '../../app-types.js';
+import type { SessionAuthenticator } from '../../platform/auth.js';
+import { toUnixSeconds, type Clock } from '../../platform/clock.js';
+import type { Tenant } from '../../platform/context.js';
+import { ApiError } from '../../platform/errors.js';
+import { ConversationError, turnOf, WRAP_UP_MS, type Conversation, type ConversationListener } from './conversation.js';
+import type { InterviewerState } from './interviewer/types.js';
+import type { InterviewRepo, InterviewRow } from './repo.js';
+import { RECORDING_CHUNK_MAX_BYTES, type InterviewService } from './service.js';
+import { CLOSED, remainingMs, STATUS_CODES } from './states.js';
+
+/** The conversation channel's path: outside /v1 (not an API operation), like the room's pages. */
+export const CHANNEL_PATH = '/interview-channel';
+export const CHANNEL_PROTOCOL = 'prep.interview.v1';
+export const MESSAGE_MAX_BYTES = 64 * 1024;
+const AUTH_TIMEOUT_MS = 10_000;
+const TICK_MS = 1000;
+const CLOCK_EVERY_MS = 5000;
+/** The token is checked again this often (revoked or expired: the channel closes unless the room sent a fresh one). */
+const RECHECK_MS = 30_000;
+/** Messages a client may send per second; past it the channel closes (4429). */
+const MESSAGES_PER_SECOND = 20;
+/** A second connection waits this long for the first to answer a ping before taking its place. */
+const TAKEOVER_PING_MS = 2000;
+
+/** Close codes (documented in docs/interviews.md). */
+export const CLOSE = {
+  ended: 1000, badMessage: 4400, unauthenticated: 4401, forbidden: 4403, authTimeout: 4408, alreadyConnected: 4409, tooMany: 4429,
+} as const;
+
+interface Connection {
+  interviewId: string;
+  socket: WebSocket;
+  lastSent: number;
+  flushing: Promise<void> | null;
+  dirty: boolean;
+}
+
+type Outgoing = Record<string, unknown> & { type: string };
+
+function send(socket: WebSocket, message: Outgoing): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+}
+
+/** Answers a ping within `ms`: the connection is alive. */
+function alive(socket: WebSocket, ms: number): Promise<boolean> {
+  if (socket.readyState !== socket.OPEN) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { socket.off('pong', onPong); resolve(false); }, ms);
+    const onPong = () => { clearTimeout(timer); resolve(true); };
+    socket.once('pong', onPong);
+    socket.ping();
+  });
+}
+
+/**
+ * The live connections of this process, one per interview. The transcript in the database is what is sent: a
+ * connection sends every stored turn after the last it sent, so nothing is lost or doubled across reconnects, and
+ * a turn stored by another process reaches the candidate on the next tick.
+ */
+export function createChannelHub(deps: { repo: InterviewRepo }) {
+  const connections = new Map<string, Connection>();
+
+  async function flushOnce(c: Connection): Promise<void> {
+    const rows = await deps.repo.turns(deps.repo.db, c.interviewId, c.lastSent);
+    for (const row of rows) {
+      send(c.socket, turnMessage(row));
+      c.lastSent = row.seq;
+    }
+  }
+
+  function flush(c: Connection): Promise<void> {
+    if (c.flushing) {
+      c.dirty = true;
+      return c.flushing;
+    }
+    c.flushing = (async () => {
+      try {
+        do {
+          c.dirty = false;
+          await flushOnce(c);
+        } while (c.dirty);
+      } finally {
+        c.flushing = null;
+      }
+    })();
+    return c.flushing;
+  }
+
+  const listener: ConversationListener = {
+    changed: (id) => {
+      const c = connections.get(id);
+      if (c) void flush(c).catch(() => undefined);
+    },
+    delta: (id, ref, text) => {
+      const c = connections.get(id);
+      if (c) send(c.socket, { type: 'turn.delta', ref, text });
+    },
+    discard: (id, ref) => {
+      const c = connections.get(id);
+      if (c) send(c.socket, { type: 'turn.discard', ref });
+    },
+  };
+
+  return { connections, listener, flush, size: () => connections.size };
+}
+
+export type ChannelHub = ReturnType<typeof createChannelHub>;
+
+function turnMessage(row: Awaited<ReturnType<InterviewRepo['turns']>>[number]): Outgoing {
+  const turn = turnOf(row);
+  const data = row.data ? JSON.parse(row.data) as Record<string, unknown> : null;
+  return {
+    type: 'turn', seq: turn.seq, speaker: turn.speaker, kind: turn.kind, text: turn.text, question_position: turn.questionPosition,
+    at_seconds: Math.floor(turn.atMs / 1000), client_id: row.client_id,
+    ...(data?.problem ? { problem: data.problem } : {}),
+    ...(turn.code ? { code: { language: turn.code.language, run: turn.code.run } } : {}),
+    ...(row.kind === 'board' && data ? { image: { key: data.key } } : {}),
+  };
+}
+
+function statusMessage(row: InterviewRow, now: number): Outgoing {
+  return {
+    type: 'status', status: row.status, status_code: STATUS_CODES[row.status], running: row.status === 'in_progress',
+    remaining_seconds: Math.ceil(remainingMs(row, now) / 1000),
+  };
+}
+
+/**
+ * The WebSocket route. The first message authenticates (`auth` with the session token: never in the URL, which ends
+ * up in logs); the upgrade request's Origin must be the token's, as on every session request.
+ */
+export function channelRoute(app: App, deps: {
+  hub: ChannelHub; repo: InterviewRepo; service: InterviewService; conversation: Conversation; clock: Clock; authenticate: SessionAuthenticator;
+}): void {
+  const { hub, repo, service, conversation, clock } = deps;
+
+  app.get(CHANNEL_PATH, { websocket: true, schema: { hide: true }, config: { rateClass: 'standard' } }, (socket: WebSocket, request: FastifyRequest) => {
+    let connection: Connection | null = null;
+    let authenticating = false;
+    let token: string | null = null;
+    let sessionOf: Tenant | null = null;
+    let lastClock = 0;
+    let lastRecheck = clock.now();
+    let lastStatus: string | null = null;
+    let wrapUpAsked = false;
+    let windowStart = Date.now();
+    let windowCount = 0;
+    const authTimer = setTimeout(() => socket.close(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
+    let tick: NodeJS.Timeout | null = null;
+
+    const fail = (code: number, errorCode: string, message: string) => {
+      send(socket, { type: 'error', code: errorCode, message, fatal: true });
+      socket.close(code, errorCode);
+    };
+
+    async function authenticate(message: { token?: unknown; interview_id?: unknown; last_seq?: unknown }): Promise<void> {
+      if (typeof message.token !== 'string' || typeof message.interview_id !== 'string' || !/^[0-9a-f-]{36}$/i.test(message.interview_id)) {
+        return fail(CLOSE.badMessage, 'parameter_invalid', 'auth needs token and interview_id.');
+      }
+      const lastSeq = message.last_seq === undefined ? 0 : Number(message.last_seq);
+      if (!Number.isSafeInteger(lastSeq) || lastSeq < 0) return fail(CLOSE.badMessage, 'parameter_invalid', 'last_seq is a whole number.');
+      const interviewId = message.interview_id.toLowerCase();
+      let session;
+      try {
+        session = await deps.authenticate(request, message.token, { subject: 'interview', subjectId: interviewId });
+      } catch (error) {
+        const code = error instanceof ApiError ? error.code : 'invalid_session_token';
+        return fail(error instanceof ApiError && error.status === 401 ? CLOSE.unauthenticated : CLOSE.forbidden, code, (error as Error).message);
+      }
+      token = message.token;
+      sessionOf = session;
+      const row = await service.settled(session, interviewId);
+      if (row.status === 'scheduled') return fail(CLOSE.forbidden, 'session_not_started', 'Join the interview (POST …/join) before opening the channel.');
+      if (CLOSED.has(row.status)) return fail(CLOSE.ended, 'session_already_finalized', 'The interview has ended.');
+
+      const existing = hub.connections.get(interviewId);
+      if (existing && existing.socket !== socket) {
+        // A reconnect after a network loss may find its old connection not yet noticed dead: a ping tells.
+        if (await alive(existing.socket, TAKEOVER_PING_MS)) {
+          return fail(CLOSE.alreadyConnected, 'already_connected', 'The interview is open in another window.');
+        }
+        existing.socket.terminate();
+      }
+      clearTimeout(authTimer);
+      connection = { interviewId, socket, lastSent: lastSeq, flushing: null, dirty: false };
+      hub.connections.set(interviewId, connection);
+      send(socket, { ...statusMessage(row, clock.now()), type: 'ready', interview_id: interviewId, protocol: CHANNEL_PROTOCOL, last_seq: row.next_seq - 1 });
+      lastStatus = row.status;
+      await hub.flush(connection);
+      tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
+      await conversation.catchUp(interviewId);
+    }
+
+    /** The clock, the interview's state as another request or process may have changed it, the wrap-up, the token. */
+    async function onTick(): Promise<void> {
+      if (!connection) return;
+      const now = clock.now();
+      const read = await repo.byId(repo.db, connection.interviewId);
+      if (!read) return socket.close(CLOSE.ended, 'gone');
+      const row = await service.ending.settle(repo.db, read);
+      if (row.status !== lastStatus) {
+        lastStatus = row.status;
+        await hub.flush(connection);
+        send(socket, statusMessage(row, now));
+      }
+      if (CLOSED.has(row.status)) {
+        await hub.flush(connection);
+        send(socket, { type: 'ended', status: row.status, status_code: STATUS_CODES[row.status], reason: row.end_reason });
+        return socket.close(CLOSE.ended, 'ended');
+      }
+      if (now - lastClock >= CLOCK_EVERY_MS) {
+        lastClock = now;
+        send(socket, { type: 'clock', running: row.status === 'in_progress', remaining_seconds: Math.ceil(remainingMs(row, now) / 1000) });
+      }
+      const phase = (JSON.parse(row.interviewer) as InterviewerState).phase;
+      if (!wrapUpAsked && row.status === 'in_progress' && remainingMs(row, now) <= WRAP_UP_MS && phase !== 'closing' && phase !== 'done') {
+        wrapUpAsked = true;
+        void conversation.nudge(connection.interviewId);
+      }
+      if (now - lastRecheck >= RECHECK_MS) {
+        lastRecheck = now;
+        try {
+          await deps.authenticate(request, token, { subject: 'interview', subjectId: connection.interviewId });
+        } catch (error) {
+          fail(CLOSE.unauthenticated, error instanceof ApiError ? error.code : 'invalid_session_token', 'The session token expired or was revoked; reconnect with a fresh one.');
+        }
+      }
+    }
+
+    async function onMessage(raw: Buffer, isBinary: boolean): Promise<void> {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        windowCount = 0;
+      }
+      if (++windowCount > MESSAGES_PER_SECOND) return fail(CLOSE.tooMany, 'rate_limited', `At most ${MESSAGES_PER_SECOND} messages a second.`);
+      let message: Record<string, unknown>;
+      try {
+        if (isBinary) throw new Error('binary');
+        message = JSON.parse(raw.toString('utf8'));
+        if (!message || typeof message !== 'object' || Array.isArray(message) || typeof message.type !== 'string') throw new Error('shape');
+      } catch {
+        return fail(CLOSE.badMessage, 'invalid_json', 'Messages are JSON objects with a type.');
+      }
+      if (!connection) {
+        if (message.type !== 'auth' || authenticating) return fail(CLOSE.unauthenticated, 'invalid_session_token', 'The first message must be auth.');
+        authenticating = true;
+        return authenticate(message);
+      }
+      switch (message.type) {
+        case 'answer': {
+          const id = message.id;
+          if (typeof id !== 'string' || id.length === 0 || id.length > 64 || typeof message.text !== 'string') {
+            return send(socket, { type: 'error', code: 'parameter_invalid', message: 'answer needs id (1–64 characters) and text.' });
+          }
+          try {
+            await conversation.answer(connection.interviewId, id, message.text);
+          } catch (error) {
+            if (!(error instanceof ConversationError)) throw error;
+            send(socket, { type: 'error', code: error.code, message: error.message, id });
+          }
+          return;
+        }
+        case 'interim':
+          return; // shown by the room as the candidate speaks; never stored
+        case 'ack':
+          return;
+        case 'auth.refresh':
+          if (typeof message.token !== 'string') return send(socket, { type: 'error', code: 'parameter_invalid', message: 'auth.refresh needs token.' });
+          try {
+            await deps.authenticate(request, message.token, { subject: 'interview', subjectId: connection.interviewId });
+            token = message.token;
+            lastRecheck = clock.now();
+          } catch (error) {
+            send(socket, { type: 'error', code: error instanceof ApiError ? error.code : 'invalid_session_token', message: 'That token is not valid for this interview.' });
+          }
+          return;
+        case 'recording.chunk_url': {
+          const index = Number(message.index);
+          try {
+            const upload = await service.recordingChunkUrl(sessionOf!, connection.interviewId, index);
+            return send(socket, { type: 'recording.chunk_url', index, url: upload.url, expires_in: upload.expiresIn, max_bytes: RECORDING_CHUNK_MAX_BYTES });
+          } catch (error) {
+            return send(socket, { type: 'error', code: error instanceof ApiError ? error.code : 'internal_error', message: (error as Error).message, index });
+          }
+        }
+        case 'ping':
+          return send(socket, { type: 'pong', at: toUnixSeconds(clock.now()) });
+        default:
+          return send(socket, { type: 'error', code: 'parameter_invalid', message: `Unknown message type '${String(message.type).slice(0, 40)}'.` });
+      }
+    }
+
+    socket.on('message', (raw: Buffer, isBinary: boolean) => {
+      void onMessage(raw, isBinary).catch((error) => {
+        request.log.error({ err: error }, 'interview channel message failed');
+        send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; send it again.' });
+      });
+    });
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      if (tick) clearInterval(tick);
+      if (connection && hub.connections.get(connection.interviewId) === connection) hub.connections.delete(connection.interviewId);
+    });
+    socket.on('error', () => socket.terminate());
+  });
+}

@@ -1,0 +1,579 @@
+/**
+ * The built-in interviewer: a structured interview (the same planned questions for everyone in a round, a time budget
+ * per question) run without a model. Every move is a pure function of the setup, the stored state, the transcript
+ * and the elapsed time: ask, probe what the answer lacks (STAR parts, uncovered guidance points, coding talk, design
+ * phases), move on, or close. Wording varies by question position and probe count, never by chance, so the same
+ * interview replays identically. Guidance points are never read out: probes come from the bank's follow-ups or from
+ * neutral, topic-level questions.
+ */
+import {
+  analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, promptRequests, relatedness, requestCoverage, terms, words,
+  type DesignPhase, type PointCoverage,
+} from './analysis.js';
+import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn } from './types.js';
+
+/** Probes per question (markers such as encouragement, clarifications, the nudge to code are not counted). */
+export const MAX_PROBES: Record<RoundStyle, number> = { behavioral: 3, technical: 3, coding: 4, system_design: 4 };
+/** With less than this left, the interviewer stops asking and closes (inviting the candidate's questions). */
+export const CLOSE_REMAINING_MS = 120_000;
+/** A new question is started only with at least this much time left; otherwise the interviewer closes. */
+export const NEXT_QUESTION_MIN_MS = 180_000;
+/** With less than this left, the closing skips the candidate's questions and says goodbye at once. */
+export const GOODBYE_ONLY_MS = 45_000;
+/** Technical and coding answers are complete when this share of the guidance points is covered. */
+export const POINTS_COMPLETE_SHARE = 0.6;
+/** A bank follow-up is used for an uncovered point only when it shares at least this (weighted) share of its terms. */
+export const FOLLOW_UP_MATCH = 0.12;
+/** A request in the prompt ("Explain where you put the date filter…") counts as unanswered below this share of its terms. */
+export const REQUEST_ANSWERED = 0.25;
+
+export function initialState(): InterviewerState {
+  return { phase: 'opening', index: -1, askedAtMs: 0, probes: [], answers: 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+/** A deterministic choice among phrasings, keyed by where we are (question position, probe count…): FNV-1a of the keys. */
+function pick<T>(options: T[], ...keys: number[]): T {
+  let h = 2166136261;
+  for (const key of keys) h = Math.imul(h ^ (key + 0x9e37), 16777619) >>> 0;
+  return options[h % options.length];
+}
+
+/** Rotates through phrasings by turn count, so consecutive acknowledgements differ. */
+const rotate = <T>(options: T[], turn: number): T => options[turn % options.length];
+
+const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
+
+function firstName(setup: InterviewSetup): string | null {
+  const full = (setup.candidateName ?? setup.resume?.name ?? '').trim();
+  const parts = full.split(/\s+/).filter((p) => p.length > 0 && !/\.$/.test(p));
+  return parts[0] ?? null;
+}
+
+function move(state: InterviewerState, text: string, reason: string, extra: Partial<InterviewerMove> = {}): InterviewerMove {
+  return {
+    text: text.trim(), state, reason, problem: null, end: false,
+    questionPosition: state.phase === 'question' ? state.index : null, ...extra,
+  };
+}
+
+const isMarker = (id: string) => /^(?:encourage|clarify|repeat|greet|coding:code|coding:wrap|run:)/.test(id);
+const probeCount = (state: InterviewerState) => state.probes.filter((p) => !isMarker(p)).length;
+const used = (state: InterviewerState, id: string) => state.probes.includes(id);
+const usedLike = (state: InterviewerState, pattern: RegExp) => state.probes.some((p) => pattern.test(p));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the candidate's turn
+
+const lower = (s: string) => s.toLowerCase().replace(/[\u2018\u2019]/g, "'").trim();
+
+/** "Can you repeat the question?", "sorry, I didn't catch that". */
+export function isRepeatRequest(text: string): boolean {
+  const t = lower(text);
+  if (words(t).length > 16) return false;
+  return /\b(?:can|could|would|will) you (?:please )?(?:repeat|rephrase|say (?:that|it) again|read (?:that|it|the question) again|go over (?:that|it|the question) again)\b/.test(t)
+    || /\b(?:repeat|rephrase|reread|re-read) (?:the|that|your) question\b|\b(?:say|read) (?:that|it) (?:again|once more)\b|\bcome again\b|\bwhat was the question\b|\bpardon\b/.test(t)
+    || /\b(?:didn'?t|did not) (?:quite )?(?:catch|hear|get|understand) (?:that|it|the question|you)\b/.test(t)
+    || /^(?:sorry[,.]? )?(?:repeat|again)(?: (?:that|please))?[?.!]*$/.test(t);
+}
+
+/** "Skip", "pass", "next question": the candidate asks to move on. */
+const isSkipRequest = (text: string) => /^(?:can we |could we |let's |i'd like to |i want to )?(?:skip|pass|move on|next(?: question)?)(?: (?:this|this one|it|please))*[.!]*$/.test(lower(text));
+
+/** Whole answers that say "I have nothing" (after fillers such as "um", "sorry", "honestly" are dropped). */
+const NON_ANSWERS: RegExp[] = [
+  /^(?:i )?(?:really |honestly )?(?:don'?t|do not|dont) (?:really )?know(?: (?:sorry|this one|that one|the answer|how|what to say))*$/,
+  /^(?:i'?m |i am |im )?(?:really |honestly |just )?(?:not (?:really |too |quite )?sure|unsure)(?: (?:sorry|about this|about that|how|what to say))*$/,
+  /^(?:i have |i've got |i got )?(?:no|not a) (?:idea|clue)$|^idk$|^dunno$|^no comment$/,
+  /^i (?:can'?t|cannot|cant) (?:think of|remember|recall|come up with) (?:anything|one|any|an example|a time|a good example)?$/,
+  /^i (?:don'?t|do not) have (?:one|an example|any(?: examples?)?|any experience(?: with (?:that|this))?)$/,
+  /^(?:nothing(?: comes to mind)?|no|nope|pass|skip|next)$/,
+];
+
+/** No answer: empty, "I don't know", "no idea", "pass", a grunt, or a couple of words without content. */
+export function isNonAnswer(text: string): boolean {
+  const t = lower(text).replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (t.length === 0 || isSkipRequest(t) || isPleasantry(t)) return true;
+  const filler = t.replace(/\b(?:um+|uh+|hmm+|erm*|ah+|well|sorry|so|honestly|really|i think|to be honest)\b/g, ' ').replace(/\s+/g, ' ').trim();
+  if (filler.length === 0 || NON_ANSWERS.some((re) => re.test(filler))) return true;
+  return words(t).length <= 2 && terms(text).length === 0;
+}
+
+/** A short question back to the interviewer ("Can I assume the input fits in memory?"). */
+export function isClarifyingQuestion(text: string): boolean {
+  const t = lower(text);
+  if (!t.endsWith('?') || words(t).length > 40 || isRepeatRequest(t)) return false;
+  return /^(?:so |and |ok(?:ay)?,? |sorry,? |just to (?:check|clarify),? )?(?:can|could|should|shall|may|do|does|did|is|are|will|would|what|how|which|when|where|who|am)\b/.test(t)
+    || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want)\b/.test(t);
+}
+
+/** "Let me think for a moment", "can I have a minute?": the candidate needs time, not an answer. */
+export function isThinkingPause(text: string): boolean {
+  const t = lower(text);
+  return words(t).length <= 14 && /\b(?:(?:a|one) (?:minute|moment|second|sec)|some time to think|time to think|let me think|think about (?:it|this|that) for|give me a (?:minute|moment|second|sec))\b/.test(t);
+}
+
+/** Small talk before the first answer ("Hi, thanks, ready when you are"). */
+function isPleasantry(text: string): boolean {
+  const t = lower(text).replace(/[^\p{L}\p{N}' ]+/gu, ' ');
+  const rest = t.replace(/\b(?:hi|hello|hey|thanks|thank you|nice to meet you(?: too)?|good to meet you|sounds good|great|ok|okay|sure|cool|perfect|awesome|alright|i'?m ready|ready|let'?s go|let'?s do it|let'?s start|good (?:morning|afternoon|evening)|you too|for having me|glad to be here|happy to be here|yes|yeah)\b/g, ' ').trim();
+  return words(t).length > 0 && words(t).length <= 12 && rest.length === 0;
+}
+
+/** A question in the closing: anything that asks something, rather than "no, that's all". */
+function asksSomething(text: string): boolean {
+  const t = lower(text);
+  if (/^(?:no|nope|not really|nothing|i'?m good|i'?m fine|that'?s all|that'?s it|all good|no questions?)\b/.test(t) && !t.includes('?')) return false;
+  return t.includes('?') || /\b(?:wondering|curious|would like to know|i'd like to know|could you tell|can you tell|what|how|when|who)\b/.test(t);
+}
+
+/** The candidate's turns on the current question, including the new answer if the server has not appended it yet. */
+function questionTurns(turns: Turn[], index: number, answer: string): Turn[] {
+  const mine = turns.filter((t) => t.speaker === 'candidate' && t.questionPosition === index);
+  const last = turns[turns.length - 1];
+  const appended = last && last.speaker === 'candidate' && last.kind === 'text' && last.text.trim() === answer.trim();
+  if (appended || answer.trim().length === 0) return mine;
+  const seq = turns.reduce((max, t) => Math.max(max, t.seq), 0) + 1;
+  return [...mine, { seq, speaker: 'candidate', kind: 'text', text: answer, questionPosition: index, atMs: last?.atMs ?? 0, code: null }];
+}
+
+/** Turns that say something (not "I don't know", "repeat that", nor a question back). */
+const substantive = (turns: Turn[]) => candidateTexts(turns).filter((t) => !isNonAnswer(t.text) && !isRepeatRequest(t.text) && !isClarifyingQuestion(t.text) && !isThinkingPause(t.text));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Asking questions
+
+/** How a question is put: the bank's prompt (written to be read out), or, for a problem, a pointer to the editor. */
+function askText(setup: InterviewSetup, q: PlannedQuestion): string {
+  if (q.problem) {
+    return `I've put the problem in your editor: "${q.problem.title}". Have a read, and when you're ready, talk me through how you'd approach it before you start coding.`;
+  }
+  if (setup.style === 'coding') return `${q.prompt}\n\nTalk me through your approach first, and then write it in the editor.`;
+  if (setup.style === 'system_design') {
+    return `${q.prompt}\n\n${pick(['Where would you like to start?', 'Take a moment to think it through; feel free to ask clarifying questions before you dive in.'], q.position)}`;
+  }
+  return q.prompt;
+}
+
+function askState(index: number, elapsedMs: number): InterviewerState {
+  return { phase: 'question', index, askedAtMs: elapsedMs, probes: [], answers: 0 };
+}
+
+/** Moves to question `index` (or closes when there is none, or too little time for it). `lead` is what is said first. */
+function askOrClose(setup: InterviewSetup, state: InterviewerState, index: number, lead: string, reason: string, elapsedMs: number): InterviewerMove {
+  const q = setup.plan[index];
+  const remaining = setup.durationMs - elapsedMs;
+  if (!q) return closing(setup, state, `${lead} That's all the questions I had for you.`, 'close', elapsedMs);
+  if (remaining < NEXT_QUESTION_MIN_MS) return closing(setup, state, `${lead} We're getting close to time, so let's stop the questions there.`, 'close:time', elapsedMs);
+  const last = index === setup.plan.length - 1;
+  const intro = last && setup.plan.length > 1
+    ? pick(['Last question.', 'Here\'s the last question.', 'One last question.'], index)
+    : pick(['Let\'s move on.', 'Next question.', 'Here\'s the next one.', 'Let\'s turn to something different.'], index, state.probes.length);
+  return move(askState(index, elapsedMs), `${lead} ${intro}\n\n${askText(setup, q)}`, reason, { problem: q.problem, questionPosition: index });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Opening
+
+export function openInterview(setup: InterviewSetup, elapsedMs: number): InterviewerMove {
+  const name = firstName(setup);
+  const round = /\binterview\b/i.test(setup.roundName) ? setup.roundName : `${setup.roundName} interview`;
+  const role = setup.role.trim();
+  const roleText = role ? ` for the ${role}${/\b(?:role|position)$/i.test(role) ? '' : ' role'}` : '';
+  const paragraphs = [`Hi${name ? ` ${name}` : ''}, thanks for joining. I'll be running this ${round} with you today${roleText}.`];
+
+  const resumeLine = resumeMention(setup);
+  if (resumeLine) paragraphs.push(resumeLine);
+
+  const n = setup.plan.length;
+  const total = minutes(setup.durationMs);
+  const each = n > 0 && setup.plan.every((q) => q.minutes === setup.plan[0].minutes) ? setup.plan[0].minutes : null;
+  const count = n === 1 ? 'one question' : `${NUMBERS[n] ?? n} questions`;
+  const timing = n === 0 ? `We have about ${total} minutes.`
+    : `We have about ${total} minutes: I'll ask you ${count}${each && n > 1 ? `, with about ${each} minutes for each` : each ? `, with about ${each} minutes for it` : ''}, and I may follow up on your answers. I'll keep an eye on the time and move us along when needed.`;
+  const brief = setup.style === 'system_design' && n === 1 ? STYLE_BRIEF.system_design.replace('These are open-ended design questions', 'It\'s an open-ended design question') : STYLE_BRIEF[setup.style];
+  paragraphs.push(`Here's how it will go. ${timing} ${brief} You can type or speak your answers, whichever you prefer.`);
+
+  const first = setup.plan[0];
+  if (!first) {
+    const state: InterviewerState = { phase: 'closing', index: -1, askedAtMs: elapsedMs, probes: [], answers: 0 };
+    return move(state, `${paragraphs.join('\n\n')}\n\nBefore anything else, do you have any questions for me about the role or the process?`, 'close');
+  }
+  const lead = first.problem ? 'Let\'s get started.' : 'Let\'s get started. Here\'s the first question:';
+  paragraphs.push(`${lead}\n\n${askText(setup, first)}`);
+  return move(askState(0, elapsedMs), paragraphs.join('\n\n'), 'ask', { problem: first.problem, questionPosition: 0 });
+}
+
+const NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+const STYLE_BRIEF: Record<RoundStyle, string> = {
+  behavioral: 'I\'m looking for specific examples from your own experience: what the situation was, what you did, and how it turned out.',
+  technical: 'Please think out loud; I\'m as interested in your reasoning as in the final answer.',
+  coding: 'There\'s a code editor next to our conversation where you can write and run your code, in the language of your choice. I\'m as interested in how you think as in the code itself.',
+  system_design: 'These are open-ended design questions, so treat me like a colleague at a whiteboard: ask clarifying questions, state your assumptions, and sketch on the whiteboard if it helps.',
+};
+
+/** One natural sentence about the resume (most recent title and company), or nothing. */
+function resumeMention(setup: InterviewSetup): string | null {
+  const title = setup.resume?.titles[0]?.trim();
+  const company = setup.resume?.companies[0]?.trim();
+  if (!title && !company) return null;
+  const what = title && company ? `I see your most recent role was ${title} at ${company}` : title ? `I see your most recent role was ${title}` : `I see you were most recently at ${company}`;
+  return setup.style === 'behavioral'
+    ? `I've had a look at your resume: ${what}. Feel free to draw your examples from there or from anywhere else you've worked or studied.`
+    : `I've had a look at your resume: ${what}, so feel free to draw on that experience as we go.`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closing
+
+/** The closing: invites the candidate's own questions once (or says goodbye at once when time is nearly gone). */
+function closing(setup: InterviewSetup, state: InterviewerState, lead: string, reason: string, elapsedMs: number): InterviewerMove {
+  const remaining = setup.durationMs - elapsedMs;
+  if (remaining < GOODBYE_ONLY_MS) return goodbye(setup, state, `${lead}`, reason);
+  const next: InterviewerState = { ...state, phase: 'closing', probes: [], answers: 0, askedAtMs: elapsedMs };
+  return move(next, `${lead} Before we finish, do you have any questions for me about the role or the process?`, reason, { questionPosition: null });
+}
+
+function goodbye(setup: InterviewSetup, state: InterviewerState, lead: string, reason: string): InterviewerMove {
+  const name = firstName(setup);
+  const done: InterviewerState = { ...state, phase: 'done', probes: [], answers: 0 };
+  const text = `${lead} Thank you for your time today${name ? `, ${name}` : ''}. The company will follow up with you about next steps. Take care!`;
+  return move(done, text, reason, { end: true, questionPosition: null });
+}
+
+/** The candidate's turn in the closing: a short generic answer to their question, thanks, and goodbye. */
+function answerClosing(setup: InterviewSetup, state: InterviewerState, answer: string): InterviewerMove {
+  const lead = asksSomething(answer)
+    ? 'That\'s a good question, and the hiring team is best placed to answer it properly; they\'ll see it in the notes from today, so do raise it with them too.'
+    : 'No problem.';
+  return goodbye(setup, state, lead, 'close:end');
+}
+
+/** Time is nearly up: a short wrap-up that ends the interview. */
+export function closeForTime(setup: InterviewSetup, state: InterviewerState, elapsedMs: number): InterviewerMove {
+  void elapsedMs;
+  const lead = state.phase === 'question' ? 'We\'re just about out of time, so I\'ll stop us there. Thanks for your answers.' : 'We\'re just about out of time.';
+  return goodbye(setup, state, lead, 'close:time');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Probes
+
+/** A question the interviewer may ask next about the current answer. `free`: not counted against the probe budget. */
+interface Probe { id: string; text: string; free?: boolean }
+/** What the style's reading of the answer says: done, or the probes worth asking (in order), or wait (coding). */
+interface Assessment { complete: boolean; probes: Probe[]; wait?: boolean }
+
+/** Neutral probes about the topic of an uncovered guidance point: they ask about the area, never give the answer. */
+const TOPICS: Array<{ id: string; test: RegExp; texts: string[] }> = [
+  { id: 'complexity', test: /\bO\s*\(|\bcomplexit(?:y|ies)\b|\bbig[\s-]?o\b|\blinear(?:ly)?\b|\bquadratic\b|\blogarithmic\b/i, texts: ['What\'s the time and space complexity of that?', 'How does that scale? What are the time and memory costs?'] },
+  { id: 'edge', test: /\b(?:edge|corner|empty|nulls?|zero|overflows?|duplicates?|negative|boundar(?:y|ies)|unreachable|invalid|malformed|missing)\b|\b[nmk] = \d/i, texts: ['What edge cases would you want to handle here?', 'Are there inputs that would trip this up?'] },
+  { id: 'testing', test: /\b(?:tests?|testing|tested|verify|verifies|verification|asserts?|assertions?|validat\w*|checks?|checking)\b/i, texts: ['How would you check that it actually works?', 'How would you test that?'] },
+  { id: 'alternatives', test: /\binstead\b|\brather than\b|\bversus\b|\bvs\.?\b|\btrade[\s-]?offs?\b|\balternatives?\b|\bwould not\b|\bwouldn't\b|\bover\b/i, texts: ['Did you consider any alternatives? Why this one?', 'What else could you have done there, and why didn\'t you?'] },
+  { id: 'scale', test: /\b(?:scal\w*|large|larger|millions?|billions?|memory|performance|throughput|latency|fast|faster|slow|slower)\b|10\^/i, texts: ['How would this hold up with much larger inputs or much more traffic?', 'What changes as this gets a lot bigger?'] },
+  { id: 'failure', test: /\b(?:fail\w*|errors?|retr(?:y|ies)|timeouts?|outages?|crash\w*|recover\w*|rollbacks?|revert\w*|mitigat\w*|races?)\b/i, texts: ['What happens when something goes wrong there?', 'How would this behave when something fails?'] },
+  { id: 'reasoning', test: /./, texts: ['Can you walk me through your reasoning on that, step by step?', 'Can you be more specific about how that would work?'] },
+];
+
+const GENERIC: Record<RoundStyle, string[]> = {
+  technical: ['Can you give me a concrete example of that?', 'Can you walk me through how you\'d verify that works?', 'What would you watch out for with that approach?'],
+  coding: ['Can you walk me through your code on the example input?', 'What would you change if the input were ten times larger?', 'Is there anything in your code you\'d clean up given more time?'],
+  system_design: ['Which part of this design worries you most, and why?', 'What would you build first, and what would you leave for later?', 'How would you know the system is healthy once it\'s live?'],
+  behavioral: ['Looking back, what would you do differently?', 'What did you learn from that?', 'How did the other people involved see it?'],
+};
+
+/** Which probes a topic id counts as already asked (the coding probes ask the same things). */
+const topicUsed = (state: InterviewerState, topic: string) =>
+  usedLike(state, new RegExp(`topic:${topic}$`)) || (topic === 'complexity' && used(state, 'coding:complexity')) || ((topic === 'testing' || topic === 'edge') && used(state, 'coding:tests'));
+
+/**
+ * Probes for the guidance points the answer has not covered, in the bank's order: the bank follow-up closest to the
+ * point (when close enough), else a neutral question about the point's topic. Then the style's generic probes.
+ */
+function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, coverage: PointCoverage[]): Probe[] {
+  const out: Probe[] = [];
+  const followUsed = new Set(state.probes.flatMap((p) => /follow:(\d+)/.exec(p)?.[1] ?? []).map(Number));
+  const topicsTaken = new Set<string>();
+  const requests = promptRequests(q.prompt).map((part, j) => ({ id: `ask:${j}`, part, text: requestText(q, part, j) })).filter((r) => !isWholeQuestion(q, r.part));
+  const requestsTaken = new Set(state.probes.flatMap((p) => /ask:\d+/.exec(p)?.[0] ?? []));
+  for (const c of coverage) {
+    if (c.covered || usedLike(state, new RegExp(`^point:${c.index}:`))) continue;
+    let best = -1;
+    let bestScore = FOLLOW_UP_MATCH;
+    q.followUps.forEach((f, i) => {
+      if (followUsed.has(i)) return;
+      const score = relatedness(c.point, f, q.keyPoints);
+      if (score >= bestScore && (best < 0 || score > bestScore)) { best = i; bestScore = score; }
+    });
+    if (best >= 0) {
+      followUsed.add(best);
+      out.push({ id: `point:${c.index}:follow:${best}`, text: q.followUps[best] });
+      continue;
+    }
+    if (setup.style === 'behavioral') continue; // topic probes are technical; a story gets STAR probes instead
+    // The part of the prompt that asks about this point, re-read; else a neutral question about its topic.
+    const request = requests.find((r) => !requestsTaken.has(r.id) && !used(state, r.id) && relatedness(c.point, r.part, q.keyPoints) >= FOLLOW_UP_MATCH);
+    if (request) {
+      requestsTaken.add(request.id);
+      out.push({ id: `point:${c.index}:${request.id}`, text: request.text });
+      continue;
+    }
+    const prose = c.point.replace(/`[^`]*`/g, ' '); // code spans are not what the point is about
+    const topic = TOPICS.find((t) => t.test.test(prose) && !topicUsed(state, t.id) && !topicsTaken.has(t.id));
+    if (topic) {
+      topicsTaken.add(topic.id);
+      out.push({ id: `point:${c.index}:topic:${topic.id}`, text: pick(topic.texts, q.position, c.index) });
+    }
+  }
+  // A question without guidance: its own follow-ups in order.
+  if (q.keyPoints.length === 0) q.followUps.forEach((f, i) => { if (!followUsed.has(i)) out.push({ id: `follow:${i}`, text: f }); });
+  GENERIC[setup.style].forEach((text, i) => out.push({ id: `generic:${i}`, text }));
+  return out;
+}
+
+/**
+ * The prompt's explicit requests the answer has not touched at all, re-read verbatim: the fairest probe there is (the
+ * candidate was asked it already), and it gives nothing away.
+ */
+function requestProbes(q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Probe[] {
+  return promptRequests(q.prompt).flatMap((part, j) => {
+    if (isWholeQuestion(q, part) || requestCoverage(part, turns) >= REQUEST_ANSWERED || usedLike(state, new RegExp(`ask:${j}$`))) return [];
+    return [{ id: `ask:${j}`, text: requestText(q, part, j) }];
+  });
+}
+
+/** A request that is (most of) the question itself: re-reading it would just repeat the question. */
+const isWholeQuestion = (q: PlannedQuestion, part: string) => part.length >= 0.6 * q.prompt.replace(/```[\s\S]*?```/g, '').trim().length;
+
+function requestText(q: PlannedQuestion, part: string, j: number): string {
+  const asked = part.charAt(0).toLowerCase() + part.slice(1);
+  return `${pick(['One part of the question I\'d like to come back to:', 'Coming back to the question for a moment:'], q.position, j)} ${asked}`;
+}
+
+const share = (coverage: PointCoverage[]) => (coverage.length === 0 ? 0 : coverage.filter((c) => c.covered).length / coverage.length);
+const wordCount = (turns: Turn[]) => candidateTexts(turns).reduce((n, t) => n + words(t.text).length, 0);
+
+/** Without guidance, an answer is complete after two probes, or one probe and a substantial answer. */
+const genericComplete = (state: InterviewerState, turns: Turn[]) => probeCount(state) >= 2 || (probeCount(state) >= 1 && wordCount(turns) >= 100) || wordCount(turns) >= 200;
+
+function assessBehavioral(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
+  const star = analyseStar(turns);
+  const has = (p: 'situation' | 'task' | 'action' | 'result') => star[p] !== null;
+  const probes: Probe[] = [];
+  const v = (options: string[]) => pick(options, q.position, probeCount(state));
+  // No story yet: ask for one specific example. The task is usually implicit in a story with a setting and actions,
+  // so it is probed on its own only when the setting is there and the actions are not.
+  if (!has('situation') && !has('action')) {
+    probes.push({ id: 'star:context', text: v(['Could you make that concrete with one specific example? Where was it, and what was your part in it?', 'Can you think of one particular time? Tell me where it was and what you were responsible for.']) });
+  } else if (!has('situation')) {
+    probes.push({ id: 'star:situation', text: v(['Can you set the scene a little? Where was this, and what was going on at the time?', 'Let\'s back up a step: what was the situation you were in?']) });
+  } else if (!has('task') && !has('action') && !used(state, 'star:context')) {
+    probes.push({ id: 'star:task', text: v(['What exactly were you responsible for there?', 'What was your goal at that point, or what had you been asked to do?']) });
+  }
+  if (!has('action')) probes.push({ id: 'star:action', text: v(['What did you do yourself, step by step?', 'Walk me through what you personally did. What was the first thing you did?']) });
+  if (!has('result')) {
+    probes.push({ id: 'star:result', text: v(['How did it turn out? Was there anything you could measure, like time saved or problems avoided?', 'What was the outcome in the end, and what changed as a result?']) });
+  }
+  if (star.ownership === 'we') probes.push({ id: 'star:ownership', text: v(['You\'ve said "we" quite a bit. What was your own part in that, specifically?', 'Which parts of that did you drive yourself?']) });
+  // A whole story (setting, own actions, outcome) is complete: a structured interview moves on rather than fishing.
+  if (has('situation') && has('action') && has('result') && star.ownership !== 'we') return { complete: true, probes: [] };
+  // Once its own STAR probes are spent, the bank's follow-ups (nearest an uncovered point first), then a reflection.
+  probes.push(...pointProbes(setup, q, state, coverKeyPoints(q.keyPoints, turns)));
+  return { complete: false, probes };
+}
+
+function assessTechnical(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
+  const coverage = coverKeyPoints(q.keyPoints, turns);
+  const complete = q.keyPoints.length > 0 ? share(coverage) >= POINTS_COMPLETE_SHARE : genericComplete(state, turns);
+  return { complete, probes: complete ? [] : [...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage)] };
+}
+
+function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
+  const talk = analyseCodingTalk(turns);
+  const code = turns.some((t) => t.kind === 'code');
+  const coverage = coverKeyPoints(q.keyPoints, turns);
+  const v = (options: string[]) => pick(options, q.position, probeCount(state));
+  const probes: Probe[] = [];
+  if (!talk.approach && !code) probes.push({ id: 'coding:approach', text: v(['Before you write anything, how are you thinking of approaching it?', 'What\'s your plan of attack? Talk me through the approach before you code it.']) });
+  if (!code) {
+    probes.push({ id: 'coding:code', free: true, text: v(['That sounds like a reasonable plan. Go ahead and write it in the editor, and run it when you\'re ready.', 'Okay, let\'s see it in code. Write it up in the editor and run it against the example when you\'re ready.']) });
+    return { complete: false, probes, wait: true };
+  }
+  if (!talk.complexity) probes.push({ id: 'coding:complexity', text: v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']) });
+  if (!talk.testing) probes.push({ id: 'coding:tests', text: v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']) });
+  const complete = Boolean(talk.complexity && talk.testing) && (q.keyPoints.length === 0 || share(coverage) >= POINTS_COMPLETE_SHARE || probeCount(state) >= 3);
+  if (complete) return { complete, probes: [] };
+  probes.push(...pointProbes(setup, q, state, coverage));
+  return { complete, probes };
+}
+
+const DESIGN_PROBES: Record<DesignPhase, string[]> = {
+  requirements: ['Before going deeper, let\'s pin down the requirements. Who uses this, and what does it absolutely have to do?', 'What are the core requirements here, and what would you leave out of a first version?'],
+  scale: ['Let\'s talk numbers. Roughly what load are you designing for, and how does that shape the design?', 'What scale are we talking about? Give me a rough estimate of traffic and data volume.'],
+  data: ['How would you store the data? Walk me through the main entities and how you\'d access them.', 'What does the data model look like, and where does it live?'],
+  trade_offs: ['What trade-offs are you making in this design? Is there an alternative you considered and rejected?', 'Where did you have to choose between two reasonable options here, and what tipped it?'],
+  failure: ['What happens when part of this fails, say a database node or a whole zone? How does the system behave and recover?', 'Let\'s talk about failure. Which component going down would hurt most, and what happens then?'],
+};
+
+function assessDesign(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
+  const phases = analyseDesign(turns);
+  const coverage = coverKeyPoints(q.keyPoints, turns);
+  const open = DESIGN_PHASES.filter((p) => !phases[p]);
+  const complete = open.length === 0 || (open.length === 1 && used(state, `design:${open[0]}`)) || (open.length <= 1 && share(coverage) >= POINTS_COMPLETE_SHARE);
+  if (complete) return { complete, probes: [] };
+  // One phase per probe, in the order a design is walked; then the guidance's follow-ups.
+  const probes: Probe[] = open.map((p, i) => ({ id: `design:${p}`, text: pick(DESIGN_PROBES[p], q.position, i) }));
+  probes.push(...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage));
+  return { complete, probes };
+}
+
+const ASSESS: Record<RoundStyle, typeof assessTechnical> = {
+  behavioral: assessBehavioral, technical: assessTechnical, coding: assessCoding, system_design: assessDesign,
+};
+
+/**
+ * A short acknowledgement before a probe, fitting what is being asked next; rotated by the interviewer's turn count so
+ * consecutive turns never open the same way. Sometimes nothing: not every question needs a preamble.
+ */
+function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answer: string): string {
+  if (isNonAnswer(answer)) return rotate(['That\'s okay.', 'No problem.'], turn);
+  // Neutral unless the answer had some substance: "that makes sense" after a vague answer would ring false.
+  if (words(answer).length < 25) return rotate(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', ''], turn);
+  if (probe.id === 'star:result') return rotate(['Thanks, that\'s a clear picture of what you did.', 'Okay, I can follow what you did there.', 'Got it, thanks.'], turn);
+  if (probe.id === 'star:ownership') return rotate(['That sounds like a good outcome.', 'Thanks, that\'s helpful.'], turn);
+  if (probe.id.startsWith('star:')) return rotate(['Thanks.', 'Okay.'], turn);
+  if (probe.id.startsWith('design:')) return rotate(['Got it.', 'Okay, that makes sense.', 'Right.', 'Okay.'], turn);
+  if (/(?:^|:)ask:/.test(probe.id) || probe.id === 'coding:approach' || probe.id === 'coding:code') return rotate(['Thanks.', 'Okay.', ''], turn);
+  const base = setup.style === 'behavioral' ? ['Thanks.', 'Okay, thanks.', 'Got it.'] : ['Okay, that makes sense.', 'Right, I follow.', 'Good, thanks.', 'Okay.'];
+  return rotate(base, turn);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The candidate spoke
+
+export function respond(setup: InterviewSetup, state: InterviewerState, turns: Turn[], answer: string, elapsedMs: number): InterviewerMove {
+  if (state.phase === 'done') return move(state, 'Thanks again. The interview is over, and the company will follow up with you.', 'done', { end: true, questionPosition: null });
+  if (state.phase === 'closing') return answerClosing(setup, state, answer);
+  if (state.phase === 'opening' || state.index < 0) return openInterview(setup, elapsedMs);
+  const q = setup.plan[state.index];
+  const answered: InterviewerState = { ...state, answers: state.answers + 1 };
+  if (!q) return closing(setup, answered, 'Thank you. That\'s all the questions I had for you.', 'close', elapsedMs);
+
+  const k = [state.index, state.answers] as const;
+  const turn = turns.filter((t) => t.speaker === 'interviewer').length;
+  if (setup.durationMs - elapsedMs < CLOSE_REMAINING_MS) {
+    return closing(setup, answered, `${pick(['Thank you.', 'Thanks for that.'], ...k)} We're almost out of time, so let's stop the questions there.`, 'close:time', elapsedMs);
+  }
+  if (isRepeatRequest(answer)) {
+    const again = q.problem ? `Of course. The problem is "${q.problem.title}", in your editor. Here's the statement again:\n\n${q.prompt}` : `Of course. Here it is again:\n\n${q.prompt}`;
+    return move({ ...answered, probes: [...state.probes, `repeat:${state.answers}`] }, again, 'repeat');
+  }
+
+  if (isThinkingPause(answer)) return move(answered, rotate(['Of course, take your time.', 'Sure, no rush.'], turn), 'wait');
+  if (state.answers === 0 && isPleasantry(answer) && !used(state, 'greet')) {
+    return move({ ...answered, probes: [...state.probes, 'greet'] }, 'Great. Whenever you\'re ready, go ahead with the question; there\'s no rush.', 'wait');
+  }
+  const mine = questionTurns(turns, state.index, answer);
+  const earlier = substantive(mine.slice(0, -1));
+  if (isNonAnswer(answer) && earlier.length === 0) {
+    // Nothing said yet on this question: encourage once, then move on.
+    if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, answer), 'encourage');
+    return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
+  }
+  if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s move on.', 'move_on:skip', elapsedMs);
+  const clarifications = state.probes.filter((p) => p.startsWith('clarify')).length;
+  if (isClarifyingQuestion(answer) && clarifications < 2) {
+    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications), 'clarify');
+  }
+
+  // A probe answered with "I'm not sure" after a real answer: the gap stays, the probe is spent, carry on.
+  const assessment = ASSESS[setup.style](setup, q, answered, mine);
+  if (assessment.complete) {
+    return askOrClose(setup, answered, state.index + 1, rotate(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index), 'move_on:complete', elapsedMs);
+  }
+  if (elapsedMs - state.askedAtMs >= q.minutes * 60_000) {
+    return askOrClose(setup, answered, state.index + 1, pick(['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'], ...k), 'move_on:time', elapsedMs);
+  }
+  const budget = probeCount(state) < MAX_PROBES[setup.style];
+  const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget));
+  if (probe) {
+    const ack = acknowledgement(setup, turn, probe, answer);
+    const next: InterviewerState = { ...answered, probes: [...state.probes, probe.id] };
+    return move(next, `${ack} ${probe.text}`, `probe:${probe.id}`);
+  }
+  if (assessment.wait) {
+    return move(answered, rotate(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'Sounds good. I\'m here if you want to talk anything through.'], turn), 'wait');
+  }
+  const lead = isNonAnswer(answer) ? 'That\'s alright, thanks.' : rotate(['Okay, thank you.', 'Alright, thanks.', 'Thanks for that.'], turn);
+  return askOrClose(setup, answered, state.index + 1, lead, 'move_on:probes', elapsedMs);
+}
+
+function encouragement(setup: InterviewSetup, answer: string): string {
+  const skip = isSkipRequest(answer) ? 'We can move on if you\'d like, but let\'s give it a moment first. ' : 'That\'s okay, take a moment. ';
+  const nudge: Record<RoundStyle, string> = {
+    behavioral: 'It doesn\'t have to be a big or dramatic example; anything from work, study or a side project counts. Does anything come to mind?',
+    technical: 'Even a partial idea is useful. How would you start thinking about it?',
+    coding: 'Let\'s start small: what would a simple brute-force solution look like?',
+    system_design: 'Let\'s start simple: what would the very first version look like if it only had to serve a handful of users?',
+  };
+  return `${skip}${nudge[setup.style]}`;
+}
+
+function clarification(setup: InterviewSetup, before: number): string {
+  if (before > 0) return 'That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.';
+  const text: Record<RoundStyle, string> = {
+    behavioral: 'Good question. Any situation where you played a real part is fine: work, study, volunteering or a side project.',
+    technical: 'Good question. Where the question doesn\'t say, make the assumption you think is most reasonable, say it out loud, and carry on.',
+    coding: 'Good question. If the statement doesn\'t settle it, make a reasonable assumption, say it out loud, and carry on.',
+    system_design: 'Good question. Use the figures in the question where it gives them; otherwise pick a reasonable number, say it out loud, and carry on. I\'m more interested in how you reason from it.',
+  };
+  return text[setup.style];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The candidate shared code
+
+/** Reactions to a run that did not succeed, said once per question each. */
+const RUN_REACTIONS: Partial<Record<NonNullable<CodeSnapshot['run']>['status'], (detail: string) => string>> = {
+  compile_error: (d) => `Looks like it doesn't compile yet${d ? `. The first complaint is: ${d}` : ''}. Have a look, and run it again when you're ready.`,
+  runtime_error: (d) => `It compiles, but it crashed while running${d ? ` (${d})` : ''}. Any idea which input triggers that?`,
+  time_limit: () => 'That run hit the time limit. Is there a loop that might not finish, or is the approach too slow for the largest inputs?',
+  memory_limit: () => 'That run went over the memory limit. Where do you think most of the memory is going?',
+  output_limit: () => 'That run printed far more than expected. Is there a stray debug print, or a loop printing too much?',
+  unavailable: () => 'I can\'t run code at the moment, so let\'s reason about it instead. Can you walk me through what it does on the example?',
+};
+
+/** The first meaningful line of the compiler's or runtime's complaint, clipped. */
+function firstLine(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const line = lines.find((l) => /error|exception/i.test(l)) ?? lines[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 117).replace(/\s+\S*$/, '')}…` : line;
+}
+
+export function onCode(setup: InterviewSetup, state: InterviewerState, turns: Turn[], snapshot: CodeSnapshot, elapsedMs: number): InterviewerMove | null {
+  void elapsedMs;
+  if (state.phase !== 'question' || setup.style !== 'coding') return null;
+  const q = setup.plan[state.index];
+  if (!q) return null;
+  const status = snapshot.run?.status ?? null;
+  if (status && status !== 'ok') {
+    const id = `run:${status}`;
+    const react = RUN_REACTIONS[status];
+    if (!react || used(state, id)) return null;
+    return move({ ...state, probes: [...state.probes, id] }, react(firstLine(snapshot.run?.stderr ?? '')), `code:${status}`);
+  }
+  const talk = analyseCodingTalk(turns.filter((t) => t.speaker === 'candidate' && t.questionPosition === state.index));
+  const lead = status === 'ok' ? pick(['Nice, it runs.', 'Good, that runs cleanly.'], state.index, state.probes.length) : pick(['Thanks, I can see your code.', 'Okay, I can see it.'], state.index, state.probes.length);
+  const v = (options: string[]) => pick(options, q.position, probeCount(state));
+  const next: Array<[string, string, boolean]> = [
+    ['coding:complexity', v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']), !talk.complexity],
+    ['coding:tests', v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']), !talk.testing],
+    ['coding:wrap', 'Is there anything you\'d change before we move on?', status === 'ok'],
+  ];
+  const [id, text] = next.find(([pid, , wanted]) => wanted && !used(state, pid)) ?? [];
+  if (!id) return null;
+  return move({ ...state, probes: [...state.probes, id] }, `${lead} ${text}`, `probe:${id}`);
+}

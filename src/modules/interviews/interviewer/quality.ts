@@ -1,0 +1,220 @@
+import type { Turn } from './types.js';
+
+/**
+ * The transcript guard: before anything is scored, is there a genuine interview to score? It reads the candidate's
+ * text turns only (code snapshots count as answers, never as words) and refuses, in this order:
+ *
+ * - `empty`       no candidate word at all.
+ * - `garbled`     (from 5 words) fewer than 60% of the tokens are word-like: keyboard mash ("asdf", "qwerty"),
+ *                 random letters and digits, symbols, long vowel-less strings. Letters of any script count (a
+ *                 Cyrillic or Greek word is a word); numbers ("30k", "99.9%") and code-like tokens ("user_id",
+ *                 "O(n", "arr[i]", "=>") count as words too, so talk in a coding round is not punished. A short
+ *                 vowel-less Latin token ("sql", "tcp", "xq") counts half: it may be an acronym, and a transcript
+ *                 made mostly of them is not speech.
+ * - `repetitive`  (from 10 words) any of: lexical variety below 0.3 (the moving-average distinct-word ratio over
+ *                 50-word windows: genuine speech sits around 0.6–0.8, "ok ok ok" near 0.02); one 3-word phrase
+ *                 making up more than 30% of all words (and said at least 4 times); half or more of the answers
+ *                 (at least 2) repeating an earlier answer; or 60% or more of the words echoing the interviewer's
+ *                 own 5-word sequences (reading the question back).
+ * - `too_short`   fewer than 40 candidate words, or fewer than 2 substantive answers (a text turn of at least 8
+ *                 words that neither repeats an earlier turn nor mostly echoes the interviewer, or a code snapshot
+ *                 of at least 2 lines). Two honest answers of about 25 words pass.
+ */
+export interface QualityStats {
+  candidate_turns: number;
+  candidate_words: number;
+  substantive_answers: number;
+  /** Moving-average distinct-word ratio (50-word windows; the plain ratio below 50 words). */
+  distinct_ratio: number;
+  /** Share of tokens that look like words, numbers or code (vowel-less short tokens count half). */
+  word_like_ratio: number;
+  /** Share of all words taken by the most frequent 3-word phrase. */
+  top_phrase_share: number;
+  /** Share of the longer answers (5+ words) that repeat an earlier one. */
+  repeated_answer_ratio: number;
+  /** Share of candidate words inside 5-word sequences the interviewer said. */
+  echo_ratio: number;
+}
+
+export type QualityReason = 'empty' | 'too_short' | 'repetitive' | 'garbled';
+export type QualityResult =
+  | { ok: true; stats: QualityStats }
+  | { ok: false; reason: QualityReason; message: string; stats: QualityStats };
+
+export const MIN_WORDS = 40;
+export const MIN_SUBSTANTIVE_ANSWERS = 2;
+const SUBSTANTIVE_WORDS = 8;
+const MIN_WORD_LIKE = 0.6;
+const MIN_DISTINCT = 0.3;
+const MAX_TOP_PHRASE = 0.3;
+const MAX_REPEATED = 0.5;
+const MAX_ECHO = 0.6;
+const WINDOW = 50;
+const ECHO_N = 5;
+
+// ---- tokens ----------------------------------------------------------------------------------------------------
+
+/** 4-key runs along a keyboard row, either way ("erty" and "trew" are left out: property, strewn). */
+const KEYBOARD_RUNS = (() => {
+  const runs = new Set<string>();
+  for (const row of ['qwertyuiop', 'asdfghjkl', 'zxcvbnm']) {
+    for (const r of [row, [...row].reverse().join('')]) for (let i = 0; i + 4 <= r.length; i++) runs.add(r.slice(i, i + 4));
+  }
+  runs.delete('erty');
+  runs.delete('trew');
+  return [...runs];
+})();
+const VOWELLESS_OK = new Set(['hmm', 'hm', 'mm', 'mhm', 'shh', 'psst', 'nth', 'tsk', 'brr', 'grr']);
+/** Scripts written without spaces: every two characters count as a word. */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+$/u;
+const OPERATOR = /^(?:[=!<>]=?=?|=>|->|&&|\|\||\+\+|--|[+\-*/%^]=?|\*\*|::)$/;
+
+/** How word-like one letter run is: 1 a word, 0.5 maybe an acronym, 0 junk. */
+function letterScore(part: string): number {
+  if (part.length === 1 || !/\p{Script=Latin}/u.test(part)) return 1;
+  const base = part.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  if (KEYBOARD_RUNS.some((run) => base.includes(run))) return 0;
+  if (!/[aeiouyæøœı]/.test(base)) {
+    if (VOWELLESS_OK.has(base) || (part === part.toUpperCase() && part.length <= 6)) return 1;
+    return base.length <= 5 ? 0.5 : 0;
+  }
+  if (/[^aeiouyæøœı]{7,}/.test(base)) return 0;
+  if (base.length >= 6 && /^(.{1,3})\1{2,}$/.test(base)) return 0; // "jfjfjf", "asdasdasd"
+  return 1;
+}
+
+/**
+ * How word-like a whitespace token is (null: punctuation or an emoji, not counted). The token is split at
+ * punctuation, symbols and camelCase humps; it is as good as its worst piece. A run mixing letters and digits
+ * three or more times over ("a8fk2") is random.
+ */
+function tokenScore(token: string): number | null {
+  if (/^[\p{P}\s]+$/u.test(token) || /^[\p{Extended_Pictographic}\u200d\ufe0f]+$/u.test(token)) return null;
+  if (OPERATOR.test(token)) return 1;
+  const runs = token.split(/[^\p{L}\p{M}\p{N}'’]+/u).map((r) => r.replace(/^['’]+|['’]+$/g, '')).filter(Boolean);
+  if (runs.length === 0) return 0;
+  let score = 1;
+  for (const run of runs) {
+    if ((run.match(/(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/gu) ?? []).length >= 3) return 0;
+    for (const part of run.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u)) {
+      if (/^\p{N}+$/u.test(part)) continue;
+      score = Math.min(score, letterScore(part));
+    }
+  }
+  return score;
+}
+
+/** A text's countable tokens: normalised for comparison, each with its word-likeness. */
+function tokens(text: string): Array<{ norm: string; score: number }> {
+  const out: Array<{ norm: string; score: number }> = [];
+  // Punctuation separates words in scripts written without spaces ("。", "，").
+  for (const raw of text.split(/\s+|(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\p{P}+/u)) {
+    if (!raw) continue;
+    const score = tokenScore(raw);
+    if (score === null) continue;
+    const norm = raw.toLowerCase().replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '') || raw;
+    if (UNSPACED.test(norm)) {
+      for (let i = 0; i < norm.length; i += 2) out.push({ norm: norm.slice(i, i + 2), score: 1 });
+    } else out.push({ norm, score });
+  }
+  return out;
+}
+
+// ---- measures --------------------------------------------------------------------------------------------------
+
+function movingDistinct(words: string[]): number {
+  if (words.length === 0) return 0;
+  if (words.length <= WINDOW) return new Set(words).size / words.length;
+  let total = 0;
+  for (let i = 0; i + WINDOW <= words.length; i++) total += new Set(words.slice(i, i + WINDOW)).size / WINDOW;
+  return total / (words.length - WINDOW + 1);
+}
+
+const grams = (words: string[], n: number) => {
+  const out: string[] = [];
+  for (let i = 0; i + n <= words.length; i++) out.push(words.slice(i, i + n).join(' '));
+  return out;
+};
+
+function topPhrase(words: string[]): { share: number; count: number } {
+  const counts = new Map<string, number>();
+  for (const g of grams(words, 3)) counts.set(g, (counts.get(g) ?? 0) + 1);
+  const count = Math.max(0, ...counts.values());
+  return { share: words.length === 0 ? 0 : Math.min(1, (count * 3) / words.length), count };
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  return both / (a.size + b.size - both || 1);
+}
+
+/** Per turn: the share of its words inside a 5-word sequence the interviewer said. */
+function echoShare(words: string[], interviewer: Set<string>): number {
+  if (words.length < ECHO_N) return 0;
+  const covered = new Array<boolean>(words.length).fill(false);
+  for (let i = 0; i + ECHO_N <= words.length; i++) {
+    if (interviewer.has(words.slice(i, i + ECHO_N).join(' '))) for (let j = i; j < i + ECHO_N; j++) covered[j] = true;
+  }
+  return covered.filter(Boolean).length / words.length;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export function assessQuality(turns: Turn[]): QualityResult {
+  const said = turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text');
+  const interviewerGrams = new Set(turns.filter((t) => t.speaker === 'interviewer' && t.kind === 'text')
+    .flatMap((t) => grams(tokens(t.text).map((w) => w.norm), ECHO_N)));
+
+  const all: Array<{ norm: string; score: number }> = [];
+  const earlier: Array<Set<string>> = [];
+  let longer = 0;
+  let repeats = 0;
+  let echoed = 0;
+  let substantive = 0;
+  for (const turn of said) {
+    const ts = tokens(turn.text);
+    const words = ts.map((t) => t.norm);
+    all.push(...ts);
+    const echo = echoShare(words, interviewerGrams);
+    echoed += echo * words.length;
+    if (words.length < 5) continue;
+    longer++;
+    const shape = new Set(words.length >= 6 ? grams(words, 3) : words);
+    const repeat = earlier.some((e) => jaccard(e, shape) >= 0.8);
+    earlier.push(shape);
+    if (repeat) repeats++;
+    if (!repeat && echo < MAX_ECHO && words.length >= SUBSTANTIVE_WORDS) substantive++;
+  }
+  substantive += turns.filter((t) => t.speaker === 'candidate' && t.kind === 'code' && t.code
+    && t.code.source.split('\n').filter((l) => l.trim()).length >= 2).length;
+
+  const words = all.map((t) => t.norm);
+  const phrase = topPhrase(words);
+  const stats: QualityStats = {
+    candidate_turns: said.length,
+    candidate_words: words.length,
+    substantive_answers: substantive,
+    distinct_ratio: round3(movingDistinct(words)),
+    word_like_ratio: round3(all.length === 0 ? 0 : all.reduce((s, t) => s + t.score, 0) / all.length),
+    top_phrase_share: round3(phrase.share),
+    repeated_answer_ratio: round3(longer === 0 ? 0 : repeats / longer),
+    echo_ratio: round3(words.length === 0 ? 0 : echoed / words.length),
+  };
+  const refuse = (reason: QualityReason, message: string): QualityResult => ({ ok: false, reason, message, stats });
+
+  if (words.length === 0) return refuse('empty', 'The candidate said nothing that could be assessed.');
+  if (words.length >= 5 && stats.word_like_ratio < MIN_WORD_LIKE) {
+    return refuse('garbled', `Most of what the candidate typed or said is not recognisable words (${Math.round(stats.word_like_ratio * 100)}% word-like).`);
+  }
+  if (words.length >= 10) {
+    if (stats.distinct_ratio < MIN_DISTINCT) return refuse('repetitive', 'The candidate\'s answers repeat the same few words.');
+    if (stats.top_phrase_share > MAX_TOP_PHRASE && phrase.count >= 4) return refuse('repetitive', 'One phrase makes up most of the candidate\'s answers.');
+    if (repeats >= 2 && stats.repeated_answer_ratio >= MAX_REPEATED) return refuse('repetitive', 'The candidate gave the same answer to different questions.');
+    if (stats.echo_ratio >= MAX_ECHO) return refuse('repetitive', 'The candidate\'s answers mostly repeat the interviewer\'s own words.');
+  }
+  if (words.length < MIN_WORDS || substantive < MIN_SUBSTANTIVE_ANSWERS) {
+    return refuse('too_short', `Too little was said to assess: ${words.length} words in ${substantive} substantive answer${substantive === 1 ? '' : 's'} (at least ${MIN_WORDS} words in ${MIN_SUBSTANTIVE_ANSWERS} answers are needed).`);
+  }
+  return { ok: true, stats };
+}

@@ -1,0 +1,581 @@
+import {
+  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, POINT_COVERED_THRESHOLD, words,
+  type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
+} from './analysis.js';
+import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
+import { assessQuality, type QualityReason, type QualityStats } from './quality.js';
+import type { InterviewSetup, PlannedQuestion, Turn } from './types.js';
+
+/**
+ * The built-in report: every competency of the round rated 1–5 on its anchored scale by a deterministic measure
+ * (method.ts lists them), with verbatim evidence from the candidate's own turns. The same transcript always gives
+ * the same report. Proctoring signals are reported beside it and never change a number in it.
+ *
+ * How a rating is reached: each measure scores every asked question (a plan question with any turn at its
+ * position) from 0 to 1 — an asked question left unanswered scores 0 — and the mean maps to a rating by
+ * thresholds: below 0.125 → 1, 0.375 → 2, 0.625 → 3, 0.875 → 4, else 5. Key-point coverage uses 0.1 / 0.25 / 0.4 /
+ * 0.6: it matches guidance written for graders against spoken answers by word overlap, so even strong answers rarely
+ * match every point; a point counts 1 when covered (with a verbatim quote) and score / POINT_COVERED_THRESHOLD
+ * (partial credit) when the analysis found only part of it. A measure with nothing to measure (no question has key points)
+ * gives `rating: null` and is left out of the overall score.
+ *
+ * overall_score = round(100 × mean over rated competencies of (rating − 1) / 4): all 1s → 0, all 3s → 50, all 5s → 100.
+ * recommendation (advisory): strong_yes ≥ 80 with no rating below 3; yes ≥ 60 with no rating of 1; lean_no ≥ 40; else no.
+ */
+
+export interface Quote { turn: number; quote: string }
+
+export interface CompetencyRating {
+  slug: string;
+  name: string;
+  measure: Measure;
+  rating: number | null;
+  anchor: string | null;
+  evidence: Quote[];
+  rationale: string;
+}
+
+export interface AnswerReport {
+  position: number;
+  title: string;
+  asked: boolean;
+  answered: boolean;
+  words: number;
+  star?: { situation: Quote | null; task: Quote | null; action: Quote | null; result: Quote | null; missing: StarPart[]; ownership: StarAnalysis['ownership'] };
+  /** ratio: share of the key points covered in full; score: with partial credit (what the rating uses). */
+  coverage?: { covered: Array<{ point: string; turn: number; quote: string }>; missed: string[]; ratio: number; score: number };
+  design?: Record<DesignPhase, Quote | null>;
+  coding?: { approach: Quote | null; complexity: Quote | null; testing: Quote | null };
+}
+
+export interface CodeReport {
+  snapshots: Array<{ turn: number; question_position: number | null; language: string; ran: boolean; status: string | null; exit_code: number | null }>;
+  summary: { snapshots: number; runs: number; succeeded: number; failed: number; last_status: string | null };
+}
+
+export interface IntegrityReport { signals: Array<{ type: string; count: number }>; note: string }
+
+interface ReportCommon {
+  method: 'built_in';
+  answers: AnswerReport[];
+  code: CodeReport;
+  integrity: IntegrityReport;
+}
+
+export type InterviewReportBody =
+  | (ReportCommon & {
+    scored: true; quality: { ok: true; stats: QualityStats }; competencies: CompetencyRating[]; overall_score: number | null;
+    recommendation: Recommendation | null; recommendation_note: string | null;
+  })
+  | (ReportCommon & {
+    scored: false; quality: { ok: false; reason: QualityReason; message: string; stats: QualityStats }; competencies: [];
+    overall_score: null; recommendation: null; recommendation_note: null;
+  });
+
+export type Recommendation = 'strong_yes' | 'yes' | 'lean_no' | 'no';
+
+// ---- scores, ratings, recommendation ----------------------------------------------------------------------------
+
+const DEFAULT_THRESHOLDS = [0.125, 0.375, 0.625, 0.875];
+const COVERAGE_THRESHOLDS = [0.1, 0.25, 0.4, 0.6];
+
+/** A 0–1 measure score as a 1–5 rating: 1 + the number of thresholds it reaches. */
+export function ratingFor(score: number, measure: Measure): number {
+  const thresholds = measure === 'key_point_coverage' ? COVERAGE_THRESHOLDS : DEFAULT_THRESHOLDS;
+  return 1 + thresholds.filter((t) => score >= t).length;
+}
+
+/** round(100 × mean((rating − 1) / 4)) over the rated competencies; null when none is rated. */
+export function overallScore(ratings: Array<number | null>): number | null {
+  const rated = ratings.filter((r): r is number => r !== null);
+  if (rated.length === 0) return null;
+  return Math.round((100 * rated.reduce((s, r) => s + (r - 1) / 4, 0)) / rated.length);
+}
+
+export function recommendationFor(score: number, ratings: Array<number | null>): Recommendation {
+  const rated = ratings.filter((r): r is number => r !== null);
+  const lowest = Math.min(5, ...rated);
+  if (score >= 80 && lowest >= 3) return 'strong_yes';
+  if (score >= 60 && lowest >= 2) return 'yes';
+  if (score >= 40) return 'lean_no';
+  return 'no';
+}
+
+// ---- quotes -----------------------------------------------------------------------------------------------------
+
+const QUOTE_MAX = 200;
+
+/** A quote is verbatim when each piece between "…" cut marks occurs in the turn's text, in order. */
+export function isVerbatim(text: string, quote: string): boolean {
+  const pieces = quote.split('…').map((p) => p.trim()).filter(Boolean);
+  if (pieces.length === 0) return false;
+  let from = 0;
+  for (const piece of pieces) {
+    const at = text.indexOf(piece, from);
+    if (at < 0) return false;
+    from = at + piece.length;
+  }
+  return true;
+}
+
+/** Where the sentence holding `index` starts and ends (a full stop inside "3.5" does not end it). */
+function sentence(text: string, index: number): [number, number] {
+  let start = 0;
+  for (const m of text.slice(0, index).matchAll(/[.!?](?=\s)|\n/g)) start = m.index + m[0].length;
+  const end = /[.!?](?=\s|$)|\n/.exec(text.slice(index));
+  return [start, end ? index + end.index + 1 : text.length];
+}
+
+/** The sentence of `turn` around `index`, at most 200 characters, cut at word boundaries with "…". */
+export function excerpt(turn: Turn, index: number): Quote {
+  const text = turn.text;
+  let [start, end] = sentence(text, index);
+  let cutStart = false;
+  let cutEnd = false;
+  if (end - start > QUOTE_MAX - 2) {
+    if (index - start > 60) {
+      const space = text.indexOf(' ', index - 60);
+      start = space >= 0 && space < index ? space + 1 : index;
+      cutStart = true;
+    }
+    if (end - start > QUOTE_MAX - 2) {
+      const space = text.lastIndexOf(' ', start + QUOTE_MAX - 2);
+      end = space > start + 20 ? space : start + QUOTE_MAX - 2;
+      cutEnd = true;
+    }
+  }
+  const body = text.slice(start, end).trim();
+  return { turn: turn.seq, quote: `${cutStart ? '…' : ''}${body}${cutEnd ? '…' : ''}` };
+}
+
+/** The first match of `pattern` in the turns, as a quote of its sentence. */
+function find(turns: Turn[], pattern: RegExp): Quote | null {
+  for (const turn of turns) {
+    const m = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(turn.text);
+    if (m) return excerpt(turn, m.index);
+  }
+  return null;
+}
+
+// ---- the signals the measures look for ----------------------------------------------------------------------------
+
+const FILLER = /\b(?:u+m+|u+h+|e+r+m+|hmm+|you know|sort of|kind of|basically|i mean)\b/gi;
+const SIGNPOST = /\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|after that|afterwards|finally|in the end|as a result|because|so that|therefore|which meant|to start|to begin with|in summary|to sum up)\b/gi;
+const ORDER = /\b(?:first(?:ly)?|second(?:ly)?|then|after that|finally)\b/gi;
+const REASONING = /\b(?:because|since|so that|which means|which meant|the reason|due to|therefore|otherwise|trade-?offs?|instead of|rather than|in order to)\b/i;
+const PLAN = /\b(?:my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
+const CLARIFY = /\?|\b(?:assum(?:e|ing|ption)|clarify|clarifying|to confirm|can i check|constraints?|requirements?)\b/i;
+const ALTERNATIVE = /\b(?:alternatively|another (?:option|approach|way)|instead|rather than|versus|vs\.?|compared (?:to|with)|on the other hand|trade-?offs?|brute[- ]force|could also|(?:would|could) (?:also )?work|(?:slower|faster|simpler|cheaper) than)\b/i;
+const QUANTITY = /\d|\b(?:percent|half|double[d]?|triple[d]?|twice|tenfold|hundreds?|thousands?|millions?|billions?)\b/i;
+const EDGE = /\b(?:edge cases?|corner cases?|empty|null|zero|negative|duplicates?|overflow|boundary|single element|large input|off[- ]by[- ]one)\b/i;
+const DEFLECT = /\b(?:i don'?t know|not sure|no idea|can'?t remember|don'?t remember)\b/i;
+const FAILURE_WORDS = /\b(?:fail(?:s|ure|over)?|down|outage|crash(?:es)?|retry|retries|weakness|downside)\b/i;
+/** Storage concerns beyond naming tables: keys, indexes, partitioning, replication, retention, consistency. */
+const DATA_CONCERNS = [
+  /\b(?:primary|partition|sort|shard|foreign|composite|row) keys?\b|\bkeyed by\b/i,
+  /\bindex(?:es|ed|ing)?\b/i,
+  /\b(?:partition(?:s|ed|ing)?|shard(?:s|ed|ing)?)\b/i,
+  /\breplica(?:s|tion|ted)?\b/i,
+  /\b(?:ttl|retention|expire[sd]?|expiry|archiv(?:e|ed|ing))\b/i,
+  /\b(?:consisten(?:t|cy)|transactions?|atomic)\b/i,
+];
+
+const mapValues = <K extends string>(o: Record<K, Evidence | null>, f: Keep) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v as Evidence | null)])) as Record<K, Evidence | null>;
+
+// ---- per question ------------------------------------------------------------------------------------------------
+
+interface Asked {
+  q: PlannedQuestion;
+  asked: boolean;
+  /** The candidate's text turns at this position. */
+  said: Turn[];
+  /** The candidate's code snapshots at this position. */
+  code: Turn[];
+  /** Every text turn at this position, both speakers, in order. */
+  talk: Turn[];
+  words: number;
+  answered: boolean;
+  star: StarAnalysis | null;
+  coverage: PointCoverage[] | null;
+  design: Record<DesignPhase, Evidence | null> | null;
+  coding: CodingTalk | null;
+}
+
+type Keep = (e: Evidence | null) => Evidence | null;
+
+/** The analyses with every quote that is not verbatim dropped (a STAR part without a quote counts as missing). */
+function cleanStar(s: StarAnalysis, keep: Keep): StarAnalysis {
+  const parts = { situation: keep(s.situation), task: keep(s.task), action: keep(s.action), result: keep(s.result) };
+  return { ...parts, missing: (['situation', 'task', 'action', 'result'] as const).filter((p) => !parts[p]), ownership: s.ownership };
+}
+
+function questions(setup: InterviewSetup, method: RoundMethod, turns: Turn[], keep: Keep): Asked[] {
+  const measures = new Set(method.competencies.map((c) => c.measure));
+  const wantStar = method.style === 'behavioral' || [...measures].some((m) => m.startsWith('star_'));
+  const wantDesign = method.style === 'system_design' || [...measures].some((m) => m.startsWith('design_'));
+  const wantCoding = method.style === 'coding' || measures.has('code_complexity_testing') || measures.has('problem_solving_approach');
+  return setup.plan.map((q) => {
+    const at = turns.filter((t) => t.questionPosition === q.position).sort((a, b) => a.seq - b.seq);
+    const said = at.filter((t) => t.speaker === 'candidate' && t.kind === 'text');
+    const code = at.filter((t) => t.speaker === 'candidate' && t.kind === 'code' && t.code);
+    const count = said.reduce((s, t) => s + words(t.text).length, 0);
+    const answered = count >= 5 || code.length > 0;
+    return {
+      q, asked: at.length > 0, said, code, talk: at.filter((t) => t.kind === 'text'), words: count, answered,
+      star: answered && wantStar ? cleanStar(analyseStar(said), keep) : null,
+      coverage: q.keyPoints.length > 0 ? coverKeyPoints(q.keyPoints, said).map((p) => ({ ...p, covered: keep(p.covered) })) : null,
+      design: answered && wantDesign ? mapValues(analyseDesign(said), keep) : null,
+      coding: answered && wantCoding ? mapValues(analyseCodingTalk(said), keep) : null,
+    };
+  });
+}
+
+// ---- measures ----------------------------------------------------------------------------------------------------
+
+interface Measured { score: number | null; evidence: Array<Quote | null>; rationale: string }
+
+const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length);
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const of = (n: number, total: number, what: string) => `${n} of ${total} ${what}${total === 1 ? '' : 's'}`;
+type Quoter = (e: Evidence | null | undefined) => Quote | null;
+
+/** Situation 0.5 + task 0.5; ownership as below; result 0.6 + 0.4 when the result quote holds a number or amount. */
+function starMeasure(measure: Measure, asked: Asked[], q: Quoter): Measured {
+  const n = asked.length;
+  const stars = asked.map((a) => a.star);
+  if (measure === 'star_situation_task') {
+    const both = stars.filter((s) => s?.situation && s.task).length;
+    return {
+      score: mean(stars.map((s) => (s?.situation ? 0.5 : 0) + (s?.task ? 0.5 : 0))),
+      evidence: stars.flatMap((s) => [q(s?.situation), q(s?.task)]),
+      rationale: `Situation and task both set out in ${of(both, n, 'answer')} (situation in ${stars.filter((s) => s?.situation).length}, task in ${stars.filter((s) => s?.task).length}).`,
+    };
+  }
+  if (measure === 'star_action_ownership') {
+    // Told in the first person with a concrete action scores full; "we" stories score low whatever was done.
+    const own = (s: StarAnalysis | null) => {
+      if (!s) return 0;
+      if (s.ownership === 'i') return s.action ? 1 : 0.6;
+      if (s.ownership === 'mixed') return s.action ? 0.6 : 0.4;
+      if (s.ownership === 'we') return 0.25;
+      return s.action ? 0.3 : 0;
+    };
+    const firstPerson = stars.filter((s) => s?.ownership === 'i' || s?.ownership === 'mixed').length;
+    return {
+      score: mean(stars.map(own)),
+      evidence: stars.map((s) => q(s?.action)),
+      rationale: `Own actions described in ${of(stars.filter((s) => s?.action).length, n, 'answer')}, told in the first person in ${firstPerson} (${stars.map((s) => s?.ownership ?? 'no answer').join(', ')}).`,
+    };
+  }
+  const quantified = (s: StarAnalysis | null) => Boolean(s?.result && QUANTITY.test(s.result.quote));
+  return {
+    score: mean(stars.map((s) => (s?.result ? 0.6 : 0) + (quantified(s) ? 0.4 : 0))),
+    evidence: [...stars.filter(quantified), ...stars.filter((s) => !quantified(s))].map((s) => q(s?.result)),
+    rationale: `Result stated in ${of(stars.filter((s) => s?.result).length, n, 'answer')}, with a measurable outcome in ${stars.filter(quantified).length}.`,
+  };
+}
+
+/** A key point's credit: 1 when covered with a verbatim quote, partial credit below the threshold, 0 for a dropped quote. */
+const credit = (p: PointCoverage) => (p.covered ? 1 : p.score >= POINT_COVERED_THRESHOLD ? 0 : p.score / POINT_COVERED_THRESHOLD);
+const coverageScore = (points: PointCoverage[]) => mean(points.map(credit));
+
+function coverageMeasure(asked: Asked[], q: Quoter): Measured {
+  const graded = asked.filter((a) => a.coverage);
+  if (graded.length === 0) return { score: null, evidence: [], rationale: 'Not measured: no question asked had key points to grade against.' };
+  const points = graded.flatMap((a) => a.coverage!);
+  const covered = points.filter((p) => p.covered);
+  const score = mean(graded.map((a) => coverageScore(a.coverage!)));
+  return {
+    score,
+    evidence: [...points].sort((a, b) => b.score - a.score).map((p) => q(p.covered)),
+    rationale: `Covered ${of(covered.length, points.length, 'key point')} in full over ${graded.length} question${graded.length === 1 ? '' : 's'}; with partial matches, coverage ${pct(score)}.`,
+  };
+}
+
+/** The candidate's answers to the interviewer's follow-ups: the text they said after each later interviewer turn. */
+function followUpAnswers(a: Asked): Array<{ turns: Turn[]; before: Turn[] }> {
+  const out: Array<{ turns: Turn[]; before: Turn[] }> = [];
+  let probes = 0;
+  let current: Turn[] | null = null;
+  for (const t of a.talk) {
+    if (t.speaker === 'interviewer') {
+      probes++;
+      current = null;
+    } else if (probes >= 2) { // before the second interviewer turn: the answer to the question itself
+      if (!current) {
+        current = [];
+        out.push({ turns: current, before: a.said.filter((s) => s.seq < t.seq) });
+      }
+      current.push(t);
+    }
+  }
+  return out;
+}
+
+const contentWords = (turns: Turn[]) => turns.flatMap((t) => words(t.text)).map((w) => w.toLowerCase()).filter((w) => w.length >= 4);
+
+/**
+ * Per answer to a follow-up: 0.5 substantive (20+ words, not a deflection) + 0.25 reasoned ("because", "so that"…) +
+ * 0.25 new ground (a key point newly covered, or half its content words new). Without any follow-up: per answer,
+ * 0.5 for 60+ words and 0.5 for reasons given unprompted.
+ */
+function depthMeasure(asked: Asked[]): Measured {
+  const answered = asked.filter((a) => a.answered);
+  const follows = answered.flatMap((a) => followUpAnswers(a).map((f) => ({ a, ...f })));
+  if (follows.length === 0) {
+    // Nothing was probed: depth shows in the first answers themselves (long enough, with reasons).
+    const scores = asked.map((a) => (a.words >= 60 ? 0.5 : 0) + (a.said.some((t) => REASONING.test(t.text)) ? 0.5 : 0));
+    return {
+      score: mean(scores),
+      evidence: answered.map((a) => find(a.said, REASONING)),
+      rationale: `No follow-up was answered; ${of(asked.filter((a) => a.said.some((t) => REASONING.test(t.text))).length, asked.length, 'answer')} gave reasons unprompted.`,
+    };
+  }
+  let substantive = 0, reasoned = 0, fresh = 0;
+  const scores = follows.map(({ a, turns, before }) => {
+    const count = turns.reduce((s, t) => s + words(t.text).length, 0);
+    const deflected = count < 20 && turns.some((t) => DEFLECT.test(t.text));
+    const isSubstantive = count >= 20 && !deflected;
+    const isReasoned = turns.some((t) => REASONING.test(t.text));
+    const known = new Set(contentWords(before));
+    const mine = contentWords(turns);
+    const newPoint = a.q.keyPoints.length > 0 && before.length > 0
+      && coverKeyPoints(a.q.keyPoints, [...before, ...turns]).filter((p) => p.covered).length > coverKeyPoints(a.q.keyPoints, before).filter((p) => p.covered).length;
+    const isNew = !deflected && (newPoint || (mine.length > 0 && mine.filter((w) => !known.has(w)).length / mine.length >= 0.5));
+    substantive += Number(isSubstantive); reasoned += Number(isReasoned); fresh += Number(isNew);
+    return (isSubstantive ? 0.5 : 0) + (isReasoned ? 0.25 : 0) + (isNew ? 0.25 : 0);
+  });
+  const order = follows.map((f, i) => ({ f, s: scores[i] })).sort((x, y) => y.s - x.s);
+  return {
+    score: mean(scores),
+    evidence: order.map(({ f }) => find(f.turns, REASONING) ?? excerpt(f.turns[0], 0)),
+    rationale: `Of ${of(follows.length, follows.length, 'answer')} to follow-up questions, ${substantive} were substantive, ${reasoned} gave reasons and ${fresh} added new ground.`,
+  };
+}
+
+/** Per answer: 0.4 × size (20–700 words 1; 10–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting (2+ kinds 1; one half). */
+function communicationMeasure(asked: Asked[]): Measured {
+  let sized = 0, signposted = 0, fillers = 0, total = 0;
+  const scores = asked.map((a) => {
+    if (!a.answered || a.said.length === 0) return 0;
+    const text = a.said.map((t) => t.text).join('\n');
+    const filler = (text.match(FILLER) ?? []).length;
+    const marks = new Set((text.match(SIGNPOST) ?? []).map((m) => m.toLowerCase())).size;
+    fillers += filler; total += a.words;
+    const size = a.words >= 20 && a.words <= 700 ? 1 : a.words >= 10 && a.words <= 1000 ? 0.5 : 0;
+    const rate = filler / Math.max(1, a.words);
+    sized += Number(size === 1); signposted += Number(marks > 0);
+    return 0.4 * size + 0.2 * (rate <= 0.03 ? 1 : rate <= 0.07 ? 0.5 : 0) + 0.4 * (marks >= 2 ? 1 : marks === 1 ? 0.5 : 0);
+  });
+  const order = asked.map((a, i) => ({ a, s: scores[i] })).sort((x, y) => y.s - x.s);
+  return {
+    score: mean(scores),
+    evidence: order.map(({ a }) => find(a.said, SIGNPOST) ?? (a.said[0] ? excerpt(a.said[0], 0) : null)),
+    rationale: `${of(sized, asked.length, 'answer')} well sized (20–700 words), signposting in ${signposted}, filler ${pct(fillers / Math.max(1, total))} of words.`,
+  };
+}
+
+/**
+ * Requirements 0.4 + scale 0.4 (0.6 with numbers); data model 0.3 + 0.175 per storage concern named (up to 4);
+ * trade-offs 0.5 + failure 0.5 (0.2 when neither but an alternative or a failure is mentioned in passing).
+ */
+function designMeasure(measure: Measure, asked: Asked[], q: Quoter): Measured {
+  const n = asked.length;
+  const ds = asked.map((a) => a.design);
+  if (measure === 'design_requirements_scale') {
+    const numeric = (d: Asked['design']) => Boolean(d?.scale && QUANTITY.test(d.scale.quote));
+    return {
+      score: mean(ds.map((d) => (d?.requirements ? 0.4 : 0) + (d?.scale ? (numeric(d) ? 0.6 : 0.4) : 0))),
+      evidence: ds.flatMap((d) => [q(d?.requirements), q(d?.scale)]),
+      rationale: `Requirements clarified in ${of(ds.filter((d) => d?.requirements).length, n, 'design')}, scale estimated in ${ds.filter((d) => d?.scale).length} (with numbers in ${ds.filter(numeric).length}).`,
+    };
+  }
+  if (measure === 'design_data') {
+    const concerns = asked.map((a) => DATA_CONCERNS.filter((c) => a.said.some((t) => c.test(t.text))).length);
+    return {
+      score: mean(ds.map((d, i) => (d?.data ? 0.3 : 0) + 0.175 * Math.min(4, concerns[i]))),
+      evidence: ds.map((d, i) => q(d?.data) ?? DATA_CONCERNS.map((c) => find(asked[i].said, c)).find(Boolean) ?? null),
+      rationale: `Data model discussed in ${of(ds.filter((d) => d?.data).length, n, 'design')}; storage concerns named (of keys, indexes, partitioning, replication, retention, consistency): ${concerns.join(', ')}.`,
+    };
+  }
+  const passing = asked.map((a, i) => !ds[i]?.trade_offs && !ds[i]?.failure && a.said.some((t) => ALTERNATIVE.test(t.text) || FAILURE_WORDS.test(t.text)));
+  return {
+    score: mean(ds.map((d, i) => (d?.trade_offs ? 0.5 : 0) + (d?.failure ? 0.5 : 0) + (passing[i] ? 0.2 : 0))),
+    evidence: ds.flatMap((d) => [q(d?.trade_offs), q(d?.failure)]),
+    rationale: `Trade-offs weighed in ${of(ds.filter((d) => d?.trade_offs).length, n, 'design')}, failure modes covered in ${ds.filter((d) => d?.failure).length}.`,
+  };
+}
+
+const succeeded = (t: Turn) => t.code?.run?.status === 'ok' && (t.code.run.exitCode ?? 0) === 0;
+const realRun = (t: Turn) => Boolean(t.code?.run && t.code.run.status !== 'unavailable');
+
+/** Per problem: last run succeeded 1; a run succeeded, the last failed 0.75; ran but failed 0.5; no compile or never run 0.25; no code 0. */
+function correctnessMeasure(asked: Asked[]): Measured {
+  let lastOk = 0, runs = 0, ok = 0;
+  const scores = asked.map((a) => {
+    const ran = a.code.filter(realRun);
+    runs += ran.length; ok += ran.filter(succeeded).length;
+    if (a.code.length === 0) return 0;
+    if (ran.length === 0) return 0.25;
+    if (succeeded(ran[ran.length - 1])) { lastOk++; return 1; }
+    if (ran.some(succeeded)) return 0.75;
+    return ran.every((t) => t.code!.run!.status === 'compile_error') ? 0.25 : 0.5;
+  });
+  return {
+    score: mean(scores),
+    evidence: asked.map((a) => [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1]).filter(Boolean).map((t) => excerpt(t!, 0)),
+    rationale: `The last run succeeded in ${of(lastOk, asked.length, 'problem')}; ${ok} of ${runs} runs succeeded.`,
+  };
+}
+
+/** Complexity stated 0.4 + testing described 0.4 + an edge case named 0.2. */
+function complexityTestingMeasure(asked: Asked[], q: Quoter): Measured {
+  const edge = asked.map((a) => find(a.said, EDGE));
+  const cs = asked.map((a) => a.coding);
+  return {
+    score: mean(cs.map((c, i) => (c?.complexity ? 0.4 : 0) + (c?.testing ? 0.4 : 0) + (edge[i] ? 0.2 : 0))),
+    evidence: cs.flatMap((c, i) => [q(c?.complexity), q(c?.testing), edge[i]]),
+    rationale: `Complexity stated in ${of(cs.filter((c) => c?.complexity).length, asked.length, 'question')}, testing described in ${cs.filter((c) => c?.testing).length}, edge cases named in ${edge.filter(Boolean).length}.`,
+  };
+}
+
+/**
+ * Approach stated 0.5 (0.35 when only after the first code snapshot), a clarifying question or assumption 0.25, an
+ * alternative 0.25. An approach is the analysis's coding approach, a plan phrase ("my approach", "I'd start by"), or
+ * an answer ordered in steps ("first… then…").
+ */
+function approachMeasure(asked: Asked[], q: Quoter): Measured {
+  let stated = 0, clarified = 0, alternatives = 0;
+  const found = asked.map((a) => {
+    const ordered = a.said.find((t) => new Set((t.text.match(ORDER) ?? []).map((m) => m.toLowerCase())).size >= 2);
+    const approach = q(a.coding?.approach) ?? find(a.said, PLAN) ?? (ordered ? excerpt(ordered, 0) : null);
+    const firstCode = a.code[0]?.seq ?? Infinity;
+    const early = approach !== null && approach.turn < firstCode;
+    const clarify = find(a.said, CLARIFY);
+    const alternative = find(a.said, ALTERNATIVE);
+    stated += Number(approach !== null); clarified += Number(clarify !== null); alternatives += Number(alternative !== null);
+    return { score: (approach ? (early ? 0.5 : 0.35) : 0) + (clarify ? 0.25 : 0) + (alternative ? 0.25 : 0), quotes: [approach, clarify, alternative] };
+  });
+  return {
+    score: mean(found.map((f) => f.score)),
+    evidence: found.flatMap((f) => f.quotes),
+    rationale: `Approach stated in ${of(stated, asked.length, 'question')}, clarifying questions or assumptions in ${clarified}, alternatives weighed in ${alternatives}.`,
+  };
+}
+
+function measure(m: Measure, asked: Asked[], q: Quoter): Measured {
+  switch (m) {
+    case 'star_situation_task': case 'star_action_ownership': case 'star_result': return starMeasure(m, asked, q);
+    case 'key_point_coverage': return coverageMeasure(asked, q);
+    case 'depth_follow_ups': return depthMeasure(asked);
+    case 'communication': return communicationMeasure(asked);
+    case 'design_requirements_scale': case 'design_data': case 'design_trade_offs_failure': return designMeasure(m, asked, q);
+    case 'code_correctness': return correctnessMeasure(asked);
+    case 'code_complexity_testing': return complexityTestingMeasure(asked, q);
+    case 'problem_solving_approach': return approachMeasure(asked, q);
+  }
+}
+
+// ---- assembly ----------------------------------------------------------------------------------------------------
+
+function rate(c: Competency, asked: Asked[], q: Quoter, valid: (e: Quote | null) => e is Quote, fallback: Quote | null): CompetencyRating {
+  const m = asked.length === 0
+    ? { score: 0, evidence: [], rationale: 'No question of the plan was answered.' }
+    : measure(c.measure, asked, q);
+  if (m.score === null) return { slug: c.slug, name: c.name, measure: c.measure, rating: null, anchor: null, evidence: [], rationale: m.rationale };
+  const rating = ratingFor(m.score, c.measure);
+  const seen = new Set<string>();
+  const evidence = m.evidence.filter(valid).filter((e) => !seen.has(`${e.turn}|${e.quote}`) && Boolean(seen.add(`${e.turn}|${e.quote}`))).slice(0, 3);
+  // A rating above the floor is always shown with something the candidate said.
+  if (rating > 1 && evidence.length === 0 && fallback) evidence.push(fallback);
+  return { slug: c.slug, name: c.name, measure: c.measure, rating, anchor: c.anchors[String(rating) as RatingKey], evidence, rationale: m.rationale };
+}
+
+function answerReport(a: Asked, q: Quoter): AnswerReport {
+  const out: AnswerReport = { position: a.q.position, title: a.q.title, asked: a.asked, answered: a.answered, words: a.words };
+  if (a.star) {
+    out.star = { situation: q(a.star.situation), task: q(a.star.task), action: q(a.star.action), result: q(a.star.result), missing: a.star.missing, ownership: a.star.ownership };
+  }
+  if (a.coverage && a.asked) {
+    const covered = a.coverage.flatMap((p) => { const e = q(p.covered); return e ? [{ point: p.point, turn: e.turn, quote: e.quote }] : []; });
+    const coveredPoints = new Set(covered.map((c) => c.point));
+    out.coverage = {
+      covered, missed: a.coverage.filter((p) => !coveredPoints.has(p.point)).map((p) => p.point),
+      ratio: round2(covered.length / a.coverage.length), score: round2(coverageScore(a.coverage)),
+    };
+  }
+  if (a.design) out.design = Object.fromEntries(DESIGN_PHASES.map((p) => [p, q(a.design![p])])) as Record<DesignPhase, Quote | null>;
+  if (a.coding) out.coding = { approach: q(a.coding.approach), complexity: q(a.coding.complexity), testing: q(a.coding.testing) };
+  return out;
+}
+
+function codeReport(turns: Turn[]): CodeReport {
+  const snaps = turns.filter((t) => t.kind === 'code' && t.code).sort((a, b) => a.seq - b.seq);
+  const ran = snaps.filter(realRun);
+  return {
+    snapshots: snaps.map((t) => ({
+      turn: t.seq, question_position: t.questionPosition, language: t.code!.language, ran: realRun(t), status: t.code!.run?.status ?? null, exit_code: t.code!.run?.exitCode ?? null,
+    })),
+    summary: {
+      snapshots: snaps.length, runs: ran.length, succeeded: ran.filter(succeeded).length, failed: ran.length - ran.filter(succeeded).length,
+      last_status: ran.length ? ran[ran.length - 1].code!.run!.status : null,
+    },
+  };
+}
+
+/** Proctoring signals, summed per type: shown for a human to weigh, never part of the score. */
+function integrityReport(integrity: Array<{ type: string; count: number }>): IntegrityReport {
+  const sums = new Map<string, number>();
+  for (const s of integrity) if (s.count > 0) sums.set(s.type, (sums.get(s.type) ?? 0) + s.count);
+  const signals = [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, count]) => ({ type, count }));
+  const total = signals.reduce((s, x) => s + x.count, 0);
+  return {
+    signals,
+    note: total === 0
+      ? 'No proctoring signals were recorded. Signals never affect the score or the recommendation.'
+      : `${total} proctoring signal${total === 1 ? '' : 's'} recorded (${signals.map((s) => `${s.type} ×${s.count}`).join(', ')}). They are for human review only and never affect the score or the recommendation; a signal is not proof of misconduct.`,
+  };
+}
+
+export function buildInterviewReport(input: {
+  method: RoundMethod; setup: InterviewSetup; turns: Turn[]; integrity: Array<{ type: string; count: number }>;
+}): InterviewReportBody {
+  const { method, setup } = input;
+  const turns = [...input.turns].sort((a, b) => a.seq - b.seq);
+  const quality = assessQuality(turns);
+  const candidateText = new Map(turns.filter((t) => t.speaker === 'candidate').map((t) => [t.seq, t.text]));
+  // Every quote is checked against the candidate turn it cites: whatever found it, only verbatim quotes are shown.
+  const valid = (e: Quote | null): e is Quote => e !== null && e.quote.length <= QUOTE_MAX && isVerbatim(candidateText.get(e.turn) ?? '', e.quote);
+  const q: Quoter = (e) => { const quote = e ? { turn: e.seq, quote: e.quote } : null; return valid(quote) ? quote : null; };
+  const common = { method: 'built_in' as const, code: codeReport(turns), integrity: integrityReport(input.integrity) };
+
+  if (!quality.ok) {
+    const answers = setup.plan.map((p) => {
+      const said = turns.filter((t) => t.questionPosition === p.position && t.speaker === 'candidate' && t.kind === 'text');
+      const count = said.reduce((s, t) => s + words(t.text).length, 0);
+      return { position: p.position, title: p.title, asked: turns.some((t) => t.questionPosition === p.position), answered: count >= 5, words: count };
+    });
+    return {
+      ...common, scored: false, answers, competencies: [], overall_score: null, recommendation: null, recommendation_note: null,
+      quality: { ok: false, reason: quality.reason, message: quality.message, stats: quality.stats },
+    };
+  }
+
+  const all = questions(setup, method, turns, (e) => (e && q(e) ? e : null));
+  const asked = all.filter((a) => a.asked);
+  const longest = [...asked.flatMap((a) => a.said)].sort((a, b) => b.text.length - a.text.length || a.seq - b.seq)[0];
+  const fallback = longest ? excerpt(longest, 0) : null;
+  const competencies = method.competencies.map((c) => rate(c, asked, q, valid, fallback && valid(fallback) ? fallback : null));
+  const ratings = competencies.map((c) => c.rating);
+  const overall = overallScore(ratings);
+  const recommendation = overall === null ? null : recommendationFor(overall, ratings);
+  return {
+    ...common, scored: true, quality: { ok: true, stats: quality.stats }, answers: all.map((a) => answerReport(a, q)), competencies,
+    overall_score: overall, recommendation,
+    recommendation_note: overall === null ? null
+      : `Advisory: ${overall}/100 on the built-in rubric (${competencies.filter((c) => c.rating !== null).map((c) => `${c.slug} ${c.rating}`).join(', ')}). `
+        + 'Thresholds: strong_yes from 80 with no rating below 3, yes from 60 with no rating of 1, lean_no from 40. Review the evidence before deciding.',
+  };
+}

@@ -1,0 +1,100 @@
+import nodemailer from 'nodemailer';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Tenant } from '../../platform/context.js';
+import type { CandidateAccessService } from '../candidate-access/service.js';
+import type { InterviewRepo, InterviewRow } from './repo.js';
+
+export const INVITE_JOB = 'interview.invite';
+/** An invitation's launch link lives as long as the join window allows, and never more than the contract's 7 days. */
+const INVITE_LINK_TTL_S = 7 * 86_400;
+
+/**
+ * What became of `send_invitation`: `queued` (live, SMTP configured; then `sent` or `failed`), or `not_sent` with the
+ * reason (`test_mode`: the contract's test mode never emails; `smtp_not_configured`) and the message it would have been.
+ */
+export interface Invitation {
+  status: 'queued' | 'sent' | 'failed' | 'not_sent';
+  reason: 'test_mode' | 'smtp_not_configured' | null;
+  to: string;
+  subject: string;
+  /** The message's text; the launch link is minted when it is sent, so a described one shows a placeholder. */
+  text: string;
+  sent_at: number | null;
+  error: string | null;
+}
+
+const LINK_PLACEHOLDER = '{launch_link}';
+
+function message(row: Pick<InterviewRow, 'round_name' | 'role' | 'duration_seconds' | 'scheduled_at' | 'join_by'>, candidateName: string, link: string) {
+  const minutes = Math.round(row.duration_seconds / 60);
+  const when = row.scheduled_at !== null
+    ? `It is booked for ${new Date(row.scheduled_at).toUTCString()}; the link opens the room until ${new Date(row.join_by).toUTCString()}.`
+    : `Join any time before ${new Date(row.join_by).toUTCString()}.`;
+  return {
+    subject: `Your ${row.round_name} interview for ${row.role}`,
+    text: [
+      `Hello ${candidateName},`,
+      '',
+      `You are invited to a ${minutes}-minute ${row.round_name} interview for the ${row.role} role, held by an AI interviewer.`,
+      when,
+      '',
+      `Open your interview: ${link}`,
+      '',
+      'The link works once: open it when you are ready to begin. You can answer by voice or by typing.',
+    ].join('\n'),
+  };
+}
+
+/** The invitation asked for at creation: queued to send (live with SMTP), or described (test mode, no SMTP). */
+export async function invitationFor(tx: Kysely<Database>, deps: {
+  queue: JobQueue; tenant: Tenant; row: InterviewRow; candidate: { name: string; email: string }; smtpConfigured: boolean;
+}): Promise<Invitation> {
+  const { subject, text } = message(deps.row, deps.candidate.name, LINK_PLACEHOLDER);
+  const base = { to: deps.candidate.email, subject, text, sent_at: null, error: null };
+  if (!deps.tenant.livemode) return { ...base, status: 'not_sent', reason: 'test_mode' };
+  if (!deps.smtpConfigured) return { ...base, status: 'not_sent', reason: 'smtp_not_configured' };
+  await deps.queue.enqueue(tx, INVITE_JOB, { interview_id: deps.row.id }, { uniqueKey: `${INVITE_JOB}:${deps.row.id}`, maxAttempts: 5 });
+  return { ...base, status: 'queued', reason: null };
+}
+
+/**
+ * The invitation job: mints a launch link (committed first, so the link in the message exists), then sends over SMTP
+ * outside any transaction. A retry after a failed send mints a fresh link; the unused one simply expires.
+ */
+export function invitationJobs(deps: {
+  db: Kysely<Database>; clock: Clock; repo: InterviewRepo; candidateAccess: CandidateAccessService; smtp: { url: string; from: string } | null;
+}): JobHandler[] {
+  const transport = deps.smtp ? nodemailer.createTransport(deps.smtp.url) : null;
+  const record = (id: string, invitation: Invitation) => deps.repo.update(deps.db, id, { invitation: JSON.stringify(invitation) });
+  return [{
+    kind: INVITE_JOB,
+    run: async (payload, job) => {
+      const { interview_id } = payload as { interview_id: string };
+      const row = await deps.repo.byId(deps.db, interview_id);
+      if (!row || !row.invitation || row.status !== 'scheduled' || row.candidate_id === null) return;
+      const invitation = JSON.parse(row.invitation) as Invitation;
+      if (invitation.status !== 'queued') return;
+      const tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const candidate = await deps.repo.candidate(deps.db, tenant, row.candidate_id);
+      if (!candidate || !transport) return;
+      const link = await deps.db.transaction().execute((tx) => deps.candidateAccess.createLaunchLink(tx, tenant, 'interview', row.id, {
+        ttlSeconds: INVITE_LINK_TTL_S, capAt: row.join_by,
+      }));
+      const { subject, text } = message(row, candidate.name, link.url);
+      try {
+        await transport.sendMail({ from: deps.smtp!.from, to: candidate.email, subject, text });
+      } catch (error) {
+        if (job.attempts >= job.max_attempts) { // the last try: say so on the record
+          await record(row.id, { ...invitation, status: 'failed', error: (error as Error).message.slice(0, 300) });
+          return;
+        }
+        throw error;
+      }
+      await record(row.id, { ...invitation, status: 'sent', sent_at: deps.clock.now() });
+    },
+  }];
+}

@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { TextModel } from '../../ai/model.js';
+import type { Database, InterviewTurnsTable } from '../../db/schema.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { Clock } from '../../platform/clock.js';
+import { isPng } from '../../storage/file-type.js';
+import type { ObjectStorage } from '../../storage/storage.js';
+import type { Emit } from '../webhooks/service.js';
+import { turnOf } from './conversation.js';
+import { PROCESS_JOB, TIMEOUT_JOB, type Ending } from './ending.js';
+import { methodFor } from './interviewer/method.js';
+import type { CodeRun } from './interviewer/types.js';
+import { buildInterviewReport } from './interviewer/report.js';
+import { assessWithModel } from './model-assessment.js';
+import type { InterviewRepo, InterviewRow } from './repo.js';
+import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, type TranscriptTurn } from './service.js';
+import { loadSetup } from './setup.js';
+import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
+
+const SWEEP_BATCH = 200;
+
+/** The start of a recording the browser makes: WebM/Matroska (EBML), Ogg, or MP4 (`ftyp`). */
+function isMediaStart(bytes: Buffer): boolean {
+  return (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3) || bytes.subarray(0, 4).toString('latin1') === 'OggS'
+    || bytes.subarray(4, 8).toString('latin1') === 'ftyp';
+}
+
+const runOf = (run: CodeRun | null) => (run ? { status: run.status, exit_code: run.exitCode, stdout: run.stdout, stderr: run.stderr, time_ms: run.timeMs } : null);
+
+/** A stored turn as the transcript serves it; a whiteboard image counts only if a real PNG within the cap was uploaded. */
+function transcriptTurn(row: InterviewTurnsTable, uploaded: ReadonlySet<string>): TranscriptTurn {
+  const turn = turnOf(row);
+  const data = row.data ? JSON.parse(row.data) as { key?: string } : null;
+  return {
+    seq: row.seq, speaker: row.speaker, kind: row.kind, text: row.text, question_position: row.question_position,
+    at_seconds: Math.floor(row.at_ms / 1000), created_at: Math.floor(row.created_at / 1000),
+    ...(turn.code ? { code: { language: turn.code.language, source: turn.code.source, run: runOf(turn.code.run) } } : {}),
+    ...(row.kind === 'board' && data?.key ? { image: { key: data.key, uploaded: uploaded.has(data.key) } } : {}),
+  };
+}
+
+/**
+ * The interview's background work: the deadline (a job per running stretch, and a sweep as a safety net that also
+ * ends abandoned pauses and expires unjoined interviews), and the processing after it ends: the transcript as
+ * served, the report (the built-in assessment, and a model's beside it when configured), the final status
+ * (`completed`, or `failed` when the transcript guard finds nothing scorable) and the events
+ * `interview.completed`, `interview.transcript_available`, `interview.summary_available`, in that order and once.
+ */
+export function interviewJobs(deps: {
+  db: Kysely<Database>; clock: Clock; repo: InterviewRepo; ending: Ending; storage: ObjectStorage; model: TextModel | null; emit: Emit;
+  changed: (interviewId: string) => void;
+}): JobHandler[] {
+  const { db, clock, repo, ending, storage, emit } = deps;
+
+  async function settleById(id: string): Promise<void> {
+    const row = await repo.byId(db, id);
+    if (!row) return;
+    const after = await ending.settle(db, row);
+    if (after.status !== row.status) deps.changed(id);
+  }
+
+  async function uploadedImages(rows: InterviewTurnsTable[]): Promise<Set<string>> {
+    const ok = new Set<string>();
+    for (const row of rows.filter((r) => r.kind === 'board' && r.data)) {
+      const key = (JSON.parse(row.data!) as { key: string }).key;
+      const info = await storage.head(key);
+      if (!info || info.size > BOARD_MAX_BYTES) continue;
+      const bytes = await storage.read(key, BOARD_MAX_BYTES).catch(() => null);
+      if (bytes && isPng(bytes)) ok.add(key);
+    }
+    return ok;
+  }
+
+  /**
+   * Live interviews: the pieces the room uploaded, joined in order into one recording (stops at the first missing
+   * piece; nothing when the first is not a WebM, Ogg or MP4 start). Pieces are deleted once joined.
+   */
+  async function assembleRecording(row: InterviewRow): Promise<string | null> {
+    if (row.livemode !== 1) return null;
+    const key = `interviews/${row.organization_id}/${row.id}/recording.webm`;
+    if (await storage.head(key)) return key; // joined by an earlier try of this job
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
+      const piece = await storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES).catch(() => null);
+      if (!piece || total + piece.length > RECORDING_MAX_BYTES) break;
+      parts.push(piece);
+      total += piece.length;
+    }
+    if (parts.length === 0 || !isMediaStart(parts[0])) return null;
+    await storage.write(key, Buffer.concat(parts), 'audio/webm');
+    for (let i = 0; i < parts.length; i++) await storage.delete(recordingChunkKey(row, i));
+    return key;
+  }
+
+  async function process(interviewId: string): Promise<void> {
+    const row = await repo.byId(db, interviewId);
+    if (!row || row.status !== 'ended') return;
+    const tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+    // Everything slow (storage, the model) happens before the one transaction that stores the result.
+    const [setup, rows, integrity] = await Promise.all([loadSetup(db, repo, row), repo.turns(db, interviewId), repo.events(db, interviewId)]);
+    const uploaded = await uploadedImages(rows);
+    const recordingKey = row.recording_key ?? await assembleRecording(row);
+    const transcript = rows.map((r) => transcriptTurn(r, uploaded));
+    const turns = rows.map(turnOf);
+    const method = methodFor(row.round_slug);
+    const body = buildInterviewReport({ method, setup, turns, integrity: integrity.map((e) => ({ type: e.type, count: Number(e.count) })) });
+    const modelAssessment = body.scored ? await assessWithModel(deps.model, method, turns) : null;
+    const now = clock.now();
+    const status = body.scored ? 'completed' as const : 'failed' as const;
+    const report = { ...body, model_assessment: modelAssessment };
+    await db.transaction().execute(async (tx) => {
+      const current = await repo.locked(tx, interviewId);
+      if (!current || current.status !== 'ended') return;
+      const stored = await repo.insertReport(tx, {
+        interview_id: interviewId, organization_id: row.organization_id, livemode: row.livemode, transcript: JSON.stringify(transcript),
+        report: JSON.stringify(report), created_at: now,
+      });
+      if (!stored) return;
+      const failure = body.scored ? null : body.quality.reason;
+      await repo.transition(tx, interviewId, ['ended'], {
+        status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
+      });
+      await emit(tx, tenant, 'interview.completed', { id: interviewId, status: STATUS_CODES[status], overall_score: body.overall_score });
+      await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
+      await emit(tx, tenant, 'interview.summary_available', {
+        object: 'interview_report', interview_id: interviewId, status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure,
+      });
+    });
+    deps.changed(interviewId);
+  }
+
+  return [
+    {
+      // Queued for each running stretch's deadline (a pause and a rejoin queue a new one; the old finds nothing due).
+      kind: TIMEOUT_JOB,
+      run: async (payload) => settleById((payload as { interview_id: string }).interview_id),
+    },
+    {
+      kind: 'interview.sweep',
+      everyMs: 10_000,
+      run: async () => {
+        const now = clock.now();
+        const due = [...await repo.due(db, now, SWEEP_BATCH), ...await repo.abandoned(db, now - PAUSE_LIMIT_MS, SWEEP_BATCH)];
+        for (const row of due) await settleById(row.id);
+        for (const { id } of await repo.unjoined(db, now, SWEEP_BATCH)) await settleById(id);
+      },
+    },
+    { kind: PROCESS_JOB, run: async (payload) => process((payload as { interview_id: string }).interview_id), retryDelaysSeconds: [5, 30, 120, 600] },
+  ];
+}

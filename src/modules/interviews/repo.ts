@@ -1,0 +1,144 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared, preparedIn } from '../../db/prepared.js';
+import type {
+  Database, InterviewQuestionsTable, InterviewReportsTable, InterviewStatus, InterviewsTable, InterviewTurnsTable, ProctoringEventsTable,
+} from '../../db/schema.js';
+import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { keysetPager, type PageRequest } from '../../platform/pagination.js';
+import { topicsOfQuestion } from '../question-bank/repo.js';
+
+export type InterviewRow = InterviewsTable;
+
+/** Interviews, their plans, transcripts and reports. Every read is scoped to a tenant (another's answers nothing). */
+export function createInterviewRepo(database: Db) {
+  const db = database.kysely;
+  const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, status?: InterviewStatus, candidateId?: string) => {
+    let q = db.selectFrom('interviews').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode);
+    if (status !== undefined) q = q.where('status', '=', status);
+    if (candidateId !== undefined) q = q.where('candidate_id', '=', candidateId);
+    return q;
+  });
+  /** The hot read of session-token operations and the channel. */
+  const byId = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom('interviews').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
+  const lockRow = preparedIn((id: string) => db.updateTable('interviews').set({ status: sql`status` }).where('id', '=', id));
+
+  return {
+    /** The plain connection, for reads outside a transaction. */
+    db,
+    insert: (tx: Kysely<Database>, row: InterviewRow) => tx.insertInto('interviews').values(row).execute(),
+    get: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('interviews').selectAll()
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    read: async (tenant: Tenant, id: string) => (await byId(id, tenant.organizationId, livemodeFlag(tenant)))[0] as InterviewRow | undefined,
+    byId: (tx: Kysely<Database>, id: string) => tx.selectFrom('interviews').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** The interview's row under its lock for the rest of the transaction (SQLite's write transaction already holds one). */
+    async locked(tx: Kysely<Database>, id: string): Promise<InterviewRow | undefined> {
+      if (database.dialect === 'postgres') await lockRow(tx as unknown as Kysely<any>, id);
+      return tx.selectFrom('interviews').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    list: (tenant: Tenant, page: PageRequest, f: { status?: InterviewStatus; candidateId?: string }) =>
+      pageOf(page, tenant.organizationId, livemodeFlag(tenant), f.status, f.candidateId),
+    /** Moves an interview on only from the states given; false when another request moved it first. */
+    async transition(tx: Kysely<Database>, id: string, from: InterviewStatus[], changes: Partial<InterviewRow>): Promise<boolean> {
+      const r = await tx.updateTable('interviews').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    update: (tx: Kysely<Database>, id: string, changes: Partial<InterviewRow>) => tx.updateTable('interviews').set(changes).where('id', '=', id).execute(),
+
+    /** Interviews whose clock ran out while running. */
+    due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').selectAll()
+      .where('status', '=', 'in_progress').where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute(),
+    /** Paused since before `pausedBefore`: the candidate never came back. */
+    abandoned: (tx: Kysely<Database>, pausedBefore: number, limit: number) => tx.selectFrom('interviews').selectAll()
+      .where('status', '=', 'paused').where('paused_at', '<=', pausedBefore).limit(limit).execute(),
+    /** Scheduled interviews nobody joined in their window. */
+    unjoined: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').select('id')
+      .where('status', '=', 'scheduled').where('join_by', '<=', now).limit(limit).execute(),
+
+    /** Interviews that hold a slot in [from, to): scheduled or running, with their start and length. */
+    booked: (tx: Kysely<Database>, tenant: Tenant, from: number, to: number, maxDurationMs: number) => tx.selectFrom('interviews')
+      .select(['id', 'scheduled_at', 'duration_seconds'])
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+      .where('status', 'in', ['scheduled', 'in_progress', 'paused'])
+      .where('scheduled_at', '>', from - maxDurationMs).where('scheduled_at', '<', to).execute(),
+    async concurrencyLimit(tx: Kysely<Database>, organizationId: string): Promise<number> {
+      const row = await tx.selectFrom('organizations').select('max_concurrent_interviews').where('id', '=', organizationId).executeTakeFirst();
+      return row?.max_concurrent_interviews ?? 0;
+    },
+
+    questions: (tx: Kysely<Database>, interviewId: string) => tx.selectFrom('interview_questions').selectAll()
+      .where('interview_id', '=', interviewId).orderBy('position').execute(),
+    insertQuestions: (tx: Kysely<Database>, rows: InterviewQuestionsTable[]) => rows.length === 0 ? Promise.resolve() : tx.insertInto('interview_questions').values(rows).execute().then(() => undefined),
+
+    turns: (tx: Kysely<Database>, interviewId: string, afterSeq = 0) => tx.selectFrom('interview_turns').selectAll()
+      .where('interview_id', '=', interviewId).where('seq', '>', afterSeq).orderBy('seq').execute(),
+    turnByClientId: (tx: Kysely<Database>, interviewId: string, clientId: string) => tx.selectFrom('interview_turns').selectAll()
+      .where('interview_id', '=', interviewId).where('client_id', '=', clientId).executeTakeFirst(),
+    /** Appends a turn at the interview's next sequence number (the caller holds the interview's lock). */
+    async appendTurn(tx: Kysely<Database>, turn: Omit<InterviewTurnsTable, 'seq'>): Promise<InterviewTurnsTable> {
+      const row = await tx.updateTable('interviews').set({ next_seq: sql`next_seq + 1` }).where('id', '=', turn.interview_id)
+        .returning('next_seq').executeTakeFirstOrThrow();
+      const stored = { ...turn, seq: row.next_seq - 1 };
+      await tx.insertInto('interview_turns').values(stored).execute();
+      return stored;
+    },
+
+    events: (tx: Kysely<Database>, interviewId: string) => tx.selectFrom('proctoring_events').select(['type', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('subject_kind', '=', 'interview').where('subject_id', '=', interviewId).groupBy('type').orderBy('type').execute(),
+    async countEvents(tx: Kysely<Database>, interviewId: string): Promise<number> {
+      const row = await tx.selectFrom('proctoring_events').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('subject_kind', '=', 'interview').where('subject_id', '=', interviewId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    insertEvents: (tx: Kysely<Database>, rows: ProctoringEventsTable[]) => tx.insertInto('proctoring_events').values(rows).execute(),
+
+    report: (tx: Kysely<Database>, tenant: Tenant, interviewId: string) => tx.selectFrom('interview_reports').selectAll()
+      .where('interview_id', '=', interviewId).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    /** Stores the report once: false when it was already stored. */
+    async insertReport(tx: Kysely<Database>, row: InterviewReportsTable): Promise<boolean> {
+      const r = await tx.insertInto('interview_reports').values(row).onConflict((oc) => oc.column('interview_id').doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name', 'email'])
+      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    roundType: (tx: Kysely<Database>, organizationId: string, slug: string) => tx.selectFrom('round_types').selectAll()
+      .where('slug', '=', slug).where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
+      .orderBy('organization_id', 'desc').executeTakeFirst(),
+    roundSlugs: async (tx: Kysely<Database>, organizationId: string) => (await tx.selectFrom('round_types').select('slug')
+      .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).orderBy('slug').execute()).map((r) => r.slug),
+    company: (tx: Kysely<Database>, organizationId: string, id: string) => tx.selectFrom('companies').selectAll().where('id', '=', id)
+      .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst(),
+    resumeByKey: (tx: Kysely<Database>, tenant: Tenant, candidateId: string, key: string) => tx.selectFrom('resumes').select(['id', 'parsed'])
+      .where('upload_key', '=', key).where('candidate_id', '=', candidateId)
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    resume: (tx: Kysely<Database>, id: string) => tx.selectFrom('resumes').select(['id', 'parsed']).where('id', '=', id).executeTakeFirst(),
+
+    /** Bank questions an interviewer can ask (with guidance) in these categories: the shared bank and the organisation's own. */
+    bankQuestions: (tx: Kysely<Database>, organizationId: string, categories: string[]) => categories.length === 0 ? Promise.resolve([]) : tx
+      .selectFrom('question_bank_questions as q')
+      .select(['q.id', 'q.slug', 'q.title', 'q.prompt', 'q.category', 'q.difficulty_rank', 'q.guidance', 'q.problem_id', topicsOfQuestion.as('topics')])
+      .where('q.category', 'in', categories).where('q.guidance', 'is not', null).where('q.prompt', 'is not', null)
+      .where((eb) => eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)])).execute(),
+    /** Questions the imported company lists say this company asks. */
+    companyQuestionIds: async (tx: Kysely<Database>, companySlug: string) => new Set((await tx.selectFrom('question_bank_imported_stats')
+      .select('question_id').where('company_slug', '=', companySlug).execute()).map((r) => r.question_id)),
+    problem: (tx: Kysely<Database>, id: string) => tx.selectFrom('coding_problems')
+      .select(['id', 'slug', 'title', 'statement', 'input_format', 'output_format', 'constraints', 'time_limit_ms', 'memory_limit_mb'])
+      .where('id', '=', id).executeTakeFirst(),
+
+    /** Candidate erasure: the interviews stay for the customer's records, without the person or their words. */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
+      const ids = (await tx.selectFrom('interviews').select('id').where('candidate_id', '=', candidateId)
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute()).map((r) => r.id);
+      if (ids.length === 0) return;
+      await tx.deleteFrom('interview_turns').where('interview_id', 'in', ids).execute();
+      await tx.deleteFrom('proctoring_events').where('subject_kind', '=', 'interview').where('subject_id', 'in', ids).execute();
+      await tx.deleteFrom('interview_reports').where('interview_id', 'in', ids).execute();
+      await tx.updateTable('interviews').set({ candidate_id: null, resume_id: null, recording_key: null, invitation: null }).where('id', 'in', ids).execute();
+    },
+  };
+}
+
+export type InterviewRepo = ReturnType<typeof createInterviewRepo>;

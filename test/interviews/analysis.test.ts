@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, excerpt, POINT_COVERED_THRESHOLD, promptRequests,
+  terms, words, type Evidence,
+} from '../../src/modules/interviews/interviewer/analysis.js';
+import type { Turn } from '../../src/modules/interviews/interviewer/types.js';
+
+/** Candidate turns, one per text, seq from 1 (an interviewer turn in between when asked for). */
+function said(...texts: string[]): Turn[] {
+  return texts.map((text, i) => ({ seq: i + 1, speaker: 'candidate', kind: 'text', text, questionPosition: 0, atMs: i * 1000, code: null }));
+}
+
+/** An evidence quote is verbatim: without its ellipses, a substring of the turn it names; at most 200 characters. */
+function expectVerbatim(evidence: Evidence | null, turns: Turn[]): void {
+  expect(evidence).not.toBeNull();
+  const turn = turns.find((t) => t.seq === evidence!.seq)!;
+  expect(evidence!.quote.length).toBeLessThanOrEqual(200);
+  expect(turn.text).toContain(evidence!.quote.replace(/^…/, '').replace(/…$/, ''));
+}
+
+const bank = (file: string) => JSON.parse(readFileSync(new URL(`../../catalog/question-bank/questions/${file}.json`, import.meta.url), 'utf8')) as Array<{
+  slug: string; prompt: string; guidance: { key_points: string[]; follow_ups: string[] };
+}>;
+const ferry = bank('coding').find((q) => q.slug === 'ferry-hop-distances')!;
+
+describe('words and terms', () => {
+  it('tokenises unicode words and digits, lower-cased', () => {
+    expect(words('Café naïve — O(n) in 42 ms; Zoë’s')).toEqual(['café', 'naïve', 'o', 'n', 'in', '42', 'ms', 'zoë', 's']);
+  });
+
+  it('folds synonyms and complexity notation and drops grader verbs', () => {
+    expect(terms('Recognises it and uses breadth-first search')).toEqual(['bfs']);
+    expect(terms('I would run a BFS')).toContain('bfs');
+    expect(terms('O(n + m) time')).toEqual(expect.arrayContaining(['linear', 'complexity']));
+    expect(terms('it runs in linear time')).toEqual(expect.arrayContaining(['linear', 'complexity']));
+    expect(terms('O(n log n)')).toContain('nlogn');
+    expect(terms('routes are two-way')).toEqual(terms('each route goes in both directions').filter((t) => t !== 'goe'));
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps short spans whole and cuts long ones at word boundaries with ellipses', () => {
+    const text = `${'lorem ipsum dolor '.repeat(20)}the important bit is here ${'sit amet consectetur '.repeat(20)}`;
+    const quote = excerpt(text, 0, text.length, text.indexOf('important'));
+    expect(quote.length).toBeLessThanOrEqual(200);
+    expect(quote.startsWith('…') && quote.endsWith('…')).toBe(true);
+    expect(quote).toContain('important');
+    expect(text).toContain(quote.slice(1, -1));
+    expect(excerpt('  short one  ', 0, 13)).toBe('short one');
+  });
+});
+
+describe('analyseStar', () => {
+  it('finds all four parts of a complete story, owned by the speaker', () => {
+    const turns = said('At my last job the checkout service kept timing out during sales. I was responsible for the payments integration, so I needed to fix it before Black Friday. I profiled the service, found an N+1 query, and rewrote it as a single batched query. As a result p99 latency dropped from 2 seconds to 300 ms and we had no timeouts on Black Friday.');
+    const star = analyseStar(turns);
+    expect(star.missing).toEqual([]);
+    expect(star.ownership).toBe('i');
+    expect(star.situation!.quote).toMatch(/At my last job/);
+    expect(star.task!.quote).toMatch(/I was responsible/);
+    expect(star.action!.quote).toMatch(/I profiled/);
+    expect(star.result!.quote).toMatch(/As a result/);
+    for (const part of [star.situation, star.task, star.action, star.result]) expectVerbatim(part, turns);
+  });
+
+  it('reports a missing result', () => {
+    const star = analyseStar(said('Last year our team was migrating to Kubernetes. My goal was to move the billing service without downtime. I wrote a migration plan, set up a canary deployment and talked to the on-call engineers about rollbacks.'));
+    expect(star.missing).toEqual(['result']);
+    expect(star.ownership).toBe('i');
+  });
+
+  it('tells "we" stories from "I" stories', () => {
+    expect(analyseStar(said('We had an outage last year. We looked at the logs, we rolled back the deploy and then we wrote a postmortem.')).ownership).toBe('we');
+    expect(analyseStar(said('We rolled back the deploy. I wrote the postmortem.')).ownership).toBe('mixed');
+    expect(analyseStar(said('It was a hard project with lots of stakeholders.')).ownership).toBe('unclear');
+  });
+
+  it('finds nothing in a non-answer, and ignores the interviewer', () => {
+    const star = analyseStar([
+      { seq: 1, speaker: 'interviewer', kind: 'text', text: 'At my last job I built a cache and as a result latency dropped 50%.', questionPosition: 0, atMs: 0, code: null },
+      ...said('I don\'t know').map((t) => ({ ...t, seq: 2 })),
+    ]);
+    expect(star.missing).toEqual(['situation', 'task', 'action', 'result']);
+    expect(star.ownership).toBe('unclear');
+  });
+
+  it('reads unpunctuated speech and stories told over several turns', () => {
+    const speech = 'so basically at my old company we had this big problem with flaky tests and i was asked to fix it so i went through every test and i quarantined the flaky ones and i wrote a script to rerun them and in the end the build went from failing half the time to green 95 percent of the time';
+    const star = analyseStar(said(speech));
+    expect(star.missing).toEqual([]);
+    expect(star.ownership).toBe('i');
+    expect(star.action!.quote.length).toBeLessThan(speech.length);
+
+    const turns = said('When I was at a small agency, a client site went down every Monday morning.', 'I traced it to a cron job, and I moved the job to Sunday night.', 'After that it never happened again, and the client renewed for two years.');
+    const multi = analyseStar(turns);
+    expect(multi.result!.seq).toBe(3);
+    expect(multi.action!.seq).toBe(2);
+    expectVerbatim(multi.result, turns);
+  });
+
+  it('accepts situational answers ("I would …") as actions', () => {
+    expect(analyseStar(said('I would first talk to the colleague privately and then I would agree on a plan with the lead.')).action).not.toBeNull();
+  });
+});
+
+describe('coverKeyPoints', () => {
+  const good = said(
+    'This is an unweighted shortest path problem, so I\'d run a breadth-first search from island 1.',
+    'I\'d build an adjacency list, adding each route in both directions since routes are two-way, which is O(n + m).',
+    'I initialise every distance to -1, and that doubles as the visited marker, so unreachable islands just stay -1. I set the distance when I push a node onto the queue, not when I pop it, so duplicate routes don\'t put an island in the queue twice.',
+    'Overall it\'s O(n + m) time and memory; DFS wouldn\'t work because it doesn\'t find minimum ride counts. For edge cases, m = 0 and n = 1 just print 0, and I\'d use fast input reading since there are 10^5 lines.',
+  );
+  const vague = said('I think I would use some kind of graph algorithm to go through the islands and work out how far each one is, then print the numbers. It should be fast enough.');
+
+  it('covers the BFS, adjacency and complexity points of a good answer to "ferry-hop-distances", quoting it', () => {
+    const coverage = coverKeyPoints(ferry.guidance.key_points, good);
+    expect(coverage.map((c) => c.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const i of [0, 1, 4]) {
+      expect(coverage[i].covered, ferry.guidance.key_points[i]).not.toBeNull();
+      expectVerbatim(coverage[i].covered, good);
+    }
+    expect(coverage[0].covered!.quote).toMatch(/breadth-first/);
+    expect(coverage[1].covered!.quote).toMatch(/adjacency/);
+    expect(coverage.filter((c) => c.covered).length).toBeGreaterThanOrEqual(5);
+    for (const c of coverage) expect(c.score).toBeGreaterThanOrEqual(0), expect(c.score).toBeLessThanOrEqual(1);
+  });
+
+  it('covers nothing of a vague answer', () => {
+    const coverage = coverKeyPoints(ferry.guidance.key_points, vague);
+    expect(coverage.filter((c) => c.covered)).toEqual([]);
+    expect(Math.max(...coverage.map((c) => c.score))).toBeLessThan(POINT_COVERED_THRESHOLD);
+  });
+
+  it('matches abbreviations against the words they stand for', () => {
+    const [bfs] = coverKeyPoints(['Uses breadth-first search on an unweighted graph.'], said('BFS, because the graph is unweighted.'));
+    expect(bfs.covered).not.toBeNull();
+  });
+
+  it('answers empty for no points and scores zero with no answer', () => {
+    expect(coverKeyPoints([], good)).toEqual([]);
+    expect(coverKeyPoints(ferry.guidance.key_points, []).every((c) => c.score === 0 && c.covered === null)).toBe(true);
+  });
+});
+
+describe('analyseDesign and analyseCodingTalk', () => {
+  it('finds each design phase, and only those discussed', () => {
+    const turns = said(
+      'First let me clarify the requirements: users create short links and click them.',
+      'At peak we have 20k clicks per second and 30 million links a month.',
+      'I\'d store code to URL in a key-value store like DynamoDB with the code as the primary key.',
+      'I\'d use 302 instead of 301 so clicks are counted.',
+      'If a cache node fails we fall back to the database, which is replicated across zones.',
+    );
+    const all = analyseDesign(turns);
+    for (const phase of DESIGN_PHASES) expectVerbatim(all[phase], turns);
+    expect(all.scale!.seq).toBe(2);
+    expect(all.failure!.seq).toBe(5);
+
+    const partial = analyseDesign(said('Users create links and get redirected; that is the main use case. I would keep the links in a Postgres table indexed by code.'));
+    expect(partial.requirements).not.toBeNull();
+    expect(partial.data).not.toBeNull();
+    expect(partial.scale).toBeNull();
+    expect(partial.trade_offs).toBeNull();
+    expect(partial.failure).toBeNull();
+  });
+
+  it('finds approach, complexity and testing talk', () => {
+    const talk = analyseCodingTalk(said('My approach is a BFS from island 1.', 'That is O(n + m) time.', 'I would test it with m = 0 and the example.'));
+    expect(talk.approach!.seq).toBe(1);
+    expect(talk.complexity!.seq).toBe(2);
+    expect(talk.testing!.seq).toBe(3);
+    expect(analyseCodingTalk(said('Okay, writing it now.'))).toEqual({ approach: null, complexity: null, testing: null });
+  });
+});
+
+describe('promptRequests', () => {
+  it('lists the explanations a prompt asks for, verbatim, without its code', () => {
+    const vet = bank('sql-data').find((q) => q.slug === 'vet-clinic-monthly-appointment-outcomes-per-vet')!;
+    const requests = promptRequests(vet.prompt);
+    expect(requests).toContain('Explain where you put the date filter and why it matters.');
+    expect(requests.some((r) => r.includes('```') || r.includes('INT PRIMARY KEY'))).toBe(false);
+  });
+});

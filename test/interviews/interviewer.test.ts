@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  CLOSE_REMAINING_MS, closeForTime, initialState, isNonAnswer, isRepeatRequest, onCode, openInterview, respond,
+} from '../../src/modules/interviews/interviewer/interviewer.js';
+import type {
+  CodeRun, CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn,
+} from '../../src/modules/interviews/interviewer/types.js';
+
+type BankQuestion = { slug: string; title: string; prompt: string; guidance: { key_points: string[]; follow_ups: string[] }; problem?: string };
+const bankFile = (file: string) => JSON.parse(readFileSync(new URL(`../../catalog/question-bank/questions/${file}.json`, import.meta.url), 'utf8')) as BankQuestion[];
+
+function planned(q: BankQuestion, position: number, minutes: number): PlannedQuestion {
+  return {
+    position, source: 'bank', questionId: q.slug, title: q.title, prompt: q.prompt, keyPoints: q.guidance.key_points, followUps: q.guidance.follow_ups,
+    minutes, problem: q.problem ? { slug: q.problem, title: q.title, statement: q.prompt } : null,
+  };
+}
+
+function setupOf(style: RoundStyle, file: string, slugs: string[], opts: { minutes?: number; duration?: number; name?: string | null } = {}): InterviewSetup {
+  const all = bankFile(file);
+  const plan = slugs.map((slug, i) => planned(all.find((q) => q.slug === slug)!, i, opts.minutes ?? 8));
+  return {
+    style, roundName: { behavioral: 'Behavioral Interview', technical: 'SQL & Data', coding: 'Coding Interview', system_design: 'System Design' }[style],
+    role: 'Backend Engineer', difficulty: 3, candidateName: opts.name === undefined ? 'Maya Patel' : opts.name,
+    resume: { name: 'Maya Patel', titles: ['Software Engineer'], companies: ['Acme Logistics'], skills: [] }, plan, durationMs: (opts.duration ?? 45) * 60_000,
+  };
+}
+
+/** A candidate's step: say something, or share code (run outcome or not run); `after` minutes pass first. */
+type Step = { say: string; after?: number } | { code: CodeRun['status'] | 'not_run'; stderr?: string; after?: number };
+
+/** Plays an interview the way the server does: each candidate turn stored before the interviewer answers it. */
+function play(setup: InterviewSetup, steps: Step[]) {
+  const turns: Turn[] = [];
+  const moves: InterviewerMove[] = [];
+  let t = 10_000;
+  const add = (speaker: Turn['speaker'], kind: Turn['kind'], text: string, pos: number | null, code: CodeSnapshot | null = null) =>
+    turns.push({ seq: turns.length + 1, speaker, kind, text, questionPosition: pos, atMs: t, code });
+  const take = (m: InterviewerMove | null) => {
+    if (!m) return;
+    moves.push(m);
+    state = m.state;
+    add('interviewer', 'text', m.text, m.questionPosition);
+  };
+  let state: InterviewerState = initialState();
+  take(openInterview(setup, t));
+  for (const step of steps) {
+    if (state.phase === 'done') break;
+    t += (step.after ?? 1) * 60_000;
+    const pos = state.phase === 'question' ? state.index : null;
+    if ('say' in step) {
+      add('candidate', 'text', step.say, pos);
+      take(respond(setup, state, turns, step.say, t));
+    } else {
+      const run: CodeRun | null = step.code === 'not_run' ? null : { status: step.code, exitCode: step.code === 'ok' ? 0 : 1, stdout: '', stderr: step.stderr ?? '', timeMs: 12 };
+      const snapshot: CodeSnapshot = { seq: turns.length + 1, language: 'python', source: 'print(0)', run };
+      add('candidate', 'code', 'Shared code.', pos, snapshot);
+      take(onCode(setup, state, turns, snapshot, t));
+    }
+  }
+  return { moves, turns, state, reasons: moves.map((m) => m.reason) };
+}
+
+/** Word 6-grams of a text, lower-cased (to find a guidance point read out). */
+function shingles(text: string, n = 6): Set<string> {
+  const w = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out = new Set<string>();
+  for (let i = 0; i + n <= w.length; i++) out.add(w.slice(i, i + n).join(' '));
+  return out;
+}
+
+/** No guidance point, nor any 6 consecutive words of one, in what the interviewer said (the prompts themselves aside). */
+function expectNoLeak(setup: InterviewSetup, moves: InterviewerMove[]): void {
+  for (const m of moves) {
+    let text = m.text;
+    for (const q of setup.plan) text = text.split(q.prompt).join(' ');
+    const said = shingles(text);
+    for (const q of setup.plan) {
+      for (const point of q.keyPoints) {
+        expect(text).not.toContain(point);
+        const prompt = shingles(q.prompt);
+        for (const s of shingles(point)) if (!prompt.has(s)) expect(said.has(s), `"${s}" of a key point was said: ${m.text}`).toBe(false);
+      }
+    }
+  }
+}
+
+/** Probe ids asked per question: never twice. */
+function expectNoRepeatedProbe(moves: InterviewerMove[]): void {
+  const seen = new Set<string>();
+  for (const m of moves) {
+    if (!m.reason.startsWith('probe:')) continue;
+    const key = `${m.questionPosition}|${m.reason}`;
+    expect(seen.has(key), `repeated ${key}`).toBe(false);
+    seen.add(key);
+    const textKey = `${m.questionPosition}|${m.text.replace(/^[^.?!]*[.!]\s+/, '')}`;
+    expect(seen.has(textKey), `repeated text ${textKey}`).toBe(false);
+    seen.add(textKey);
+  }
+}
+
+const STAR_NO_RESULT = 'At my last job I was working on the billing service. I was responsible for the invoice export, and I pushed a change to the rounding code that went out with the Friday release. I reverted it within the hour, wrote a fix with a decimal type and told my lead and the support team.';
+const STAR_COMPLETE = 'When I joined my current team they used Go and I only knew Python, and I was asked to ship a rate limiter within two weeks. I read the tests first, traced one request end to end, and paired with the service owner for an afternoon, and I had reviewers who knew Go check my work. As a result we shipped it in nine days and it cut abusive traffic by 80 percent; the first merged change took me three days. Next time I would pair even earlier.';
+
+describe('the opening', () => {
+  it('greets by name, names the round and role, says how it will go and asks question 1', () => {
+    const setup = setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned', 'ramping-up-fast-on-unfamiliar-codebase'], { minutes: 10, duration: 25 });
+    const m = openInterview(setup, 0);
+    expect(m.text).toMatch(/^Hi Maya,/);
+    expect(m.text).toContain('Behavioral Interview');
+    expect(m.text).toContain('Backend Engineer role');
+    expect(m.text).toContain('two questions');
+    expect(m.text).toContain('about 25 minutes');
+    expect(m.text).toMatch(/type or speak/);
+    expect(m.text).toContain('Acme Logistics');
+    expect(m.text).toContain(setup.plan[0].prompt);
+    expect(m.state).toEqual({ phase: 'question', index: 0, askedAtMs: 0, probes: [], answers: 0 });
+    expect(m).toMatchObject({ questionPosition: 0, reason: 'ask', end: false, problem: null });
+  });
+
+  it('puts a coding problem in the editor', () => {
+    const setup = setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 30, name: null });
+    setup.resume = null;
+    const m = openInterview(setup, 0);
+    expect(m.text).toMatch(/^Hi, thanks for joining/);
+    expect(m.text).toContain('Coding Interview');
+    expect(m.text).toMatch(/in your editor: "Ferry Hops Across the Archipelago"/);
+    expect(m.problem).toEqual(setup.plan[0].problem);
+  });
+});
+
+describe('behavioural rounds', () => {
+  const setup = () => setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned', 'ramping-up-fast-on-unfamiliar-codebase'], { minutes: 10, duration: 30 });
+
+  it('probes a missing result, moves on after a complete answer, and closes at the end of the plan', () => {
+    const s = setup();
+    const run = play(s, [
+      { say: STAR_NO_RESULT },
+      { say: 'It affected about 40 invoices over the weekend. We issued corrected invoices the same day, and since then I add a property-based test for all money code; it has caught two similar issues since.' },
+      { say: STAR_COMPLETE },
+      { say: 'Yes: what would the first project be?' },
+    ]);
+    expect(run.reasons).toEqual(['ask', 'probe:star:result', 'move_on:complete', 'close', 'close:end']);
+    expect(run.moves[1].text).toMatch(/turn out|outcome/);
+    expect(run.moves[2].questionPosition).toBe(1);
+    expect(run.moves[2].text).toContain(s.plan[1].prompt);
+    expect(run.moves[3].state.phase).toBe('closing');
+    expect(run.moves[3].text).toMatch(/any questions for me/);
+    const last = run.moves[run.moves.length - 1];
+    expect(last).toMatchObject({ end: true, questionPosition: null });
+    expect(last.state.phase).toBe('done');
+    expect(last.text).toMatch(/Thank you for your time today, Maya/);
+    expect(last.text).toMatch(/follow up/);
+  });
+
+  it('asks a "we" story for the candidate\'s own part, after the result', () => {
+    const run = play(setup(), [{ say: 'Last year our team had a payments outage. We looked at the logs, we rolled back the deploy and we wrote a postmortem.' }, { say: 'I do not remember.' }]);
+    expect(run.reasons.slice(1)).toEqual(['probe:star:result', 'probe:star:ownership']);
+    expect(run.moves[2].text).toMatch(/your own part|drive yourself/);
+  });
+
+  it('moves on when the question\'s time is spent', () => {
+    const run = play(setup(), [{ say: 'We had an outage once.', after: 2 }, { say: 'It was a database thing.', after: 9 }]);
+    expect(run.reasons).toEqual(['ask', 'probe:star:task', 'move_on:time']);
+    expect(run.moves[2].text).toMatch(/time/);
+    expect(run.moves[2].questionPosition).toBe(1);
+    expect(run.moves[2].state).toMatchObject({ phase: 'question', index: 1, probes: [], answers: 0 });
+  });
+
+  it('repeats the question on request, encourages a non-answer once, then moves on', () => {
+    const s = setup();
+    const run = play(s, [{ say: 'Sorry, can you repeat the question?' }, { say: 'I don\'t know.' }, { say: 'um, no idea' }]);
+    expect(run.reasons).toEqual(['ask', 'repeat', 'encourage', 'move_on:no_answer']);
+    expect(run.moves[1].text).toContain(s.plan[0].prompt);
+    expect(run.moves[1].questionPosition).toBe(0);
+    expect(run.moves[3].questionPosition).toBe(1);
+  });
+});
+
+describe('technical rounds', () => {
+  const setup = () => setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet', 'library-members-never-borrowed-not-in-null-trap'], { minutes: 10, duration: 30 });
+
+  it('probes uncovered points without reading them out, at most three times, then moves on', () => {
+    const s = setup();
+    const run = play(s, [
+      { say: 'I would join vets to appointments, filter to March, and group by vet to count completed and no-show appointments, then order by completed descending.' },
+      { say: 'Hmm, I would probably just filter in the where clause.' },
+      { say: 'Not sure, maybe use BETWEEN for the dates.' },
+      { say: 'I would count the rows per vet.' },
+    ]);
+    expect(run.reasons.slice(1, 4).every((r) => r.startsWith('probe:'))).toBe(true);
+    expect(run.reasons[4]).toBe('move_on:probes');
+    expect(run.moves[1].text).toContain('explain where you put the date filter and why it matters');
+    expectNoRepeatedProbe(run.moves);
+    expectNoLeak(s, run.moves);
+  });
+
+  it('moves straight on after an answer that covers the guidance', () => {
+    const s = setup();
+    const run = play(s, [{ say: [
+      'I start from vets and LEFT JOIN appointments, so vets with no March appointments survive the join.',
+      'The March date condition goes in the ON clause, not the WHERE clause: a WHERE condition on the right-hand table discards the NULL-extended rows and turns the LEFT JOIN into an inner join.',
+      'I use a half-open range, starts_at >= 2024-03-01 and starts_at < 2024-04-01, rather than BETWEEN, which drops appointments after midnight on 31 March.',
+      'I count with conditional aggregation, SUM(CASE WHEN status = completed THEN 1 ELSE 0 END) wrapped in COALESCE so it is 0 and not NULL.',
+      'COUNT(*) would report 1 for an idle vet because of the NULL-extended row, so I count appt_id instead.',
+      'And I group by vet_id plus name and clinic, since two vets can share a name.',
+    ].join(' ') }]);
+    expect(run.reasons).toEqual(['ask', 'move_on:complete']);
+    expect(run.moves[1].text).toContain(s.plan[1].prompt);
+  });
+
+  it('lets the candidate think, and answers small talk before the first answer once', () => {
+    const run = play(setup(), [{ say: 'Hi, nice to meet you too!' }, { say: 'Okay, let me think for a moment.' }, { say: 'Hi!' }]);
+    expect(run.reasons).toEqual(['ask', 'wait', 'wait', 'encourage']);
+    expect(run.moves[1].text).toMatch(/whenever you're ready/i);
+    expect(run.moves[2].text).toMatch(/take your time|no rush/i);
+    expect(run.moves[3].state.probes).toEqual(['greet', 'encourage']);
+  });
+
+  it('answers a clarifying question without counting it as an answer', () => {
+    const run = play(setup(), [{ say: 'Should I assume the timestamps are in UTC?' }]);
+    expect(run.reasons).toEqual(['ask', 'clarify']);
+    expect(run.moves[1].state.probes).toEqual(['clarify:1']);
+    expect(run.moves[1].questionPosition).toBe(0);
+  });
+
+  it('gives a customer question without guidance generic probes', () => {
+    const s = setup();
+    s.plan = [{ position: 0, source: 'customer', questionId: null, title: 'Caching', prompt: 'How do you decide what to cache in a web application?', keyPoints: [], followUps: [], minutes: 8, problem: null }];
+    const run = play(s, [{ say: 'I look at what is read often and changes rarely.' }, { say: 'For example product pages.' }, { say: 'I would measure the hit rate.' }]);
+    expect(run.reasons).toEqual(['ask', 'probe:generic:0', 'probe:generic:1', 'close']);
+    expect(run.moves[3].state.phase).toBe('closing');
+  });
+});
+
+describe('coding rounds', () => {
+  const setup = () => setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 });
+
+  it('asks for the approach, nudges to code, reacts to runs, then asks complexity and tests', () => {
+    const s = setup();
+    const run = play(s, [
+      { say: 'Okay, let me read it.' },
+      { say: 'It is an unweighted graph, so I would run a breadth-first search from island 1 over an adjacency list.' },
+      { say: 'Writing it now.', after: 3 },
+      { code: 'compile_error', stderr: '  File "main.py", line 7\n    for v in adj[u]\n                   ^\nSyntaxError: expected \':\'', after: 5 },
+      { code: 'compile_error', stderr: 'SyntaxError: invalid syntax' },
+      { code: 'ok', after: 2 },
+      { say: 'Each island and route is handled once, so it is O(n + m) time and memory.' },
+      { say: 'I would test m = 0, n = 1, duplicate routes and the example from the statement.' },
+    ]);
+    expect(run.reasons.slice(0, 6)).toEqual(['ask', 'probe:coding:approach', 'probe:coding:code', 'wait', 'code:compile_error', 'probe:coding:complexity']);
+    expect(run.moves[4].text).toMatch(/doesn't compile yet.*SyntaxError: expected ':'/);
+    expect(run.moves[5].text).toMatch(/runs/);
+    expect(run.reasons[6]).toBe('probe:coding:tests');
+    expect(run.reasons.length).toBe(8);
+    expectNoRepeatedProbe(run.moves);
+    expectNoLeak(s, run.moves);
+  });
+
+  it('says nothing about code in other rounds, or twice about the same failure', () => {
+    const tech = setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet']);
+    const state: InterviewerState = { phase: 'question', index: 0, askedAtMs: 0, probes: [], answers: 0 };
+    const snapshot: CodeSnapshot = { seq: 3, language: 'sql', source: 'select 1', run: null };
+    expect(onCode(tech, state, [], snapshot, 60_000)).toBeNull();
+    const failed: CodeSnapshot = { ...snapshot, run: { status: 'time_limit', exitCode: null, stdout: '', stderr: '', timeMs: 2000 } };
+    expect(onCode(setup(), { ...state, probes: ['run:time_limit'] }, [], failed, 60_000)).toBeNull();
+    expect(onCode(setup(), state, [], failed, 60_000)!.reason).toBe('code:time_limit');
+  });
+});
+
+describe('system design rounds', () => {
+  it('walks requirements, scale, data, trade-offs and failure in order, skipping what was covered', () => {
+    const s = setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 30, duration: 40 });
+    const run = play(s, [
+      { say: 'I would keep it simple: store each code and its target URL in a Postgres table with the code as the primary key, and redirect on lookup.', after: 3 },
+      { say: 'Clients create links for campaigns and people click them; we need create, redirect and click counts.', after: 3 },
+      { say: 'It is about 30 million links a month, and clicks peak at 20k per second.', after: 3 },
+      { say: 'A 302 instead of a 301 costs a little latency, but every click reaches us.', after: 3 },
+      { say: 'If the cache fails we fall back to the database, which is replicated across zones.', after: 3 },
+    ]);
+    expect(run.reasons).toEqual(['ask', 'probe:design:requirements', 'probe:design:scale', 'probe:design:trade_offs', 'probe:design:failure', 'close']);
+    expect(run.moves[5].state.phase).toBe('closing');
+    expectNoLeak(s, run.moves);
+  });
+});
+
+describe('timekeeping and closing', () => {
+  const setup = () => setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet', 'library-members-never-borrowed-not-in-null-trap'], { minutes: 10, duration: 30 });
+
+  it('closes when less than two minutes remain, and closeForTime ends the interview', () => {
+    const s = setup();
+    const asked = openInterview(s, 0);
+    const late = respond(s, asked.state, [], 'I would use a LEFT JOIN.', s.durationMs - CLOSE_REMAINING_MS + 1000);
+    expect(late.reason).toBe('close:time');
+    expect(late.state.phase).toBe('closing');
+    expect(late.end).toBe(false);
+    const wrap = closeForTime(s, asked.state, s.durationMs - 50_000);
+    expect(wrap).toMatchObject({ end: true, questionPosition: null, reason: 'close:time' });
+    expect(wrap.state.phase).toBe('done');
+    expect(wrap.text).toMatch(/out of time/);
+  });
+
+  it('handles the new answer whether or not the server appended it already', () => {
+    const s = setup();
+    const asked = openInterview(s, 0);
+    const before: Turn[] = [{ seq: 1, speaker: 'interviewer', kind: 'text', text: asked.text, questionPosition: null, atMs: 0, code: null }];
+    const answer = 'I would join vets to appointments and group by vet.';
+    const after: Turn[] = [...before, { seq: 2, speaker: 'candidate', kind: 'text', text: answer, questionPosition: 0, atMs: 60_000, code: null }];
+    expect(respond(s, asked.state, before, answer, 60_000)).toEqual(respond(s, asked.state, after, answer, 60_000));
+  });
+});
+
+describe('the interviewer as a whole', () => {
+  const styles: Array<[RoundStyle, string, string[]]> = [
+    ['behavioral', 'behavioral', bankFile('behavioral').slice(0, 3).map((q) => q.slug)],
+    ['technical', 'front-end', bankFile('front-end').slice(0, 3).map((q) => q.slug)],
+    ['technical', 'machine-learning', bankFile('machine-learning').slice(0, 3).map((q) => q.slug)],
+    ['technical', 'object-oriented-design', bankFile('object-oriented-design').slice(0, 3).map((q) => q.slug)],
+    ['coding', 'coding', bankFile('coding').slice(0, 2).map((q) => q.slug)],
+    ['system_design', 'system-design', bankFile('system-design').slice(0, 2).map((q) => q.slug)],
+  ];
+  const vague: Step[] = [
+    { say: 'I think it depends on the situation, honestly.' }, { say: 'I would look at it carefully and make it work.' },
+    { say: 'Probably something like that, yes.' }, { say: 'I would try a few things and see what works best.' },
+    { say: 'That makes sense to me.' }, { say: 'I would ask the team.' }, { say: 'Hmm, maybe.' }, { say: 'I am fairly sure it would be fine.' },
+    { say: 'I could check it later.' }, { say: 'Something along those lines.' }, { say: 'Yes I think so.' }, { say: 'Not much else to add.' },
+    { say: 'I guess so.' }, { say: 'I would keep it simple.' }, { say: 'Good question for me to think about.' }, { say: 'Okay.' },
+  ];
+
+  for (const [style, file, slugs] of styles) {
+    it(`${style} (${file}): never reads out guidance, never repeats a probe, keeps probes per question bounded, is deterministic and ends`, () => {
+      const s = setupOf(style, file, slugs, { minutes: 8, duration: 40 });
+      const run = play(s, [...vague, ...vague, ...vague]);
+      expectNoLeak(s, run.moves);
+      expectNoRepeatedProbe(run.moves);
+      for (const q of s.plan) {
+        const probes = run.moves.filter((m) => m.questionPosition === q.position && m.reason.startsWith('probe:') && !/coding:code/.test(m.reason));
+        expect(probes.length).toBeLessThanOrEqual(4);
+      }
+      expect(run.moves.map((m) => m.questionPosition).filter((p) => p !== null)).toEqual(expect.arrayContaining(s.plan.map((q) => q.position)));
+      expect(run.moves[run.moves.length - 1].end).toBe(true);
+      expect(run.state.phase).toBe('done');
+      expect(play(s, [...vague, ...vague, ...vague])).toEqual(run);
+      // The state survives storage as JSON.
+      for (const m of run.moves) expect(JSON.parse(JSON.stringify(m.state))).toEqual(m.state);
+    });
+  }
+
+  it('reads non-answers and repeat requests', () => {
+    for (const text of ['I don\'t know', 'pass', 'skip', 'Um... I\'m not sure, sorry.', 'no idea', '', 'hmm']) expect(isNonAnswer(text), text).toBe(true);
+    for (const text of ['BFS', 'I don\'t know the exact syntax, but I would use a LEFT JOIN.', 'O(n)']) expect(isNonAnswer(text), text).toBe(false);
+    for (const text of ['Can you repeat the question?', 'sorry, I didn\'t catch that', 'Could you say that again?']) expect(isRepeatRequest(text), text).toBe(true);
+    expect(isRepeatRequest('I would repeat the request with exponential backoff until it succeeds or the budget runs out.')).toBe(false);
+  });
+});

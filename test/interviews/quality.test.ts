@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { assessQuality, MIN_WORDS } from '../../src/modules/interviews/interviewer/quality.js';
+import type { Turn } from '../../src/modules/interviews/interviewer/types.js';
+
+// The transcript guard: nothing is scored unless the candidate genuinely answered.
+const QUESTIONS = [
+  'Tell me about a bug you introduced that reached production, and what you did about it.',
+  'Tell me about a deadline that could not move, and how you decided what to cut.',
+  'Tell me about a time you disagreed with a technical decision.',
+];
+
+/** An interview where the candidate says `answers[i]` to question i (or to the last question if there are more answers). */
+function interview(answers: string[]): Turn[] {
+  const turns: Turn[] = [];
+  const add = (speaker: Turn['speaker'], text: string, questionPosition: number | null, kind: Turn['kind'] = 'text') =>
+    turns.push({ seq: turns.length + 1, speaker, kind, text, questionPosition, atMs: turns.length * 30_000, code: null });
+  add('interviewer', 'Hello, thanks for joining. Let us begin.', null);
+  answers.forEach((a, i) => {
+    const p = Math.min(i, QUESTIONS.length - 1);
+    add('interviewer', i < QUESTIONS.length ? QUESTIONS[p] : 'Could you say more about that?', p);
+    add('candidate', a, p);
+  });
+  add('interviewer', 'Thank you, that is all from me.', null);
+  return turns;
+}
+
+const refused = (turns: Turn[]) => {
+  const r = assessQuality(turns);
+  return r.ok ? 'ok' : r.reason;
+};
+
+describe('the transcript guard', () => {
+  it('refuses an interview where the candidate said nothing', () => {
+    expect(refused(interview([]))).toBe('empty');
+    expect(refused(interview(['...', '—', '?']))).toBe('empty');
+    const r = assessQuality(interview([]));
+    expect(r.ok).toBe(false);
+    expect(r.stats.candidate_words).toBe(0);
+  });
+
+  it('refuses "ok ok ok ok" and one phrase said over and over', () => {
+    const ok = Array.from({ length: 30 }, () => 'ok').join(' ');
+    expect(refused(interview([ok, ok, ok]))).toBe('repetitive');
+    expect(refused(interview([`${ok} ok`, 'ok ok ok ok ok ok ok ok ok ok ok ok']))).toBe('repetitive');
+    const dunno = Array.from({ length: 12 }, () => 'I do not know').join(', ');
+    expect(refused(interview([dunno, dunno.slice(0, 40)]))).toBe('repetitive');
+  });
+
+  it('refuses the same answer given to every question', () => {
+    const same = 'I led the migration of our payments database to a new cluster and it went well for everyone involved in the project.';
+    expect(refused(interview([same, same, same]))).toBe('repetitive');
+  });
+
+  it('refuses answers that only read the question back', () => {
+    expect(refused(interview(QUESTIONS.map((q) => `${q} ${q}`)))).toBe('repetitive');
+  });
+
+  it('refuses keyboard mash, random characters and symbols', () => {
+    const mash = 'asdf jkl qwerty asdf jkl qwerty asdfgh qwer';
+    expect(refused(interview([mash, mash.split(' ').reverse().join(' '), 'sdfkjh lkjlkj fdsa']))).toBe('garbled');
+    expect(refused(interview(['xq zv kpt wrr bnm xq zv kpt wrr bnm plm', 'a8fk2 #$%@! zzkrtpl sdkfjh q9w8e7 ~~~ ^^^ kdkdkd xkcdz']))).toBe('garbled');
+    expect(assessQuality(interview([mash])).stats.word_like_ratio).toBeLessThan(0.6);
+  });
+
+  it('refuses too little: ten words, or one answer', () => {
+    expect(refused(interview(['I think I would probably do it the same way again']))).toBe('too_short');
+    const one = 'At my last job I owned the billing export. It failed every month end, so I rewrote the retry logic, added an alert on the queue depth and wrote a runbook for support. Failures dropped from twelve a month to one.';
+    expect(refused(interview([one]))).toBe('too_short');
+    expect(refused(interview([one, 'Yes.', 'No.']))).toBe('too_short');
+    expect(assessQuality(interview(['Short answer.', 'Another short one here.'])).stats.candidate_words).toBeLessThan(MIN_WORDS);
+  });
+
+  it('accepts a short but genuine interview', () => {
+    const r = assessQuality(interview([
+      'I shipped an off-by-one in the monthly report. A customer spotted it, I reverted within the hour and added a test for month boundaries.',
+      'The launch date was fixed by a trade show. I cut the export feature, kept checkout tested, and we shipped on time.',
+      'I disagreed with using a new queue. I wrote a one-page comparison, we tried it for a week and kept the old one.',
+    ]));
+    expect(r.ok).toBe(true);
+    expect(r.stats.substantive_answers).toBe(3);
+    expect(r.stats.word_like_ratio).toBeGreaterThan(0.95);
+  });
+
+  it('accepts technical talk, numbers and code-like tokens', () => {
+    expect(refused(interview([
+      'I would key the table by user_id and add an index on (created_at); a scan is O(n) but the lookup is O(log n), so p99 stays under 20ms at 10k rps.',
+      'In JS I would call arr.map((x) => x * 2) and then getUserById(id) with a TTL of 300s in Redis; SQL, TCP and DNS are not the bottleneck.',
+      'If n <= 10^5 a HashMap<String, Integer> is fine; i++ in the loop, and 99.9% of requests hit the cache.',
+    ]))).toBe('ok');
+  });
+
+  it('accepts answers in other languages and scripts', () => {
+    expect(refused(interview([
+      'Я отвечал за платёжную систему и переписал логику повторов, после чего количество ошибок упало в десять раз за месяц.',
+      'Сначала я бы уточнил требования, потом выбрал бы простую архитектуру и проверил её под нагрузкой на тестовом стенде.',
+      'Команда согласилась, и через две недели мы выпустили новую версию без единого инцидента.',
+    ]))).toBe('ok');
+    expect(refused(interview([
+      'Das Geschäftsmodell war schwierig, aber ich habe die Übertragungsgeschwindigkeit verbessert, und das Team war zufrieden damit.',
+      'Zuerst habe ich mit den Kunden gesprochen, danach haben wir gemeinsam die wichtigsten Funktionen ausgewählt und pünktlich geliefert.',
+      'Ich würde beim nächsten Mal früher mit dem Betrieb sprechen, weil die Migration der Datenbank länger gedauert hat als geplant.',
+    ]))).toBe('ok');
+    expect(refused(interview([
+      '我负责支付系统，重写了重试逻辑以后，每个月的错误数量下降了十倍，团队也更有信心了。',
+      '首先我会先确认需求，然后选择最简单的架构，并且在测试环境里做压力测试，看看能不能扛住高峰流量。',
+    ]))).toBe('ok');
+  });
+
+  it('counts a code snapshot as an answer, never as words', () => {
+    const turns = interview([
+      'I will use a breadth-first search from island one, marking distances when I enqueue, so every island is visited once and it runs in linear time overall. Unreachable islands keep minus one, which is also the visited marker. I will read the input with a fast reader because there can be a hundred thousand lines.',
+    ]);
+    turns.push({
+      seq: turns.length + 1, speaker: 'candidate', kind: 'code', text: 'Code snapshot (python)', questionPosition: 0, atMs: 1,
+      code: { seq: turns.length + 1, language: 'python', source: 'from collections import deque\nprint(0)\n', run: null },
+    });
+    const r = assessQuality(turns);
+    expect(r.ok).toBe(true);
+    expect(r.stats.substantive_answers).toBe(2);
+  });
+});

@@ -1,0 +1,444 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QuestionFile } from '../../src/modules/question-bank/content.js';
+import { methodFor, readRoundMethods } from '../../src/modules/interviews/interviewer/method.js';
+import {
+  buildInterviewReport, excerpt, isVerbatim, overallScore, ratingFor, recommendationFor, type InterviewReportBody,
+} from '../../src/modules/interviews/interviewer/report.js';
+import type { CodeRun, InterviewSetup, PlannedQuestion, Turn } from '../../src/modules/interviews/interviewer/types.js';
+
+// The built-in report: ratings follow what the candidate said, every quote is the candidate's own words, and
+// proctoring signals never move a number.
+
+const bank = (category: string) => JSON.parse(readFileSync(new URL(`../../catalog/question-bank/questions/${category}.json`, import.meta.url), 'utf8')) as QuestionFile[];
+const pick = (category: string, slugs: string[]) => slugs.map((s) => bank(category).find((q) => q.slug === s)!);
+
+function plan(questions: QuestionFile[], minutes = 10): PlannedQuestion[] {
+  return questions.map((q, position) => ({
+    position, source: 'bank', questionId: null, title: q.title, prompt: q.prompt, keyPoints: q.guidance.key_points,
+    followUps: q.guidance.follow_ups, minutes, problem: null,
+  }));
+}
+
+function setupOf(style: InterviewSetup['style'], questions: PlannedQuestion[]): InterviewSetup {
+  return { style, roundName: 'Round', role: 'Software Engineer', difficulty: 3, candidateName: 'Sam', resume: null, plan: questions, durationMs: 45 * 60_000 };
+}
+
+/** A script: per question, the interviewer's turns and the candidate's, alternating, starting with the question. */
+type Script = Array<{ asks: string[]; says: Array<string | { code: string; run: CodeRun | null }> }>;
+
+function transcript(script: Script): Turn[] {
+  const turns: Turn[] = [];
+  const add = (speaker: Turn['speaker'], text: string, questionPosition: number | null, code: Turn['code'] = null) =>
+    turns.push({ seq: turns.length + 1, speaker, kind: code ? 'code' : 'text', text, questionPosition, atMs: turns.length * 20_000, code: code ? { ...code, seq: turns.length + 1 } : null });
+  add('interviewer', 'Hi Sam, thanks for joining. We will go through a few questions.', null);
+  script.forEach(({ asks, says }, position) => {
+    for (let i = 0; i < Math.max(asks.length, says.length); i++) {
+      if (asks[i]) add('interviewer', asks[i], position);
+      const s = says[i];
+      if (typeof s === 'string') add('candidate', s, position);
+      else if (s) add('candidate', `Code snapshot (python)${s.run ? `, run: ${s.run.status}` : ''}`, position, { seq: 0, language: 'python', source: s.code, run: s.run });
+    }
+  });
+  add('interviewer', 'Thank you, that is all from me.', null);
+  return turns;
+}
+
+const BEHAVIORAL = pick('behavioral', ['bug-you-shipped-and-owned', 'cutting-scope-to-hit-a-fixed-date', 'disagreeing-with-tech-lead-on-design']);
+
+const STRONG: Script = [
+  {
+    asks: [BEHAVIORAL[0].prompt, 'Why did the existing tests or code review not catch it?'],
+    says: [
+      'At my last company, a payments startup, I owned the invoice export that finance used to bill about 4,000 customers. '
+        + 'In March I shipped a change to the date filter and introduced an off-by-one: invoices created on the last day of the month were left out. '
+        + 'A support agent noticed it the next morning when a customer asked why their invoice was missing. '
+        + 'I was responsible for the export, so I took it on. In the first hour I reverted my change, re-ran the export for the affected 212 customers and told my lead and the support team what had happened and which customers were affected. '
+        + 'Then I wrote a test for month boundaries and added a check that compares the invoice count with the number of billable accounts. '
+        + 'As a result, the corrected invoices went out the same day, and the count check has since caught two other problems before release.',
+      'The existing tests only used dates in the middle of the month, because the fixtures were written years ago, so the boundary was never exercised. '
+        + 'Review did not catch it either since the diff looked like a simple refactor. I added boundary dates to the shared fixtures so that every report test now covers them.',
+    ],
+  },
+  {
+    asks: [BEHAVIORAL[1].prompt, 'What did you cut that you later regretted?'],
+    says: [
+      'Last year our team had to deliver a tax reporting feature before a regulatory deadline on the 1st of April; missing it meant fines for our customers. '
+        + 'My task was to lead the backend work. Six weeks out I compared our estimates with actuals and saw we were running about 40% behind. '
+        + 'I raised it with the product manager the same day, and I proposed a rule for cutting: keep only what the regulation requires on day one. '
+        + 'I decided with the product manager and our compliance lead to defer the PDF export and the custom templates, but I refused to cut the validation and the tests on the submission path because errors there would be reported to the authority. '
+        + 'We shipped on the 28th of March, three days early, with zero failed submissions in the first month, and I delivered the PDF export in May as promised.',
+      'I regret cutting the bulk edit screen, because support spent around 10 hours a week fixing entries one by one. '
+        + 'I would now measure the support cost of a cut before agreeing to it, instead of only looking at development effort.',
+    ],
+  },
+  {
+    asks: [BEHAVIORAL[2].prompt],
+    says: [
+      'Two years ago, when I was working on a logistics platform, our tech lead wanted to split the order service into five microservices. '
+        + 'My job was to build the new routing feature, and my concern was that we were a team of four and the data was tightly coupled. '
+        + 'I wrote a two-page comparison with the costs of each option, I built a small prototype of the modular monolith over a weekend and I measured the deployment time of both. '
+        + 'First I shared it with the lead privately, then I presented it at the architecture review. '
+        + 'We agreed to keep one service with clear modules and revisit in six months. '
+        + 'As a result we shipped the new routing feature in five weeks instead of the planned eight, and the lead later asked me to write the module guidelines.',
+    ],
+  },
+];
+
+const WEAK: Script = [
+  {
+    asks: [BEHAVIORAL[0].prompt, 'Why did the existing tests or code review not catch it?'],
+    says: [
+      'Yeah so there was a bug once, um, and basically we had to fix it, you know, and it was kind of stressful for everybody on the team I guess.',
+      'Not sure, I think we just missed it.',
+    ],
+  },
+  {
+    asks: [BEHAVIORAL[1].prompt],
+    says: ['We had a deadline and we had too much stuff so we took some things out and the team worked really hard on it and in the end it was fine I think.'],
+  },
+  {
+    asks: [BEHAVIORAL[2].prompt],
+    says: ['I usually just go with what the lead says, we discussed it as a team and we went with their idea.'],
+  },
+];
+
+const behavioral = (script: Script, integrity: Array<{ type: string; count: number }> = []) =>
+  buildInterviewReport({ method: methodFor('behavioral'), setup: setupOf('behavioral', plan(BEHAVIORAL)), turns: transcript(script), integrity });
+
+/** Every {turn, quote} object anywhere in the report. */
+function quotesIn(value: unknown, out: Array<{ turn: number; quote: string }> = []): Array<{ turn: number; quote: string }> {
+  if (Array.isArray(value)) for (const v of value) quotesIn(v, out);
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.turn === 'number' && typeof o.quote === 'string') out.push({ turn: o.turn, quote: o.quote });
+    for (const v of Object.values(o)) quotesIn(v, out);
+  }
+  return out;
+}
+
+function expectVerbatim(report: InterviewReportBody, turns: Turn[]) {
+  const quotes = quotesIn(report);
+  for (const { turn, quote } of quotes) {
+    const cited = turns.find((t) => t.seq === turn);
+    expect(cited?.speaker, `turn ${turn} is the candidate's`).toBe('candidate');
+    expect(quote.length).toBeLessThanOrEqual(200);
+    // Verbatim apart from "…" at cut points: every piece between cut marks is in the cited turn.
+    for (const piece of quote.split('…').map((p) => p.trim()).filter(Boolean)) expect(cited!.text, quote).toContain(piece);
+  }
+  return quotes.length;
+}
+
+const ratings = (r: InterviewReportBody) => Object.fromEntries(r.competencies.map((c) => [c.slug, c.rating]));
+
+describe('the built-in report: behavioural round', () => {
+  const strong = behavioral(STRONG);
+  const weak = behavioral(WEAK);
+
+  it('rates a strong behavioural interview above a weak one, competency by competency', () => {
+    expect(strong.scored && weak.scored).toBe(true);
+    const s = ratings(strong);
+    const w = ratings(weak);
+    for (const slug of Object.keys(s)) expect(s[slug]!, slug).toBeGreaterThanOrEqual(w[slug]!);
+    for (const slug of ['context', 'ownership', 'impact', 'relevance']) expect(s[slug]!, slug).toBeGreaterThan(w[slug]!);
+    expect(s.impact).toBeGreaterThanOrEqual(4);
+    expect(s.ownership).toBeGreaterThanOrEqual(4);
+    expect(w.impact).toBeLessThanOrEqual(2);
+    expect(strong.overall_score!).toBeGreaterThan(weak.overall_score! + 30);
+    expect(['strong_yes', 'yes']).toContain(strong.recommendation);
+    expect(['lean_no', 'no']).toContain(weak.recommendation);
+  });
+
+  it('reports the STAR parts each answer is missing', () => {
+    expect(strong.answers.map((a) => a.star?.missing)).toEqual([[], [], []]);
+    expect(strong.answers.every((a) => a.star?.ownership === 'i')).toBe(true);
+    expect(weak.answers[0].star?.missing).toEqual(['result']);
+    expect(weak.answers[2].star?.missing).toEqual(['situation', 'task', 'result']);
+    expect(weak.answers[2].star?.ownership).toBe('we');
+  });
+
+  it('reports key point coverage per answer', () => {
+    for (const a of strong.answers) {
+      expect(a.coverage!.covered.length + a.coverage!.missed.length).toBe(plan(BEHAVIORAL)[a.position].keyPoints.length);
+      expect(a.coverage!.score).toBeGreaterThan(weak.answers[a.position].coverage!.score);
+      expect(a.coverage!.ratio).toBeGreaterThanOrEqual(weak.answers[a.position].coverage!.ratio);
+    }
+  });
+
+  it('quotes only the candidate\'s own words, verbatim, with evidence for every rating above 1', () => {
+    for (const [report, script] of [[strong, STRONG], [weak, WEAK]] as const) {
+      expect(expectVerbatim(report, transcript(script))).toBeGreaterThan(0);
+      const method = methodFor('behavioral');
+      for (const c of report.competencies) {
+        expect(c.rating).not.toBeNull();
+        expect(c.anchor).toBe(method.competencies.find((m) => m.slug === c.slug)!.anchors[String(c.rating) as '1']);
+        expect(c.evidence.length).toBeLessThanOrEqual(3);
+        if (c.rating! > 1) expect(c.evidence.length, c.slug).toBeGreaterThanOrEqual(1);
+        expect(c.rationale.length).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  it('never lets proctoring signals change the score, the ratings or the recommendation', () => {
+    const flagged = behavioral(STRONG, [{ type: 'tab_switch', count: 14 }, { type: 'paste', count: 3 }, { type: 'tab_switch', count: 2 }]);
+    expect({ ...flagged, integrity: null }).toEqual({ ...strong, integrity: null });
+    expect(flagged.integrity.signals).toEqual([{ type: 'paste', count: 3 }, { type: 'tab_switch', count: 16 }]);
+    expect(flagged.integrity.note).toMatch(/never affect the score/);
+    expect(strong.integrity.signals).toEqual([]);
+  });
+
+  it('is deterministic and JSON-serialisable', () => {
+    expect(JSON.parse(JSON.stringify(behavioral(STRONG)))).toEqual(strong);
+    expect(strong.method).toBe('built_in');
+    expect(strong.quality).toMatchObject({ ok: true });
+    expect(strong.recommendation_note).toMatch(/^Advisory: /);
+  });
+
+  it('computes the overall score from the ratings by the documented formula', () => {
+    const expected = Math.round((100 * strong.competencies.reduce((s, c) => s + (c.rating! - 1) / 4, 0)) / strong.competencies.length);
+    expect(strong.overall_score).toBe(expected);
+  });
+});
+
+describe('the transcript guard in the report', () => {
+  it('refuses to score a transcript that fails the guard', () => {
+    const ok = Array.from({ length: 25 }, () => 'ok').join(' ');
+    const report = behavioral([{ asks: [BEHAVIORAL[0].prompt], says: [ok] }, { asks: [BEHAVIORAL[1].prompt], says: [ok] }]);
+    expect(report).toMatchObject({ scored: false, competencies: [], overall_score: null, recommendation: null, quality: { ok: false, reason: 'repetitive' } });
+    expect(behavioral([])).toMatchObject({ scored: false, quality: { reason: 'empty' } });
+    expect(behavioral([{ asks: [BEHAVIORAL[0].prompt], says: ['I fixed it quickly and told my lead about it.'] }])).toMatchObject({ scored: false, quality: { reason: 'too_short' } });
+  });
+});
+
+describe('the overall score and the recommendation', () => {
+  it('maps ratings to 0–100 by round(100 × mean((rating − 1) / 4))', () => {
+    expect(overallScore([1, 1, 1])).toBe(0);
+    expect(overallScore([5, 5, 5, 5])).toBe(100);
+    expect(overallScore([3, 3, 3])).toBe(50);
+    expect(overallScore([4, 5, 3, 2, 1])).toBe(50);
+    expect(overallScore([4, 4, 5])).toBe(83);
+    expect(overallScore([2, null, 3])).toBe(38);
+    expect(overallScore([null])).toBeNull();
+  });
+
+  it('recommends by the documented thresholds', () => {
+    expect(recommendationFor(80, [4, 4, 5, 3])).toBe('strong_yes');
+    expect(recommendationFor(81, [5, 5, 5, 2])).toBe('yes');
+    expect(recommendationFor(79, [4, 4, 4, 4])).toBe('yes');
+    expect(recommendationFor(60, [3, 4, 3, 4])).toBe('yes');
+    expect(recommendationFor(70, [5, 5, 4, 1])).toBe('lean_no');
+    expect(recommendationFor(59, [3, 4, 3, 3])).toBe('lean_no');
+    expect(recommendationFor(40, [3, 3, 2, 3])).toBe('lean_no');
+    expect(recommendationFor(39, [3, 2, 2, 3])).toBe('no');
+    expect(recommendationFor(0, [1, 1, 1])).toBe('no');
+  });
+
+  it('maps measure scores to ratings by the thresholds', () => {
+    expect([0, 0.124, 0.125, 0.374, 0.375, 0.624, 0.625, 0.874, 0.875, 1].map((s) => ratingFor(s, 'star_result'))).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    expect([0.09, 0.1, 0.25, 0.4, 0.6].map((s) => ratingFor(s, 'key_point_coverage'))).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('quotes', () => {
+  const turn = (text: string): Turn => ({ seq: 7, speaker: 'candidate', kind: 'text', text, questionPosition: 0, atMs: 0, code: null });
+
+  it('cuts a long sentence at word boundaries with "…", verbatim', () => {
+    const long = `Intro. ${'word '.repeat(60)}needle ${'more '.repeat(60)}end. Outro.`;
+    const q = excerpt(turn(long), long.indexOf('needle'));
+    expect(q.quote.length).toBeLessThanOrEqual(200);
+    expect(q.quote).toMatch(/^….*needle.*…$/);
+    expect(isVerbatim(long, q.quote)).toBe(true);
+    expect(excerpt(turn('First one. Latency fell from 3.5 s to 0.8 s. Done.'), 20).quote).toBe('Latency fell from 3.5 s to 0.8 s.');
+  });
+
+  it('recognises a quote that is not in the text', () => {
+    expect(isVerbatim('I rewrote the retry logic.', 'I rewrote the retry logic')).toBe(true);
+    expect(isVerbatim('I rewrote the retry logic.', 'We rewrote the retry logic')).toBe(false);
+    expect(isVerbatim('alpha beta gamma', 'alpha … gamma')).toBe(true);
+    expect(isVerbatim('alpha beta gamma', 'gamma … alpha')).toBe(false);
+    expect(isVerbatim('anything', '…')).toBe(false);
+  });
+
+  describe('from an analysis that misquotes', () => {
+    afterEach(() => { vi.doUnmock('../../src/modules/interviews/interviewer/analysis.js'); vi.resetModules(); });
+
+    it('drops every quote that is not in the turn it cites', async () => {
+      vi.resetModules();
+      vi.doMock('../../src/modules/interviews/interviewer/analysis.js', async (original) => {
+        const real = await original<typeof import('../../src/modules/interviews/interviewer/analysis.js')>();
+        const fake = (seq: number) => ({ seq, quote: 'I single-handedly saved the company a billion dollars.' });
+        return {
+          ...real,
+          analyseStar: (turns: Turn[]) => ({ ...real.analyseStar(turns), result: fake(turns[0]?.seq ?? 1) }),
+          coverKeyPoints: (points: string[], turns: Turn[]) => real.coverKeyPoints(points, turns).map((p) => ({ ...p, covered: fake(turns[0]?.seq ?? 1), score: 1 })),
+        };
+      });
+      const { buildInterviewReport: build } = await import('../../src/modules/interviews/interviewer/report.js');
+      const turns = transcript(STRONG);
+      const report = build({ method: methodFor('behavioral'), setup: setupOf('behavioral', plan(BEHAVIORAL)), turns, integrity: [] });
+      expectVerbatim(report, turns);
+      expect(JSON.stringify(report)).not.toContain('billion dollars');
+      expect(report.answers.every((a) => a.star?.missing.includes('result'))).toBe(true);
+      expect(ratings(report).impact).toBe(1);
+    });
+  });
+});
+
+// ---- other styles ---------------------------------------------------------------------------------------------------
+
+const DESIGN_Q = pick('system-design', ['marketing-sms-short-link-service']);
+
+describe('the built-in report: system design round', () => {
+  const run = (says: string[], asks = [DESIGN_Q[0].prompt, 'How would you stop the service being used to disguise phishing links?']) => {
+    const turns = transcript([{ asks, says }]);
+    return { turns, report: buildInterviewReport({ method: methodFor('system-design'), setup: setupOf('system_design', plan(DESIGN_Q, 25)), turns, integrity: [] }) };
+  };
+  const thorough = run([
+    'Let me clarify the requirements first: clients create links in bulk per campaign, recipients click them, and clients read click counts a few minutes old. Links expire after 90 days. '
+      + 'For scale, 30 million links a month is about 12 writes per second on average, but a burst is 2 million in 10 minutes, so roughly 3,300 writes per second, and clicks peak at 20,000 per second. '
+      + 'With 90 days of links that is about 90 million live rows of a few hundred bytes, so tens of GB. '
+      + 'The data model is a table keyed by the short code as primary key, holding the target URL, campaign id, client id and expires_at, with an index on campaign id; a TTL job removes expired rows. '
+      + 'I would use a key-value store or Postgres partitioned by code, with read replicas. Codes come from pre-allocated ID ranges encoded in base62, instead of random codes with a uniqueness check, because ranges avoid collisions during a burst. '
+      + 'The trade-off is that sequential codes are guessable, so I would permute them. Redirects use 302 rather than 301 so every click reaches us. '
+      + 'Clicks go to a queue and are aggregated per campaign asynchronously, so there is no hot counter row. If the cache fails, the redirect falls back to the store; if the queue is down, clicks are buffered and retried, and we accept at-least-once counting with duplicates removed by event id.',
+    'I would check target URLs against a safe-browsing list when links are created, because blocking at creation is cheaper than at click time, and rate limit new clients so a phishing campaign cannot create millions of links before review.',
+  ]);
+  const thin = run([
+    'I would have a web server and a database and the server makes the short link and saves it and then redirects people when they click it.',
+    'Maybe we could check the links somehow, I am not sure how exactly we would do it.',
+  ]);
+
+  it('rates requirements, data and trade-offs from the design talk', () => {
+    expect(thorough.report.scored && thin.report.scored).toBe(true);
+    const t = ratings(thorough.report);
+    const w = ratings(thin.report);
+    for (const slug of ['requirements_and_scale', 'data_model', 'trade_offs_and_failure', 'technical_depth']) expect(t[slug]!, slug).toBeGreaterThan(w[slug]!);
+    expect(t).toMatchObject({ requirements_and_scale: 5, data_model: 5, trade_offs_and_failure: 5 });
+    // Naming "a database" without keys, indexes or partitioning is the anchor-2 behaviour.
+    expect(w).toMatchObject({ requirements_and_scale: 1, data_model: 2, trade_offs_and_failure: 1 });
+    expect(thorough.report.answers[0].design!.scale).not.toBeNull();
+    expect(thin.report.answers[0].design!.failure).toBeNull();
+    expectVerbatim(thorough.report, thorough.turns);
+    expectVerbatim(thin.report, thin.turns);
+  });
+});
+
+const CODING_Q = pick('coding', ['ferry-hop-distances']);
+const ok = (stdout = '0 1 1 2 -1 -1\n'): CodeRun => ({ status: 'ok', exitCode: 0, stdout, stderr: '', timeMs: 40 });
+const failed = (status: CodeRun['status']): CodeRun => ({ status, exitCode: 1, stdout: '', stderr: 'Error', timeMs: 10 });
+const SOURCE = 'from collections import deque\nimport sys\n\ndef main():\n    pass\n\nmain()\n';
+
+describe('the built-in report: coding round', () => {
+  const run = (says: Script[number]['says']) => {
+    const turns = transcript([{ asks: [CODING_Q[0].prompt, 'How would you test it?', 'Anything else?'], says }]);
+    return { turns, report: buildInterviewReport({ method: methodFor('live-coding'), setup: setupOf('coding', plan(CODING_Q, 25)), turns, integrity: [] }) };
+  };
+  const talk = [
+    'Can I assume the routes are two-way and there can be duplicates? My approach is breadth-first search from island 1, because every ride costs the same, so BFS gives the minimum number of rides; Dijkstra would work too but is slower than needed. '
+      + 'I will build an adjacency list, add each route in both directions, initialise distances to -1 and use that as the visited marker, setting the distance when I enqueue.',
+    'It runs in O(n + m) time and O(n + m) space. I tested it on the example and on edge cases: n = 1 with no routes, and duplicate routes.',
+  ];
+  const solved = run([talk[0], { code: SOURCE, run: failed('compile_error') }, { code: SOURCE, run: ok() }, talk[1]]);
+  const broken = run([
+    'I will just write something and see what happens with it, maybe a loop over the routes and some list of distances for every island.',
+    { code: SOURCE, run: failed('compile_error') },
+    'It does not compile, I am not sure why, I ran out of ideas here honestly and I do not know what else to change in this code right now.',
+    { code: SOURCE, run: failed('compile_error') },
+  ]);
+  const silent = run([
+    'Let me write the code for this problem now and then explain it once it works properly, I prefer to type first and talk later.',
+    'Still writing the code, give me a moment please, nearly there with it, just a few more lines to go before it is done.',
+  ]);
+
+  it('rates working code from the runs, and the talk around it', () => {
+    for (const r of [solved, broken, silent]) expect(r.report.scored).toBe(true);
+    const s = ratings(solved.report);
+    expect(s.correctness).toBe(5);
+    expect(ratings(broken.report).correctness).toBe(2);
+    expect(ratings(silent.report).correctness).toBe(1);
+    expect(s.complexity_and_testing).toBe(5);
+    expect(ratings(broken.report).complexity_and_testing).toBeLessThanOrEqual(2);
+    expect(s.approach).toBeGreaterThan(ratings(broken.report).approach!);
+    expect(solved.report.code.summary).toEqual({ snapshots: 2, runs: 2, succeeded: 1, failed: 1, last_status: 'ok' });
+    expect(solved.report.code.snapshots.map((c) => [c.ran, c.status, c.exit_code])).toEqual([[true, 'compile_error', 1], [true, 'ok', 0]]);
+    expect(solved.report.answers[0].coding!.complexity).not.toBeNull();
+    for (const r of [solved, broken, silent]) expectVerbatim(r.report, r.turns);
+    expect(solved.report.overall_score!).toBeGreaterThan(broken.report.overall_score!);
+  });
+});
+
+const FRONTEND_Q = pick('front-end', ['event-loop-log-order-ticket-checkout']);
+const CUSTOM: PlannedQuestion = {
+  position: 1, source: 'customer', questionId: null, title: 'Accessible dropdown', prompt: 'How would you make a custom dropdown accessible?',
+  keyPoints: [], followUps: [], minutes: 10, problem: null,
+};
+
+describe('the built-in report: technical round', () => {
+  const probe = 'What would happen to rendering if a microtask kept scheduling another microtask forever?';
+  const first = 'The order is A, F, H, C, E, G, D, B. Synchronous code runs first, including the async function body up to its first await, so F prints before H. '
+    + 'Then the microtask queue drains in FIFO order: C, then E, then G, because the await continuation is queued as a microtask. '
+    + 'D is only queued when C\'s callback finishes, so it runs after G. Finally the timeout B runs last, since the microtask queue is drained completely before the next task.';
+  const dropdown = 'I would start with a native select if the design allows it, because it is accessible for free. For a custom one I would use the listbox role, '
+    + 'manage focus with aria-activedescendant, support arrow keys, Home, End and Escape, and announce the selected option to screen readers.';
+  const run = (followUp: string, plan2: PlannedQuestion[] = [...plan(FRONTEND_Q, 12), CUSTOM]) => {
+    const turns = transcript([
+      { asks: [FRONTEND_Q[0].prompt, probe], says: [first, followUp] },
+      { asks: [CUSTOM.prompt, 'How would you test it?'], says: [dropdown, followUp === SHALLOW ? SHALLOW : 'I would test it with a screen reader such as NVDA and VoiceOver, and write a keyboard-only test so that regressions in focus handling are caught in CI.'] },
+    ]);
+    return { turns, report: buildInterviewReport({ method: methodFor('frontend-engineering'), setup: setupOf('technical', plan2), turns, integrity: [] }) };
+  };
+  const SHALLOW = 'I am not sure, maybe it would be slow.';
+  const deep = run('Rendering would never happen, because the browser only renders between tasks and the microtask queue must be empty first, so the page freezes. '
+    + 'Instead I would split the work with setTimeout or requestAnimationFrame so that the browser gets a chance to paint between chunks.');
+  const shallow = run(SHALLOW);
+
+  it('rates depth from the answers to follow-up questions', () => {
+    expect(deep.report.scored && shallow.report.scored).toBe(true);
+    expect(ratings(deep.report).depth!).toBeGreaterThanOrEqual(4);
+    expect(ratings(shallow.report).depth!).toBeLessThanOrEqual(2);
+    expect(deep.report.competencies.find((c) => c.slug === 'depth')!.rationale).toMatch(/2 were substantive/);
+    for (const r of [deep, shallow]) expectVerbatim(r.report, r.turns);
+  });
+
+  it('grades key points only where the question has them, and leaves an unmeasurable competency out of the score', () => {
+    expect(deep.report.answers[0].coverage).toBeDefined();
+    expect(deep.report.answers[1].coverage).toBeUndefined();
+    expect(ratings(deep.report).knowledge).not.toBeNull();
+    const custom = run(SHALLOW, [{ ...CUSTOM, position: 0, keyPoints: [] }, { ...CUSTOM, position: 1, title: 'Again' }]);
+    const knowledge = custom.report.competencies.find((c) => c.slug === 'knowledge')!;
+    expect(knowledge).toMatchObject({ rating: null, anchor: null, evidence: [] });
+    expect(knowledge.rationale).toMatch(/^Not measured/);
+    expect(custom.report.overall_score).toBe(overallScore(custom.report.competencies.map((c) => c.rating)));
+    expect(custom.report.recommendation_note).not.toMatch(/knowledge/);
+  });
+
+  it('scores an asked question left unanswered as nothing, and ignores questions never reached', () => {
+    const turns = transcript([{ asks: [FRONTEND_Q[0].prompt, probe], says: [first, SHALLOW] }, { asks: [CUSTOM.prompt], says: [] }]);
+    const asked = buildInterviewReport({ method: methodFor('frontend-engineering'), setup: setupOf('technical', [...plan(FRONTEND_Q, 12), CUSTOM]), turns, integrity: [] });
+    const reached = buildInterviewReport({
+      method: methodFor('frontend-engineering'), setup: setupOf('technical', [...plan(FRONTEND_Q, 12), CUSTOM]), turns: turns.filter((t) => t.questionPosition !== 1), integrity: [],
+    });
+    expect(asked.answers[1]).toMatchObject({ asked: true, answered: false, words: 0 });
+    expect(reached.answers[1]).toMatchObject({ asked: false, answered: false });
+    expect(ratings(asked).communication!).toBeLessThan(ratings(reached).communication!);
+  });
+});
+
+describe('every round method', () => {
+  it('gives a complete report: every competency rated on its scale, every quote verbatim', () => {
+    for (const method of readRoundMethods()) {
+      const questions = (method.questions ?? bank(method.categories[0])).slice(0, 2);
+      const turns = transcript(STRONG.slice(0, 2).map((s, i) => ({ ...s, asks: [questions[i].prompt, ...s.asks.slice(1)] })));
+      const report = buildInterviewReport({ method, setup: setupOf(method.style, plan(questions)), turns, integrity: [] });
+      expect(report.scored, method.slug).toBe(true);
+      expect(report.competencies.map((c) => c.slug), method.slug).toEqual(method.competencies.map((c) => c.slug));
+      for (const c of report.competencies) {
+        expect([1, 2, 3, 4, 5], `${method.slug}.${c.slug}`).toContain(c.rating);
+        if (c.rating! > 1) expect(c.evidence.length, `${method.slug}.${c.slug}`).toBeGreaterThan(0);
+      }
+      expect(report.overall_score).toBeGreaterThanOrEqual(0);
+      expect(report.overall_score).toBeLessThanOrEqual(100);
+      expectVerbatim(report, turns);
+    }
+  });
+});

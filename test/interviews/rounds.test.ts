@@ -1,0 +1,117 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readBank, readTaxonomy, titleKey } from '../../src/modules/question-bank/content.js';
+import { MEASURES, methodFor, readRoundMethods, RATINGS, RoundMethodError, validateRoundMethods } from '../../src/modules/interviews/interviewer/method.js';
+
+// The round methods catalogue: every round type has a method the interviewer and the report can use, every
+// competency has a complete anchored scale and a measure the report implements, and the rounds' own questions
+// follow the question bank's rules.
+const roundTypes = JSON.parse(readFileSync(new URL('../../catalog/round-types.json', import.meta.url), 'utf8')) as Array<{ slug: string }>;
+const raw = () => JSON.parse(readFileSync(new URL('../../catalog/interviews/rounds.json', import.meta.url), 'utf8'));
+const taxonomy = readTaxonomy();
+const methods = readRoundMethods();
+
+describe('the round methods catalogue', () => {
+  it('has a method for every round type, and a default', () => {
+    const slugs = methods.map((m) => m.slug);
+    for (const r of roundTypes) expect(slugs, r.slug).toContain(r.slug);
+    expect(slugs).toContain('default');
+    expect(new Set(slugs).size).toBe(slugs.length);
+  });
+
+  it('maps each round to its style and bank categories', () => {
+    const expected: Record<string, [string, string[]]> = {
+      behavioral: ['behavioral', ['behavioral']],
+      'system-design': ['system_design', ['system-design']],
+      'live-coding': ['coding', ['coding']],
+      'frontend-engineering': ['technical', ['front-end']],
+      'data-sql': ['technical', ['sql-data']],
+      'machine-learning': ['technical', ['machine-learning']],
+      'product-sense': ['technical', []],
+      'hiring-manager-screen': ['behavioral', ['behavioral']],
+      default: ['behavioral', ['behavioral']],
+    };
+    for (const [slug, [style, categories]] of Object.entries(expected)) {
+      expect(methodFor(slug).style, slug).toBe(style);
+      expect(methodFor(slug).categories, slug).toEqual(categories);
+    }
+  });
+
+  it('gives every round 3 to 5 competencies with unique slugs, complete anchors and a known measure', () => {
+    for (const m of methods) {
+      expect(m.competencies.length, m.slug).toBeGreaterThanOrEqual(3);
+      expect(m.competencies.length, m.slug).toBeLessThanOrEqual(5);
+      expect(new Set(m.competencies.map((c) => c.slug)).size, m.slug).toBe(m.competencies.length);
+      // Two competencies on one measure would always get the same rating.
+      expect(new Set(m.competencies.map((c) => c.measure)).size, m.slug).toBe(m.competencies.length);
+      for (const c of m.competencies) {
+        expect(MEASURES, `${m.slug}.${c.slug}`).toContain(c.measure);
+        expect(Object.keys(c.anchors).sort(), `${m.slug}.${c.slug}`).toEqual([...RATINGS]);
+        for (const r of RATINGS) expect(c.anchors[r].trim().length, `${m.slug}.${c.slug}.${r}`).toBeGreaterThan(10);
+        expect(new Set(Object.values(c.anchors)).size, `${m.slug}.${c.slug} anchors distinct`).toBe(5);
+      }
+    }
+  });
+
+  it('uses every measure the report implements, and only measures that suit the round style', () => {
+    expect(new Set(methods.flatMap((m) => m.competencies.map((c) => c.measure)))).toEqual(new Set(MEASURES));
+    for (const m of methods) {
+      for (const c of m.competencies) {
+        if (c.measure.startsWith('design_')) expect(m.style, `${m.slug}.${c.slug}`).toBe('system_design');
+        if (c.measure.startsWith('code_')) expect(m.style, `${m.slug}.${c.slug}`).toBe('coding');
+        if (c.measure.startsWith('star_')) expect(m.style, `${m.slug}.${c.slug}`).toBe('behavioral');
+      }
+    }
+  });
+
+  it('gives the rounds without a bank category their own valid questions, distinct from the bank', () => {
+    const bank = readBank(taxonomy, new Set(readdirSync(new URL('../../catalog/coding/problems/', import.meta.url))));
+    const bankSlugs = new Set(bank.map((e) => e.question.slug));
+    const bankTitles = new Set(bank.map((e) => titleKey(e.question.title)));
+    expect(methodFor('product-sense').questions!.length).toBeGreaterThanOrEqual(5);
+    expect(methodFor('hiring-manager-screen').questions!.length).toBeGreaterThanOrEqual(3);
+    for (const m of methods) {
+      if (m.categories.length === 0) expect(m.questions?.length ?? 0, m.slug).toBeGreaterThan(0);
+      for (const q of m.questions ?? []) {
+        expect(bankSlugs.has(q.slug), q.slug).toBe(false);
+        expect(bankTitles.has(titleKey(q.title)), q.title).toBe(false);
+        expect(q.prompt.length).toBeGreaterThanOrEqual(150);
+        expect(q.prompt.length).toBeLessThanOrEqual(2000);
+        expect(q.guidance.key_points.length).toBeGreaterThanOrEqual(3);
+        expect(q.guidance.key_points.length).toBeLessThanOrEqual(8);
+        expect(q.guidance.follow_ups.length).toBeGreaterThanOrEqual(2);
+        expect(q.guidance.follow_ups.length).toBeLessThanOrEqual(5);
+      }
+    }
+    // Every difficulty is there for product sense, so any interview difficulty draws a near question.
+    expect(new Set(methodFor('product-sense').questions!.map((q) => q.difficulty))).toEqual(new Set(['easy', 'medium', 'hard']));
+  });
+
+  it('falls back to the default method for an organisation\'s own round types', () => {
+    expect(methodFor('acme-culture-chat').slug).toBe('default');
+    expect(methodFor('behavioral').slug).toBe('behavioral');
+  });
+
+  it('refuses a catalogue that breaks a rule, naming the round', () => {
+    const broken = (change: (m: any[]) => void) => {
+      const m = raw();
+      change(m);
+      return () => validateRoundMethods(m, taxonomy);
+    };
+    expect(broken(() => undefined)).not.toThrow();
+    expect(broken((m) => { delete m[0].competencies[0].anchors['3']; })).toThrow(/behavioral.*anchors/);
+    expect(broken((m) => { m[0].competencies[1].measure = 'vibes'; })).toThrow(/behavioral.*measure/);
+    expect(broken((m) => { m[0].competencies[1].slug = m[0].competencies[0].slug; })).toThrow(/twice/);
+    expect(broken((m) => { m[1].categories = ['astrology']; })).toThrow(/system-design.*unknown category astrology/);
+    expect(broken((m) => { m[0].competencies = m[0].competencies.slice(0, 2); })).toThrow(/competencies: 3 to 5/);
+    expect(broken((m) => { m[0].question_minutes = 0; })).toThrow(/question_minutes/);
+    expect(broken((m) => { m[0].style = 'casual'; })).toThrow(/style/);
+    expect(broken((m) => { m.splice(m.findIndex((x: any) => x.slug === 'default'), 1); })).toThrow(/default/);
+    const ps = (m: any[]) => m.find((x) => x.slug === 'product-sense');
+    expect(broken((m) => { ps(m).questions[0].prompt = 'Too short.'; })).toThrow(/reducing-no-shows.*prompt/);
+    expect(broken((m) => { ps(m).questions[0].guidance.follow_ups = ['Only one follow-up here?']; })).toThrow(/follow_ups/);
+    expect(broken((m) => { ps(m).questions[1].slug = ps(m).questions[0].slug; })).toThrow(/twice/);
+    expect(broken((m) => { ps(m).questions = undefined; })).toThrow(/nothing to ask/);
+    expect(() => validateRoundMethods({}, taxonomy)).toThrow(RoundMethodError);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModel, type FakeModel, type FakeModelRequest } from '../helpers/fake-model.js';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import { settleJobs } from '../helpers/settle.js';
+
+let model: FakeModel;
+let h: Harness;
+let kit: InterviewKit;
+/** An organisation with credits for every interview the file joins. */
+let org: Org;
+const key = () => org.keys.secret_test;
+
+/** The fake interviewer words the built-in move its own way; the fake assessor rates with one true quote and one invented. */
+function reply(request: FakeModelRequest): string {
+  if (request.system?.includes('assess a job interview transcript')) {
+    const turns = [...request.user.matchAll(/\[(\d+)\] CANDIDATE: (.*)/g)];
+    const [, seq, text] = turns[0];
+    const slugs = [...request.user.matchAll(/^(\S+) — /gm)].map((m) => m[1]);
+    return JSON.stringify({
+      summary: 'A clear, specific candidate.',
+      competencies: slugs.map((slug) => ({
+        slug, rating: 4, rationale: 'Specific examples.',
+        evidence: [{ turn: Number(seq), quote: text.slice(0, 30) }, { turn: Number(seq), quote: 'words the candidate never said' }],
+      })),
+    });
+  }
+  const move = /"""([\s\S]*)"""/.exec(request.user)?.[1] ?? '';
+  return `(model) ${move}`;
+}
+
+beforeAll(async () => {
+  model = await startFakeModel(reply);
+  h = await startHarness({ env: { ...model.env, PREP_RATE_LIMIT: '100000', PREP_RATE_LIMIT_MODEL: '100000' } });
+  kit = await interviewKit(h);
+  org = await kit.organization();
+});
+afterAll(async () => {
+  await h.close();
+  await model.close();
+});
+
+describe('an interviewer worded by a model', () => {
+  it('streams the model\'s turns as they are produced, within the same plan, and stores each whole', async () => {
+    const { channel, opening } = await kit.started(key());
+    expect(opening.text.startsWith('(model) ')).toBe(true);
+    const deltas = channel.messages.filter((m) => m.type === 'turn.delta');
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.map((d) => d.text).join('')).toBe(opening.text);
+    const system = model.requests.at(-1)!.body.messages[0].content as string;
+    expect(system).toContain('Guidance notes (for you only');
+    expect(model.requests.at(-1)!.body).toMatchObject({ stream: true, temperature: 0 });
+    const next = await channel.answer('At my last job I rebuilt our on-call rotation because pages were waking the same two people.');
+    expect(next.text.startsWith('(model) ')).toBe(true);
+    await channel.close();
+  });
+
+  it('hands the turn to the built-in interviewer when the model fails, before or during its reply, and the interview goes on', async () => {
+    const { channel } = await kit.started(key());
+    model.breakStream = true;
+    const broken = await channel.answer('I was responsible for the migration and I wrote the plan myself.');
+    model.breakStream = false;
+    expect(broken.text.startsWith('(model)')).toBe(false);
+    expect(channel.messages.some((m) => m.type === 'turn.discard')).toBe(true);
+    model.failing = true;
+    const down = await channel.answer('The result was a 40% drop in pages within a month.');
+    model.failing = false;
+    expect(down.text.startsWith('(model)')).toBe(false);
+    const back = await channel.answer('Next time I would involve the team earlier.');
+    expect(back.text.startsWith('(model) ')).toBe(true);
+    const seqs = channel.turnSeqs;
+    expect(new Set(seqs).size).toBe(seqs.length);
+    await channel.close();
+  });
+
+  it('adds the model\'s rubric assessment to the report, keeping only quotes the candidate really said', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    for (const text of [
+      'At my last company our deploys failed weekly. I was the engineer responsible for the release process and owned the fix.',
+      'I wrote a checklist, automated the rollback, and I paired with each team to adopt it over two sprints.',
+      'As a result failed deploys fell from four a month to none in the next quarter, and I learned to measure first.',
+    ]) await channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const report = await kit.client.ok('GET', `/v1/interviews/${interview.id}/report`, { key: key() }, 200);
+    expect(report.method).toBe('built_in');
+    expect(report.competencies.length).toBeGreaterThan(0);
+    expect(report.model_assessment).toMatchObject({ status: 'assessed', model: 'reviewer-1' });
+    expect(report.model_assessment.quotes_dropped).toBe(report.model_assessment.competencies.length);
+    for (const c of report.model_assessment.competencies) expect(c.evidence).toHaveLength(1);
+  });
+});

@@ -1,0 +1,168 @@
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import { settleJobs } from '../helpers/settle.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let smtp: SMTPServer;
+const mails: Array<{ to: string[]; raw: string }> = [];
+/** An organisation with credits for every interview the file joins. */
+let org: Org;
+const key = () => org.keys.secret_test;
+const live = () => org.keys.secret_live;
+
+/** The smallest valid PNG header: signature and a 1×1 IHDR, then a little more. */
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
+]);
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (d) => (raw += d));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000', PREP_SMTP_URL: `smtp://127.0.0.1:${port}`, PREP_SMTP_FROM: 'Acme Hiring <hiring@acme.test>' } });
+  kit = await interviewKit(h);
+  org = await kit.organization();
+});
+afterAll(async () => {
+  await h.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+const put = (url: string, body: Buffer, type = 'application/octet-stream') => {
+  const { pathname, search } = new URL(url);
+  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': type } });
+};
+
+describe('code during the interview', () => {
+  it('keeps a snapshot in the transcript, runs it in the sandbox under limits, and the interviewer reacts', async () => {
+    const { interview, token, channel } = await kit.started(key(), { round_type: 'live-coding' });
+    const ok = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'import sys\nprint(sys.stdin.read().upper())', run: true, stdin: 'abc' } });
+    expect(ok.run).toMatchObject({ status: 'ok', exit_code: 0, stdout: 'ABC\n' });
+    const loop = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'while True: pass', run: true } });
+    expect(loop.run.status).toBe('time_limit');
+    const broken = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'c', source: 'int main( {', run: true } });
+    expect(broken.run.status).toBe('compile_error');
+    const saved = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'x = 1' } });
+    expect(saved.run).toBeNull();
+    const codeTurns = await channel.until(() => channel.turns.filter((t) => t.kind === 'code').length === 4 && channel.turns.filter((t) => t.kind === 'code'), 'four code turns');
+    expect(codeTurns.map((t) => t.seq)).toEqual([ok.turn, loop.turn, broken.turn, saved.turn]);
+    await channel.until(() => channel.turns.find((t) => t.speaker === 'interviewer' && t.seq > ok.turn), 'a reaction to the code');
+    const unknown = await kit.call('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'cobol', source: 'x', run: true } });
+    expect(unknown.body.error).toMatchObject({ code: 'parameter_invalid', param: 'language' });
+    const huge = await kit.call('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'x'.repeat(64 * 1024 + 1) } });
+    expect(huge.status).toBe(400);
+    await channel.close();
+  });
+});
+
+describe('whiteboard snapshots', () => {
+  it('presigns a PNG upload that joins the transcript; anything but a PNG is refused', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    const upload = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    expect(upload).toMatchObject({ object: 'board_upload', content_type: 'image/png', max_bytes: 2 * 1024 * 1024 });
+    const notPng = await put(upload.upload_url, Buffer.from('%PDF-1.7 not an image'));
+    expect(notPng.statusCode).toBe(415);
+    expect((await put(upload.upload_url, PNG, 'image/png')).statusCode).toBe(200);
+    const missing = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token }); // never uploaded
+    await channel.until(() => channel.turns.find((t) => t.kind === 'board' && t.seq === missing.turn), 'the board turns');
+    await channel.answer('I drew the write path: the client, the queue and the two consumers, with the cache beside them.');
+    await channel.answer('The write goes to the queue first, so a slow consumer never blocks the request, and retries are idempotent.');
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const transcript = await kit.client.ok('GET', `/v1/interviews/${interview.id}/transcript`, { key: key() }, 200);
+    const boards = transcript.turns.filter((t: any) => t.kind === 'board');
+    expect(boards.map((b: any) => [b.seq, b.image.uploaded])).toEqual([[upload.turn, true], [missing.turn, false]]);
+    const image = await h.app.inject({ method: 'GET', url: new URL(boards[0].image.url).pathname + new URL(boards[0].image.url).search });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(boards[1].image.url).toBeNull();
+  });
+});
+
+describe('proctoring signals', () => {
+  it('accepts type or event, does not store meta, counts them in the report apart from the score, and caps them', async () => {
+    const { interview, token } = await kit.started(key());
+    const res = await kit.client.ok('POST', `/v1/interviews/${interview.id}/events`, {
+      token, body: { events: [{ type: 'tab_hidden', meta: { at: 1 } }, { event: 'paste' }, { type: 'copy', event: 'copy' }] },
+    }, 202);
+    expect(res).toEqual({ object: 'proctoring_events', recorded: 3 });
+    const stored = await h.db.kysely.selectFrom('proctoring_events').select(['type', 'meta']).where('subject_id', '=', interview.id).execute();
+    expect(stored.map((e) => e.type).sort()).toEqual(['copy', 'paste', 'tab_hidden']);
+    expect(stored.every((e) => e.meta === null)).toBe(true);
+    const neither = await kit.call('POST', `/v1/interviews/${interview.id}/events`, { token, body: { events: [{ meta: {} }] } });
+    expect(neither.body.error).toMatchObject({ code: 'parameter_missing', param: 'events[0].type' });
+    const clash = await kit.call('POST', `/v1/interviews/${interview.id}/events`, { token, body: { events: [{ type: 'a', event: 'b' }] } });
+    expect(clash.status).toBe(400);
+    let recorded = 3;
+    for (let i = 0; i < 6; i++) {
+      recorded += (await kit.client.ok('POST', `/v1/interviews/${interview.id}/events`, { token, body: { events: Array.from({ length: 100 }, () => ({ type: 'blur' })) } }, 202)).recorded;
+    }
+    expect(recorded).toBe(500);
+  });
+});
+
+describe('recording (live mode only)', () => {
+  it('joins the pieces the room uploaded into one recording behind a signed link; test mode never records', async () => {
+    const { interview, token, channel } = await kit.started(live());
+    channel.send({ type: 'recording.chunk_url', index: 0 });
+    const first = await channel.next('recording.chunk_url');
+    const webmStart = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('first piece ')]);
+    expect((await put(first.url, webmStart)).statusCode).toBe(200);
+    const at = channel.messages.length;
+    channel.send({ type: 'recording.chunk_url', index: 1 });
+    const second = await channel.next('recording.chunk_url', at);
+    expect((await put(second.url, Buffer.from('second piece'))).statusCode).toBe(200);
+    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
+    expect(link).toMatchObject({ object: 'interview_recording', content_type: 'audio/webm', expires_in: 600 });
+    const file = await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search });
+    expect(file.rawPayload.equals(Buffer.concat([webmStart, Buffer.from('second piece')]))).toBe(true);
+
+    const test = await kit.started(key());
+    test.channel.send({ type: 'recording.chunk_url', index: 0 });
+    expect((await test.channel.next('error')).code).toBe('recording_not_ready');
+    await test.channel.close();
+  });
+});
+
+describe('invitations', () => {
+  it('are sent by SMTP in live mode with a launch link, and only described in test mode', async () => {
+    const candidate = await kit.client.candidate(live(), { email: 'grace@example.com', name: 'Grace Hopper' });
+    const interview = await kit.create(live(), { send_invitation: true }, candidate);
+    expect(interview.invitation).toMatchObject({ status: 'queued', to: 'grace@example.com', reason: null });
+    await settleJobs(h, ['interview.invite'], 'the invitation');
+    const mail = mails.find((m) => m.to.includes('grace@example.com'))!;
+    expect(mail.raw).toContain('Acme Hiring');
+    const link = /http:\/\/localhost:8080\/launch#token=[0-9A-Za-z]+/.exec(mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+    expect(link).not.toBeNull();
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
+    expect(after.invitation.status).toBe('sent');
+    const exchanged = await kit.call('POST', '/v1/launch/exchange', { body: { token: link![0].split('token=')[1] }, origin: 'http://localhost:8080' });
+    expect(exchanged.status, exchanged.raw).toBe(201);
+
+    const before = mails.length;
+    const testCandidate = await kit.client.candidate(key(), { email: 'alan@example.com', name: 'Alan Turing' });
+    const described = await kit.create(key(), { send_invitation: true }, testCandidate);
+    expect(described.invitation).toMatchObject({ status: 'not_sent', reason: 'test_mode', to: 'alan@example.com' });
+    expect(described.invitation.text).toContain('{launch_link}');
+    await settleJobs(h, ['interview.invite'], 'nothing');
+    expect(mails.length).toBe(before);
+  });
+});

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import { settleJobs } from '../helpers/settle.js';
+
+let h: Harness;
+let kit: InterviewKit;
+/** An organisation with credits for every interview the file joins. */
+let org: Org;
+const key = () => org.keys.secret_test;
+const live = () => org.keys.secret_live;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  kit = await interviewKit(h);
+  org = await kit.organization();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const eventsOf = async (interviewId: string) => (await h.db.kysely.selectFrom('events').select(['id', 'type', 'payload']).execute()).sort((a, b) => (a.id < b.id ? -1 : 1))
+  .map((e) => ({ type: e.type, object: JSON.parse(e.payload).data.object }))
+  .filter((e) => e.object.id === interviewId || e.object.interview_id === interviewId);
+
+describe('creating an interview', () => {
+  it('is scheduled with its status code, draws a plan from the bank and emits interview.created', async () => {
+    const interview = await kit.create(key());
+    expect(interview).toMatchObject({
+      object: 'interview', status: 'scheduled', status_code: 10, round_type: 'behavioral', difficulty: 3, role: 'Backend Engineer',
+      duration_minutes: 5, livemode: false, joined_at: null, overall_score: null, invitation: null,
+    });
+    const plan = await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: key() }, 200);
+    expect(plan.editable).toBe(true);
+    expect(plan.data.length).toBeGreaterThanOrEqual(1);
+    for (const q of plan.data) {
+      expect(q.source).toBe('bank');
+      expect(q.key_points.length).toBeGreaterThanOrEqual(3);
+      expect(q.minutes).toBeGreaterThanOrEqual(1);
+    }
+    expect((await eventsOf(interview.id)).map((e) => e.type)).toEqual(['interview.created']);
+  });
+
+  it('draws the same questions for the same round, role and difficulty (a structured interview)', async () => {
+    const body = { round_type: 'system-design', difficulty: 4, role: 'Staff Engineer' };
+    const a = await kit.create(live(), body);
+    const b = await kit.create(live(), body);
+    const questions = async (id: string) => (await kit.client.ok('GET', `/v1/interviews/${id}/questions`, { key: live() }, 200)).data.map((q: any) => q.question_id);
+    const first = await questions(a.id);
+    expect(first.length).toBeGreaterThanOrEqual(1);
+    expect(await questions(b.id)).toEqual(first);
+    expect(a.duration_minutes).toBe(60); // live mode: the round's length
+  });
+
+  it('refuses an unknown round type with the valid slugs, a difficulty out of 1–5, an unknown candidate or resume', async () => {
+    const candidate = await kit.client.candidate(key());
+    const bad = await kit.call('POST', '/v1/interviews', { key: key(), body: { candidate_id: candidate, round_type: 'karaoke', difficulty: 3, role: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'invalid_round_type', param: 'round_type' });
+    expect(bad.body.error.message).toContain('behavioral');
+    expect(bad.body.error.message).toContain('system-design');
+    for (const difficulty of [0, 6, 2.5]) {
+      const res = await kit.call('POST', '/v1/interviews', { key: key(), body: { candidate_id: candidate, round_type: 'behavioral', difficulty, role: 'x' } });
+      expect(res.status, String(difficulty)).toBe(400);
+    }
+    const ghost = await kit.call('POST', '/v1/interviews', { key: key(), body: { candidate_id: '00000000-0000-4000-8000-000000000000', round_type: 'behavioral', difficulty: 3, role: 'x' } });
+    expect(ghost.status).toBe(404);
+    const resume = await kit.call('POST', '/v1/interviews', { key: key(), body: { candidate_id: candidate, round_type: 'behavioral', difficulty: 3, role: 'x', resume_key: 'resumes/nope.pdf' } });
+    expect(resume.status).toBe(404);
+    expect(resume.body.error.code).toBe('resume_not_found');
+  });
+
+  it('replays a create under the same Idempotency-Key', async () => {
+    const candidate = await kit.client.candidate(key());
+    const body = { candidate_id: candidate, round_type: 'behavioral', difficulty: 2, role: 'Designer' };
+    const first = await kit.call('POST', '/v1/interviews', { key: key(), body, headers: { 'idempotency-key': `create-${candidate}` } });
+    const again = await kit.call('POST', '/v1/interviews', { key: key(), body, headers: { 'idempotency-key': `create-${candidate}` } });
+    expect(first.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+  });
+
+  it('adds the customer\'s own questions until the candidate joins', async () => {
+    const interview = await kit.create(key(), { questions: [{ prompt: 'Tell me about the project you are proudest of and why.' }] });
+    let plan = await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: key() }, 200);
+    expect(plan.data.at(-1)).toMatchObject({ source: 'customer', prompt: 'Tell me about the project you are proudest of and why.' });
+    plan = await kit.client.ok('POST', `/v1/interviews/${interview.id}/questions`, { key: key(), body: { questions: [{ prompt: 'What would you change about your current team?', key_points: ['names a concrete change'] }] } }, 200);
+    expect(plan.data.at(-1)).toMatchObject({ source: 'customer', key_points: ['names a concrete change'] });
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    const late = await kit.call('POST', `/v1/interviews/${interview.id}/questions`, { key: key(), body: { questions: [{ prompt: 'One more question for the road?' }] } });
+    expect(late.status).toBe(400);
+    expect(late.body.error.code).toBe('session_already_started');
+  });
+
+  it('is not found from another organisation or the other environment', async () => {
+    const interview = await kit.create(key());
+    const other = await h.createOrg('Other interviews');
+    for (const [k, path] of [[other.keys.secret_test, ''], [live(), ''], [other.keys.secret_test, '/questions'], [other.keys.secret_test, '/report']] as const) {
+      const res = await kit.call('GET', `/v1/interviews/${interview.id}${path}`, { key: k });
+      expect(res.status, `${path}`).toBe(404);
+    }
+    const cancel = await kit.call('POST', `/v1/interviews/${interview.id}/cancel`, { key: other.keys.secret_test });
+    expect(cancel.status).toBe(404);
+  });
+
+  it('lists newest first, filtered by candidate and status', async () => {
+    const candidate = await kit.client.candidate(key());
+    const a = await kit.create(key(), {}, candidate);
+    const b = await kit.create(key(), {}, candidate);
+    await kit.client.ok('POST', `/v1/interviews/${a.id}/cancel`, { key: key() }, 200);
+    const all = await kit.client.ok('GET', `/v1/interviews?candidate_id=${candidate}`, { key: key() }, 200);
+    expect(all.data.map((i: any) => i.id)).toEqual([b.id, a.id]);
+    const cancelled = await kit.client.ok('GET', `/v1/interviews?candidate_id=${candidate}&status=cancelled`, { key: key() }, 200);
+    expect(cancelled.data.map((i: any) => i.id)).toEqual([a.id]);
+    const page = await kit.client.ok('GET', `/v1/interviews?candidate_id=${candidate}&limit=1`, { key: key() }, 200);
+    expect(page).toMatchObject({ has_more: true, next_cursor: b.id });
+  });
+});
+
+describe('cancel and slots', () => {
+  it('cancels before the join (once, with interview.cancelled), and not after', async () => {
+    const interview = await kit.create(key());
+    const first = await kit.client.ok('POST', `/v1/interviews/${interview.id}/cancel`, { key: key() }, 200);
+    const again = await kit.client.ok('POST', `/v1/interviews/${interview.id}/cancel`, { key: key() }, 200);
+    expect([first.status, first.status_code, again.status]).toEqual(['cancelled', 60, 'cancelled']);
+    expect((await eventsOf(interview.id)).filter((e) => e.type === 'interview.cancelled')).toHaveLength(1);
+    const link = await kit.call('POST', `/v1/interviews/${interview.id}/launch-link`, { key: key(), body: {} });
+    expect(link.body.error.code).toBe('session_cancelled');
+
+    const joined = await kit.create(key());
+    const token = await kit.token(key(), joined.id);
+    await kit.join(token, joined.id);
+    const late = await kit.call('POST', `/v1/interviews/${joined.id}/cancel`, { key: key() });
+    expect(late.status).toBe(400);
+    expect(late.body.error.code).toBe('session_already_started');
+  });
+
+  it('shows 30-minute windows with the capacity left, and refuses a booking in a full one', async () => {
+    const org = await h.createOrg('Slots');
+    await h.db.kysely.updateTable('organizations').set({ max_concurrent_interviews: 2 }).where('id', '=', org.id).execute();
+    const k = org.keys.secret_test;
+    const start = Math.ceil((h.clock.now() + 86_400_000) / 1_800_000) * 1800; // a window tomorrow, in seconds
+    const before = await kit.client.ok('GET', `/v1/interviews/slots?from=${start}&to=${start + 7200}`, { key: k }, 200);
+    expect(before.data).toHaveLength(4);
+    expect(before.data[0]).toMatchObject({ object: 'interview_slot', starts_at: start, ends_at: start + 1800, capacity: 2, available: 2 });
+    for (let i = 0; i < 2; i++) await kit.create(k, { scheduled_at: start });
+    const after = await kit.client.ok('GET', `/v1/interviews/slots?from=${start}&to=${start + 7200}`, { key: k }, 200);
+    expect(after.data[0].available).toBe(0);
+    expect(after.data[1].available).toBe(2); // a 5-minute test interview frees the next window
+    const full = await kit.call('POST', '/v1/interviews', { key: k, body: { candidate_id: await kit.client.candidate(k), round_type: 'behavioral', difficulty: 3, role: 'x', scheduled_at: start + 60 } });
+    expect(full.status).toBe(429);
+    expect(full.body.error).toMatchObject({ code: 'capacity_unavailable', param: 'scheduled_at' });
+    const all = await kit.client.ok('GET', '/v1/interviews/slots', { key: k }, 200);
+    expect(all.data).toHaveLength(96);
+    expect(all.has_more).toBe(true);
+    const next = await kit.client.ok('GET', `/v1/interviews/slots?starting_after=${all.next_cursor}`, { key: k }, 200);
+    expect(next.data[0].starts_at).toBe(Number(all.next_cursor) + 1800);
+  });
+});
+
+describe('joining', () => {
+  it('spends one interview credit once however often the candidate joins, and emits interview.started once', async () => {
+    const balance = async () => (await kit.client.ok('GET', '/v1/usage', { key: live() }, 200)).credits.interview as number;
+    const before = await balance();
+    const interview = await kit.create(live());
+    const token = await kit.token(live(), interview.id);
+    const room = await kit.join(token, interview.id);
+    expect(room).toMatchObject({
+      object: 'interview_room', status: 'in_progress', status_code: 20, recording: { enabled: true },
+      whiteboard: { content_type: 'image/png' }, clock: { running: true, duration_seconds: 2700 },
+    });
+    expect(room.channel.url).toMatch(/^ws:\/\/.+\/interview-channel$/);
+    await kit.join(token, interview.id);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/pause`, { token }, 200);
+    await kit.join(token, interview.id);
+    expect(await balance()).toBe(before - 1);
+    expect((await eventsOf(interview.id)).filter((e) => e.type === 'interview.started')).toHaveLength(1);
+  });
+
+  it('answers 402 without an interview credit', async () => {
+    const org = await h.createOrg('Broke', 0);
+    const k = org.keys.secret_live;
+    const interview = await kit.create(k);
+    const token = await kit.token(k, interview.id);
+    const res = await kit.call('POST', `/v1/interviews/${interview.id}/join`, { token });
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe('insufficient_credits');
+  });
+
+  it('binds the session token to its interview', async () => {
+    const a = await kit.create(key());
+    const b = await kit.create(key());
+    const token = await kit.token(key(), a.id);
+    const res = await kit.call('POST', `/v1/interviews/${b.id}/join`, { token });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('session_scope_mismatch');
+  });
+
+  it('pauses the clock while the candidate is away and resumes it on rejoin', async () => {
+    const interview = await kit.create(key());
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    h.clock.advance(60_000);
+    const paused = await kit.client.ok('POST', `/v1/interviews/${interview.id}/pause`, { token }, 200);
+    expect(paused).toMatchObject({ status: 'paused', status_code: 25, running: false, elapsed_seconds: 60, remaining_seconds: 240 });
+    h.clock.advance(10 * 60_000); // away for ten minutes: not counted
+    const timer = await kit.client.ok('GET', `/v1/interviews/${interview.id}/timer`, { token }, 200);
+    expect(timer).toMatchObject({ running: false, remaining_seconds: 240 });
+    const code = await kit.call('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'print(1)' } });
+    expect(code.body.error.code).toBe('interview_paused');
+    await kit.join(token, interview.id);
+    h.clock.advance(30_000);
+    expect(await kit.client.ok('GET', `/v1/interviews/${interview.id}/timer`, { token }, 200)).toMatchObject({ running: true, remaining_seconds: 210, elapsed_seconds: 90 });
+  });
+
+  it('ends a test-mode interview at five minutes by the server\'s clock', async () => {
+    const interview = await kit.create(key(), { duration_minutes: 60 });
+    expect(interview.duration_minutes).toBe(5);
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    h.clock.advance(5 * 60_000 + 1000);
+    await settleJobs(h, ['interview.timeout'], 'the deadline');
+    const ended = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: key() }, 200);
+    expect(ended).toMatchObject({ end_reason: 'time_up', elapsed_seconds: 300 });
+    expect(['ended', 'completed', 'failed']).toContain(ended.status);
+    // No new session for an interview that is over.
+    const res = await kit.call('POST', '/v1/sessions', { key: key(), body: { origin: 'https://room.acme.test', interview_id: interview.id } });
+    expect(res.body.error.code, res.raw).toBe('session_already_finalized');
+  });
+});
