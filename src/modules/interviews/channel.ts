@@ -23,6 +23,8 @@ const CLOCK_EVERY_MS = 5000;
 const RECHECK_MS = 30_000;
 /** Messages a client may send per second; past it the channel closes (4429). */
 const MESSAGES_PER_SECOND = 20;
+/** The interview's row is read at least this often by each connection (other processes' changes); local ones are told at once. */
+const READ_EVERY_MS = 5000;
 /** A second connection waits this long for the first to answer a ping before taking its place. */
 const TAKEOVER_PING_MS = 2000;
 
@@ -37,6 +39,8 @@ interface Connection {
   lastSent: number;
   flushing: Promise<void> | null;
   dirty: boolean;
+  /** The interview changed in this process (a pause, a join, the end): look at its state now. */
+  recheck(): void;
 }
 
 type Outgoing = Record<string, unknown> & { type: string };
@@ -93,7 +97,18 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
   const listener: ConversationListener = {
     changed: (id) => {
       const c = connections.get(id);
-      if (c) void flush(c).catch(() => undefined);
+      if (!c) return;
+      void flush(c).catch(() => undefined);
+      c.recheck();
+    },
+    stored: (id, rows) => {
+      const c = connections.get(id);
+      if (!c) return;
+      // The common case: the connection has everything before these, so they go out without a read.
+      if (!c.flushing && rows.length > 0 && rows[0].seq === c.lastSent + 1) {
+        for (const row of rows) send(c.socket, turnMessage(row));
+        c.lastSent = rows[rows.length - 1].seq;
+      } else void flush(c).catch(() => undefined);
     },
     delta: (id, ref, text) => {
       const c = connections.get(id);
@@ -147,6 +162,10 @@ export function channelRoute(app: App, deps: {
     let lastRecheck = clock.now();
     let lastStatus: string | null = null;
     let wrapUpAsked = false;
+    let known: InterviewRow | null = null;
+    let ticking = false;
+    let recheckWanted = false;
+    let lastRead = 0;
     let windowStart = Date.now();
     let windowCount = 0;
     const authTimer = setTimeout(() => socket.close(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
@@ -186,7 +205,9 @@ export function channelRoute(app: App, deps: {
         existing.socket.terminate();
       }
       clearTimeout(authTimer);
-      connection = { interviewId, socket, lastSent: lastSeq, flushing: null, dirty: false };
+      connection = { interviewId, socket, lastSent: lastSeq, flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
+      known = row;
+      lastRead = Date.now();
       hub.connections.set(interviewId, connection);
       send(socket, { ...statusMessage(row, clock.now()), type: 'ready', interview_id: interviewId, protocol: CHANNEL_PROTOCOL, last_seq: row.next_seq - 1 });
       lastStatus = row.status;
@@ -195,13 +216,39 @@ export function channelRoute(app: App, deps: {
       await conversation.catchUp(interviewId);
     }
 
-    /** The clock, the interview's state as another request or process may have changed it, the wrap-up, the token. */
-    async function onTick(): Promise<void> {
+    /**
+     * The clock, the interview's state as another request or process may have changed it, the wrap-up, the token. The
+     * row is read when told of a change, every few seconds, and whenever the time left is short; in between, the clock
+     * is worked out from the last read.
+     */
+    async function onTick(force = false): Promise<void> {
+      if (ticking) {
+        recheckWanted ||= force;
+        return;
+      }
+      ticking = true;
+      try {
+        await tickOnce(force);
+      } finally {
+        ticking = false;
+        if (recheckWanted) {
+          recheckWanted = false;
+          void onTick(true).catch(() => undefined);
+        }
+      }
+    }
+
+    async function tickOnce(force: boolean): Promise<void> {
       if (!connection) return;
       const now = clock.now();
-      const read = await repo.byId(repo.db, connection.interviewId);
-      if (!read) return socket.close(CLOSE.ended, 'gone');
-      const row = await service.ending.settle(repo.db, read);
+      const due = force || !known || Date.now() - lastRead >= READ_EVERY_MS || remainingMs(known, now) <= WRAP_UP_MS + TICK_MS;
+      if (due) {
+        const read = await repo.byId(repo.db, connection.interviewId);
+        if (!read) return socket.close(CLOSE.ended, 'gone');
+        known = await service.ending.settle(repo.db, read);
+        lastRead = Date.now();
+      }
+      const row = known!;
       if (row.status !== lastStatus) {
         lastStatus = row.status;
         await hub.flush(connection);

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import type { Limiter } from '../../ai/limiter.js';
 import type { TextModel } from '../../ai/model.js';
@@ -18,7 +19,7 @@ export const CANDIDATE_TURNS_MAX = 400;
 /** With this little time left the interviewer wraps up on its own. */
 export const WRAP_UP_MS = 60_000;
 
-export type ConversationRefusal = 'not_joined' | 'paused' | 'ended' | 'too_long' | 'empty' | 'too_many_turns';
+export type ConversationRefusal = 'not_joined' | 'paused' | 'ended' | 'too_long' | 'empty' | 'too_many_turns' | 'busy';
 
 export class ConversationError extends Error {
   constructor(readonly code: ConversationRefusal, message: string) {
@@ -29,6 +30,8 @@ export class ConversationError extends Error {
 export interface ConversationListener {
   /** Turns or the interview's state changed: connections send what is new from the database. */
   changed(interviewId: string): void;
+  /** These turns were just stored (in order, gapless): a connection that has everything before them sends them as they are. */
+  stored(interviewId: string, turns: InterviewTurnsTable[]): void;
   /** A piece of the interviewer's turn being streamed (not stored until the turn is whole). */
   delta(interviewId: string, ref: string, text: string): void;
   /** The streamed turn was dropped (the model failed mid-turn); its replacement follows as a stored turn. */
@@ -57,6 +60,11 @@ export function createConversation(deps: {
   const { db, clock, repo, ending, model, listener } = deps;
   const chains = new Map<string, Promise<unknown>>();
   const setups = new Map<string, InterviewSetup>();
+  /**
+   * The interview as this process last read or wrote it: its row and its turns. A write goes through only if the row
+   * is still exactly this (`repo.advance`), so a stale snapshot costs a re-read, never a wrong transcript.
+   */
+  const snapshots = new Map<string, Snapshot>();
 
   /** Runs `work` after everything queued for this interview in this process. */
   function serial<T>(interviewId: string, work: () => Promise<T>): Promise<T> {
@@ -67,14 +75,24 @@ export function createConversation(deps: {
     return next;
   }
 
-  /** What the interviewer knows (fixed once the interview runs, so kept per process). */
-  async function setupOf(tx: Kysely<Database>, row: InterviewRow): Promise<InterviewSetup> {
-    const cached = setups.get(row.id);
+  function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
+    map.delete(key);
+    if (map.size >= max) map.delete(map.keys().next().value!);
+    map.set(key, value);
+    return value;
+  }
+
+  async function snapshotOf(interviewId: string, fresh: boolean): Promise<Snapshot | null> {
+    const cached = fresh ? undefined : snapshots.get(interviewId);
     if (cached) return cached;
-    const setup = await loadSetup(tx, repo, row);
-    if (setups.size > 2000) setups.delete(setups.keys().next().value!);
-    setups.set(row.id, setup);
-    return setup;
+    const [row, turns] = await Promise.all([repo.byId(db, interviewId), repo.turns(db, interviewId)]);
+    if (!row) return null;
+    return remember(snapshots, interviewId, { row, turns }, SNAPSHOTS_MAX);
+  }
+
+  /** What the interviewer knows (fixed once the interview runs, so kept per process). */
+  async function setupOf(row: InterviewRow): Promise<InterviewSetup> {
+    return setups.get(row.id) ?? remember(setups, row.id, await loadSetup(db, repo, row), SNAPSHOTS_MAX);
   }
 
   function refuseUnlessRunning(row: InterviewRow): void {
@@ -83,66 +101,87 @@ export function createConversation(deps: {
     if (row.status !== 'in_progress' || remainingMs(row, clock.now()) === 0) throw new ConversationError('ended', 'The interview has ended.');
   }
 
-  /** Stores the interviewer's move (and ends the interview when it closes). The caller holds the interview's lock. */
-  async function store(tx: Transaction<Database>, row: InterviewRow, move: InterviewerMove, text: string): Promise<void> {
-    const now = clock.now();
-    await repo.appendTurn(tx, {
-      interview_id: row.id, speaker: 'interviewer', kind: 'text', text, question_position: move.questionPosition, client_id: null,
+  function interviewerTurn(row: InterviewRow, seq: number, move: InterviewerMove, text: string, now: number): InterviewTurnsTable {
+    return {
+      interview_id: row.id, seq, speaker: 'interviewer', kind: 'text', text, question_position: move.questionPosition, client_id: null,
       data: move.problem ? JSON.stringify({ problem: move.problem }) : null, at_ms: elapsedMs(row, now), created_at: now,
-    });
-    await repo.update(tx, row.id, { interviewer: JSON.stringify(move.state), updated_at: now });
-    if (move.end) await ending.end(tx, { ...row, interviewer: JSON.stringify(move.state) }, 'interviewer');
+    };
   }
 
   /**
-   * Says the interviewer's next move: the built-in words at once, or the model's, streamed and stored when whole,
-   * provided nothing was stored meanwhile (`expectSeq`); a model failure falls back to the built-in words.
+   * Stores `turns` (numbered from the snapshot's next_seq) and the interviewer's state in one transaction of two
+   * statements, only if the interview is as the snapshot saw it; ends the interview when the interviewer closed it.
+   * Null: it changed meanwhile (or a resent turn is already stored), and nothing was written.
    */
-  async function say(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove): Promise<void> {
-    let text = move.text;
-    if (model) {
-      const ref = `pending-${row.next_seq}`;
-      let streamed = false;
-      try {
-        text = await deps.limit(() => phraseWithModel(model, setup, turns, move, (piece) => {
-          streamed = true;
-          listener.delta(row.id, ref, piece);
-        }));
-      } catch (error) {
-        deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed mid-interview; the built-in interviewer takes the turn');
-        if (streamed) listener.discard(row.id, ref);
-        text = move.text;
+  async function commit(snap: Snapshot, turns: InterviewTurnsTable[], move: InterviewerMove | null, now: number): Promise<InterviewTurnsTable[] | null> {
+    const interviewer = move ? JSON.stringify(move.state) : null;
+    try {
+      await db.transaction().execute(async (tx) => {
+        if (!(await repo.advance(tx, snap.row, turns.length, interviewer, now))) throw STALE;
+        await repo.insertTurns(tx, turns);
+        const row = { ...snap.row, next_seq: snap.row.next_seq + turns.length, updated_at: now, ...(interviewer ? { interviewer } : {}) };
+        if (move?.end) await ending.end(tx, row, 'interviewer');
+      });
+    } catch (error) {
+      if (error === STALE || isUniqueViolation(error)) {
+        snapshots.delete(snap.row.id);
+        return null;
       }
+      throw error;
     }
-    await db.transaction().execute(async (tx) => {
-      const current = (await repo.locked(tx, row.id))!;
-      if (current.next_seq !== row.next_seq || current.status !== 'in_progress') return; // someone else spoke, or it ended
-      await store(tx, current, move, text);
-    });
-    listener.changed(row.id);
+    if (move?.end) snapshots.delete(snap.row.id);
+    else {
+      snap.row = { ...snap.row, next_seq: snap.row.next_seq + turns.length, updated_at: now, ...(interviewer ? { interviewer } : {}) };
+      snap.turns.push(...turns);
+    }
+    listener.stored(snap.row.id, turns);
+    if (move?.end) listener.changed(snap.row.id); // the room closes: the channel says so now
+    return turns;
   }
 
-  /** The interviewer's move now, from the stored state and transcript: what is owed to the candidate, if anything. */
-  async function pendingMove(row: InterviewRow, setup: InterviewSetup, turns: Turn[]): Promise<InterviewerMove | null> {
+  /** The interviewer's move now, from the state and the transcript: what is owed to the candidate, if anything. */
+  function pendingMove(row: InterviewRow, setup: InterviewSetup, turns: Turn[], now: number): InterviewerMove | null {
     const state = JSON.parse(row.interviewer) as InterviewerState;
-    const elapsed = elapsedMs(row, clock.now());
+    const elapsed = elapsedMs(row, now);
     const last = turns[turns.length - 1];
     if (!turns.some((t) => t.speaker === 'interviewer')) return openInterview(setup, elapsed);
     if (state.phase === 'done') return null;
     if (last.speaker === 'candidate' && last.kind === 'text') return respond(setup, state, turns, last.text, elapsed);
     if (last.speaker === 'candidate' && last.kind === 'code' && last.code) return onCode(setup, state, turns, last.code, elapsed);
-    if (remainingMs(row, clock.now()) <= WRAP_UP_MS && state.phase !== 'closing') return closeForTime(setup, state, elapsed);
+    if (remainingMs(row, now) <= WRAP_UP_MS && state.phase !== 'closing') return closeForTime(setup, state, elapsed);
     return null;
   }
 
-  /** Whatever the interviewer owes now (an opening, a reply cut off by a crash, a wrap-up), said once. */
+  /** The model's wording of the move, streamed; the built-in words when it fails (announcing that the stream is void). */
+  async function wording(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove): Promise<string> {
+    if (!model) return move.text;
+    const ref = `pending-${row.next_seq}`;
+    let streamed = false;
+    try {
+      return await deps.limit(() => phraseWithModel(model, setup, turns, move, (piece) => {
+        streamed = true;
+        listener.delta(row.id, ref, piece);
+      }));
+    } catch (error) {
+      deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed mid-interview; the built-in interviewer takes the turn');
+      if (streamed) listener.discard(row.id, ref);
+      return move.text;
+    }
+  }
+
+  /** Whatever the interviewer owes now (an opening, a reply cut off by a crash, a wrap-up, a reaction to code), said once. */
   async function catchUp(interviewId: string): Promise<void> {
-    const row = await repo.byId(db, interviewId);
-    if (!row || row.status !== 'in_progress') return;
-    const setup = await setupOf(db, row);
-    const turns = (await repo.turns(db, interviewId)).map(turnOf);
-    const move = await pendingMove(row, setup, turns);
-    if (move) await say(row, setup, turns, move);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const snap = await snapshotOf(interviewId, true);
+      if (!snap || snap.row.status !== 'in_progress') return;
+      const setup = await setupOf(snap.row);
+      const turns = snap.turns.map(turnOf);
+      const move = pendingMove(snap.row, setup, turns, clock.now());
+      if (!move) return;
+      const text = await wording(snap.row, setup, turns, move);
+      if (await commit(snap, [interviewerTurn(snap.row, snap.row.next_seq, move, text, clock.now())], move, clock.now())) return;
+      if (model) return; // a worded turn is not worded twice: whoever stored first spoke
+    }
   }
 
   return {
@@ -150,7 +189,7 @@ export function createConversation(deps: {
 
     /**
      * The candidate's turn, stored once however often it is sent (`clientId`), then the interviewer's reply. Without a
-     * model both are stored in one transaction (one commit per exchange).
+     * model both are stored together: one transaction of two statements per exchange, from this process's snapshot.
      */
     answer(interviewId: string, clientId: string, text: string): Promise<void> {
       // U+0000 cannot be stored in PostgreSQL text (the HTTP routes refuse it; a channel message is kept, marked).
@@ -158,33 +197,45 @@ export function createConversation(deps: {
       if (said.length === 0) return Promise.reject(new ConversationError('empty', 'The turn is empty.'));
       if (said.length > ANSWER_MAX_CHARS) return Promise.reject(new ConversationError('too_long', `A turn is at most ${ANSWER_MAX_CHARS} characters; send it in parts.`));
       return serial(interviewId, async () => {
-        const replied = await db.transaction().execute(async (tx) => {
-          const row = (await repo.locked(tx, interviewId))!;
-          if (await repo.turnByClientId(tx, interviewId, clientId)) return true; // a resend: already stored (and answered)
-          refuseUnlessRunning(row);
-          if (row.next_seq > CANDIDATE_TURNS_MAX * 3) throw new ConversationError('too_many_turns', 'This interview has reached its length in turns.');
-          const state = JSON.parse(row.interviewer) as InterviewerState;
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const snap = await snapshotOf(interviewId, attempt > 0);
+          if (!snap) throw new ConversationError('ended', 'The interview is gone.');
+          if (snap.turns.some((t) => t.client_id === clientId)) { // a resend: already stored (and answered)
+            listener.changed(interviewId);
+            return;
+          }
+          try {
+            refuseUnlessRunning(snap.row);
+          } catch (error) {
+            if (attempt === 0) continue; // a kept snapshot may be out of date (a rejoin since): decide on a fresh read
+            throw error;
+          }
+          if (snap.row.next_seq > CANDIDATE_TURNS_MAX * 3) throw new ConversationError('too_many_turns', 'This interview has reached its length in turns.');
           const now = clock.now();
-          const turn = await repo.appendTurn(tx, {
-            interview_id: interviewId, speaker: 'candidate', kind: 'text', text: said,
-            question_position: state.phase === 'question' ? state.index : null, client_id: clientId, data: null, at_ms: elapsedMs(row, now), created_at: now,
-          });
-          if (model) return false;
-          const setup = await setupOf(tx, row);
-          const turns = (await repo.turns(tx, interviewId)).map(turnOf);
-          const move = await pendingMove({ ...row, next_seq: turn.seq + 1 }, setup, turns);
-          if (move) await store(tx, { ...row, next_seq: turn.seq + 1 }, move, move.text);
-          return true;
-        });
-        listener.changed(interviewId);
-        if (!replied) await catchUp(interviewId);
+          const state = JSON.parse(snap.row.interviewer) as InterviewerState;
+          const seq = snap.row.next_seq;
+          const mine: InterviewTurnsTable = {
+            interview_id: interviewId, seq, speaker: 'candidate', kind: 'text', text: said, question_position: state.phase === 'question' ? state.index : null,
+            client_id: clientId, data: null, at_ms: elapsedMs(snap.row, now), created_at: now,
+          };
+          const move = model ? null : pendingMove({ ...snap.row, next_seq: seq + 1 }, await setupOf(snap.row), [...snap.turns, mine].map(turnOf), now);
+          const reply = move ? [interviewerTurn(snap.row, seq + 1, move, move.text, now)] : [];
+          if (!(await commit(snap, [mine, ...reply], move, now))) continue;
+          if (model) await catchUp(interviewId);
+          return;
+        }
+        throw new ConversationError('busy', 'The interview changed while your turn was being stored; send it again.');
       });
     },
 
     /** A code snapshot or a pause changed things: the interviewer reacts if it should. */
     nudge: (interviewId: string) => serial(interviewId, () => catchUp(interviewId)),
-    forget: (interviewId: string) => setups.delete(interviewId),
   };
 }
+
+interface Snapshot { row: InterviewRow; turns: InterviewTurnsTable[] }
+/** Interviews whose snapshot and setup a process keeps (the ones talking now). */
+const SNAPSHOTS_MAX = 500;
+const STALE = new Error('the interview changed');
 
 export type Conversation = ReturnType<typeof createConversation>;

@@ -75,6 +75,19 @@ export function createInterviewRepo(database: Db) {
       .where('interview_id', '=', interviewId).where('seq', '>', afterSeq).orderBy('seq').execute(),
     turnByClientId: (tx: Kysely<Database>, interviewId: string, clientId: string) => tx.selectFrom('interview_turns').selectAll()
       .where('interview_id', '=', interviewId).where('client_id', '=', clientId).executeTakeFirst(),
+    /**
+     * Takes the next `count` sequence numbers, and stores the interviewer's state when given, only if the interview is
+     * exactly as the caller last saw it (`seen`: its next_seq and updated_at), still in progress and not past its
+     * deadline. False: something changed meanwhile (another turn, a pause, the end), and nothing was written.
+     */
+    async advance(tx: Kysely<Database>, seen: Pick<InterviewRow, 'id' | 'next_seq' | 'updated_at'>, count: number, interviewer: string | null, now: number): Promise<boolean> {
+      const r = await tx.updateTable('interviews')
+        .set({ next_seq: seen.next_seq + count, updated_at: now, ...(interviewer === null ? {} : { interviewer }) })
+        .where('id', '=', seen.id).where('next_seq', '=', seen.next_seq).where('updated_at', '=', seen.updated_at).where('status', '=', 'in_progress')
+        .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)])).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    insertTurns: (tx: Kysely<Database>, rows: InterviewTurnsTable[]) => tx.insertInto('interview_turns').values(rows).execute(),
     /** Appends a turn at the interview's next sequence number (the caller holds the interview's lock). */
     async appendTurn(tx: Kysely<Database>, turn: Omit<InterviewTurnsTable, 'seq'>): Promise<InterviewTurnsTable> {
       const row = await tx.updateTable('interviews').set({ next_seq: sql`next_seq + 1` }).where('id', '=', turn.interview_id)

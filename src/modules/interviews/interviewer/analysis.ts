@@ -315,6 +315,22 @@ function ownershipOf(sentences: Sentence[]): StarAnalysis['ownership'] {
  * dropped, light stemming.
  */
 export function terms(text: string): string[] {
+  // The same texts (guidance points, follow-ups, the answers so far) are read on every turn: their terms are kept.
+  const cached = termsCache.get(text);
+  if (cached) return cached;
+  const found = Object.freeze(computeTerms(text)) as string[];
+  if (text.length <= TERMS_CACHE_TEXT_MAX) {
+    if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.delete(termsCache.keys().next().value!);
+    termsCache.set(text, found);
+  }
+  return found;
+}
+
+const TERMS_CACHE_SIZE = 20_000;
+const TERMS_CACHE_TEXT_MAX = 4000;
+const termsCache = new Map<string, string[]>();
+
+function computeTerms(text: string): string[] {
   let t = normalised(text).replace(/[\u2010-\u2015]/g, '-');
   t = t.replace(/\bo\s*\(\s*([^()]{1,24}?(?:\([^()]{0,10}\))?[^()]{0,10}?)\s*\)/g, (_, inner: string) => ` ${complexityToken(inner)} complexity `);
   for (const [pattern, replacement] of PHRASES) t = t.replace(pattern, replacement);
@@ -380,6 +396,18 @@ const PHRASES: Array<[RegExp, string]> = [
 ];
 
 /** Tokens of each text, and each token's inverse document frequency over those texts (how distinctive it is among them). */
+/** The idf of a question's guidance points (the same few sets of points on every turn: kept). */
+function pointsIdf(points: string[]): Map<string, number> {
+  const key = points.join('\u0001');
+  const cached = idfCache.get(key);
+  if (cached) return cached;
+  const idf = idfOver(points.map((p) => [...new Set(terms(p))]));
+  if (idfCache.size >= 2000) idfCache.delete(idfCache.keys().next().value!);
+  idfCache.set(key, idf);
+  return idf;
+}
+const idfCache = new Map<string, Map<string, number>>();
+
 function idfOver(docs: string[][]): Map<string, number> {
   const df = new Map<string, number>();
   for (const doc of docs) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -412,7 +440,7 @@ function pointUnits(point: string): PointUnits {
  * best-matching single sentence as evidence.
  */
 export function coverKeyPoints(keyPoints: string[], turns: Turn[]): PointCoverage[] {
-  const idf = idfOver(keyPoints.map((p) => [...new Set(terms(p))]));
+  const idf = pointsIdf(keyPoints);
   const units = keyPoints.map(pointUnits);
   const sentences = sentencesOf(turns);
   const sentenceTerms = sentences.map((s) => new Set(terms(sentenceText(s))));
@@ -453,7 +481,7 @@ function focusOf(s: Sentence, wanted: string[]): number {
  * shares, weights from the point set's IDF. Used to pick the follow-up that best probes an uncovered point.
  */
 export function relatedness(point: string, text: string, allPoints: string[]): number {
-  const idf = idfOver(allPoints.map((p) => [...new Set(terms(p))]));
+  const idf = pointsIdf(allPoints);
   const wanted = [...new Set(terms(point))];
   const have = new Set(terms(text));
   const total = wanted.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
