@@ -38,6 +38,26 @@ const ANSWERS: Record<string, string[]> = {
     'The time complexity is O(n + m) and the space is O(n + m) for the adjacency list and the queue.',
     'I would test the empty graph, a single node, unreachable nodes and duplicate edges, and an example with a cycle.',
   ],
+  'frontend-engineering': [
+    'I would render the list with a virtualised window so only the visible rows are in the DOM, and memoise each row component.',
+    'For accessibility every control gets a label, focus moves predictably, and I would test it with a screen reader and the keyboard only.',
+    'To measure it I would profile in the browser, watch the interaction-to-next-paint metric, and add a performance budget to CI.',
+  ],
+  'machine-learning': [
+    'I would frame it as a binary classification problem, with a time-based split so no information from the future leaks into training.',
+    'For evaluation I would use precision and recall at the operating threshold rather than accuracy, because the classes are imbalanced.',
+    'In production I would monitor feature drift and the prediction distribution, and retrain when the live precision drops below target.',
+  ],
+  'product-sense': [
+    'First I would clarify the users: small shop owners who need to reorder stock; their main pain is running out of best sellers.',
+    'I would prioritise a low-stock alert over a full forecasting tool, because it solves the most painful problem with the least effort.',
+    'Success means fewer stock-outs per shop per month; I would also track alert open rates and make sure we do not spam them.',
+  ],
+  'hiring-manager-screen': [
+    'I am looking for a team where I can own a product area end to end; in my current role I led the billing rewrite and want more of that.',
+    'In five years I want to be a senior engineer mentoring others; last year I mentored two juniors and one of them now leads a project.',
+    'What I need from a manager is clear goals and honest feedback; my best manager gave me both and I grew faster because of it.',
+  ],
   'data-sql': [
     'I would join orders to customers on customer_id, group by the signup month and count distinct customers with an order in each later month.',
     'A window function over the month partitions gives the retention rate; I would index the order date and customer id to keep the scan cheap.',
@@ -57,7 +77,7 @@ async function converse(channel: ChannelClient, answers: string[], interviewId: 
 }
 
 describe('whole interviews with the built-in interviewer', () => {
-  for (const round of ['behavioral', 'system-design', 'live-coding', 'data-sql']) {
+  for (const round of Object.keys(ANSWERS)) {
     it(`${round}: asks, probes, closes; then a transcript, a report with evidence, and every event once, in order`, async () => {
       const { interview, token, channel, opening } = await kit.started(key(), { round_type: round, difficulty: 3 });
       expect(opening.text.length).toBeGreaterThan(40);

@@ -73,6 +73,47 @@ describe('an interviewer worded by a model', () => {
     await channel.close();
   });
 
+  it('runs a whole interview worded by the model, to its closing and report', async () => {
+    const { interview, channel } = await kit.started(key(), { round_type: 'system-design' });
+    const answers = [
+      'The requirements: users shorten links and follow them; reads dominate writes a hundred to one.',
+      'At scale that is 40 writes and 4,000 reads a second, a few terabytes over five years.',
+      'The data is a key-value table from code to URL, partitioned by code, with a cache in front.',
+      'The trade-off is availability over consistency: a stale link read is harmless.',
+      'For failure, three replicas per partition, automatic failover and idempotent retries.',
+    ];
+    for (let i = 0; i < 30; i++) {
+      const row = await h.db.kysely.selectFrom('interviews').select('status').where('id', '=', interview.id).executeTakeFirstOrThrow();
+      if (row.status !== 'in_progress') break;
+      h.clock.advance(30_000);
+      const reply = await channel.answer(answers[i % answers.length]);
+      expect(reply.text.startsWith('(model) ')).toBe(true);
+    }
+    await channel.next('ended');
+    await settleJobs(h, ['interview.process'], 'processing');
+    const done = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: key() }, 200);
+    expect(done).toMatchObject({ status: 'completed', end_reason: 'interviewer' });
+  });
+
+  it('survives a reconnect in the middle of the model\'s turn: the reply arrives once, after the client\'s last turn', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    model.holding = true;
+    channel.send({ type: 'answer', id: 'mid-turn', text: 'I was responsible for the on-call rotation and I redesigned it.' });
+    const mine = await channel.until(() => channel.turns.find((t) => t.client_id === 'mid-turn'), 'the stored answer');
+    channel.socket.terminate(); // the network drops while the interviewer is still speaking
+    const again = await kit.connect(token, interview.id, { lastSeq: mine.seq });
+    await again.next('ready');
+    model.holding = false;
+    model.release();
+    const reply = await again.interviewerTurn(mine.seq);
+    expect(reply.seq).toBe(mine.seq + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(again.turns.filter((t) => t.speaker === 'interviewer')).toHaveLength(1);
+    const stored = await h.db.kysely.selectFrom('interview_turns').select('seq').where('interview_id', '=', interview.id).execute();
+    expect(stored).toHaveLength(mine.seq + 1);
+    await again.close();
+  });
+
   it('adds the model\'s rubric assessment to the report, keeping only quotes the candidate really said', async () => {
     const { interview, token, channel } = await kit.started(key());
     for (const text of [

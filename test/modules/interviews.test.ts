@@ -158,6 +158,21 @@ describe('cancel and slots', () => {
   });
 });
 
+describe('launch links', () => {
+  it('mints a single-use hosted link bound to the interview, capped by its join window', async () => {
+    const interview = await kit.create(key());
+    const link = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key: key(), body: { ttl_seconds: 600 } });
+    expect(link).toMatchObject({ object: 'launch_link', subject_kind: 'interview', subject_id: interview.id, expires_at: Math.floor(h.clock.now() / 1000) + 600 });
+    const token = link.url.split('#token=')[1];
+    const session = await kit.call('POST', '/v1/launch/exchange', { body: { token }, origin: 'http://localhost:8080' });
+    expect(session.status, session.raw).toBe(201);
+    const join = await kit.call('POST', `/v1/interviews/${interview.id}/join`, { token: session.body.session_token, origin: 'http://localhost:8080' });
+    expect(join.status, join.raw).toBe(200);
+    const again = await kit.call('POST', '/v1/launch/exchange', { body: { token }, origin: 'http://localhost:8080' });
+    expect(again.body.error.code).toBe('invalid_launch_token');
+  });
+});
+
 describe('joining', () => {
   it('spends one interview credit once however often the candidate joins, and emits interview.started once', async () => {
     const balance = async () => (await kit.client.ok('GET', '/v1/usage', { key: live() }, 200)).credits.interview as number;
