@@ -73,38 +73,33 @@ async function readCapped(res: Response, max: number): Promise<string> {
     }
     return res.text();
   }
-  const reader = res.body?.getReader();
-  if (!reader) return '';
   const chunks: Uint8Array[] = [];
+  for await (const chunk of cappedChunks(res, max)) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The body's pieces as they arrive, refused (the stream cancelled) once they add up to more than `max` bytes. */
+async function* cappedChunks(res: Response, max: number): AsyncGenerator<Uint8Array> {
+  const reader = res.body?.getReader();
+  if (!reader) return;
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return;
     size += value.byteLength;
     if (size > max) {
       await reader.cancel();
       throw new ModelError(`the model's reply is over ${max} bytes`, false);
     }
-    chunks.push(value);
+    yield value;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The text pieces of an OpenAI-compatible server-sent-event stream, as they arrive; ends at `[DONE]` or the body's end. */
 async function* sseDeltas(res: Response, max: number): AsyncGenerator<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return;
   const decoder = new TextDecoder();
   let buffered = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new ModelError(`the model's reply is over ${max} bytes`, false);
-    }
+  for await (const value of cappedChunks(res, max)) {
     buffered += decoder.decode(value, { stream: true });
     let end: number;
     while ((end = buffered.indexOf('\n')) >= 0) {

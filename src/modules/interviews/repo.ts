@@ -62,6 +62,12 @@ export function createInterviewRepo(database: Db) {
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('status', 'in', ['scheduled', 'in_progress', 'paused'])
       .where('scheduled_at', '>', from - maxDurationMs).where('scheduled_at', '<', to).execute(),
+    /** The organisation's interviews running now (in progress or paused), in this environment. */
+    async liveCount(tx: Kysely<Database>, tenant: Tenant): Promise<number> {
+      const row = await tx.selectFrom('interviews').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('status', 'in', ['in_progress', 'paused']).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     async concurrencyLimit(tx: Kysely<Database>, organizationId: string): Promise<number> {
       const row = await tx.selectFrom('organizations').select('max_concurrent_interviews').where('id', '=', organizationId).executeTakeFirst();
       return row?.max_concurrent_interviews ?? 0;
@@ -73,6 +79,11 @@ export function createInterviewRepo(database: Db) {
 
     turns: (tx: Kysely<Database>, interviewId: string, afterSeq = 0) => tx.selectFrom('interview_turns').selectAll()
       .where('interview_id', '=', interviewId).where('seq', '>', afterSeq).orderBy('seq').execute(),
+    async countTurns(tx: Kysely<Database>, interviewId: string, kind: InterviewTurnsTable['kind']): Promise<number> {
+      const row = await tx.selectFrom('interview_turns').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('interview_id', '=', interviewId).where('kind', '=', kind).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     turnByClientId: (tx: Kysely<Database>, interviewId: string, clientId: string) => tx.selectFrom('interview_turns').selectAll()
       .where('interview_id', '=', interviewId).where('client_id', '=', clientId).executeTakeFirst(),
     /**
@@ -137,6 +148,11 @@ export function createInterviewRepo(database: Db) {
     /** Questions the imported company lists say this company asks. */
     companyQuestionIds: async (tx: Kysely<Database>, companySlug: string) => new Set((await tx.selectFrom('question_bank_imported_stats')
       .select('question_id').where('company_slug', '=', companySlug).execute()).map((r) => r.question_id)),
+    /** Shares the interview's time equally again over its plan. */
+    setQuestionMinutes: (tx: Kysely<Database>, interviewId: string, minutes: number) => tx.updateTable('interview_questions').set({ minutes })
+      .where('interview_id', '=', interviewId).execute(),
+    problemLimits: (tx: Kysely<Database>, slug: string) => tx.selectFrom('coding_problems').select(['time_limit_ms', 'memory_limit_mb'])
+      .where('slug', '=', slug).executeTakeFirst(),
     problem: (tx: Kysely<Database>, id: string) => tx.selectFrom('coding_problems')
       .select(['id', 'slug', 'title', 'statement', 'input_format', 'output_format', 'constraints', 'time_limit_ms', 'memory_limit_mb'])
       .where('id', '=', id).executeTakeFirst(),

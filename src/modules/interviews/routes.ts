@@ -133,6 +133,14 @@ export function presentInterview(r: InterviewRow, now: number) {
   };
 }
 
+function presentTimer(t: { row: InterviewRow; elapsedMs: number; remainingMs: number }, now: number) {
+  return {
+    object: 'interview_timer' as const, status: t.row.status, status_code: STATUS_CODES[t.row.status], running: t.row.status === 'in_progress',
+    duration_seconds: t.row.duration_seconds, elapsed_seconds: Math.floor(t.elapsedMs / 1000), remaining_seconds: Math.ceil(t.remainingMs / 1000),
+    server_time: toUnixSeconds(now),
+  };
+}
+
 function presentPlan(row: InterviewRow, plan: PlannedQuestion[]) {
   return {
     object: 'interview_plan' as const, interview_id: row.id, editable: row.status === 'scheduled',
@@ -301,11 +309,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
     }),
     handler: async (request) => {
       const t = await service.timer(sessionTokenOf(request), request.params.id);
-      return {
-        object: 'interview_timer' as const, status: t.row.status, status_code: STATUS_CODES[t.row.status], running: t.row.status === 'in_progress',
-        duration_seconds: t.row.duration_seconds, elapsed_seconds: Math.floor(t.elapsedMs / 1000), remaining_seconds: Math.ceil(t.remainingMs / 1000),
-        server_time: toUnixSeconds(deps.now()),
-      };
+      return presentTimer(t, deps.now());
     },
   });
 
@@ -316,11 +320,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       const tenant = sessionTokenOf(request);
       await service.pause(tenant, request.params.id);
       const t = await service.timer(tenant, request.params.id);
-      return {
-        object: 'interview_timer' as const, status: t.row.status, status_code: STATUS_CODES[t.row.status], running: t.row.status === 'in_progress',
-        duration_seconds: t.row.duration_seconds, elapsed_seconds: Math.floor(t.elapsedMs / 1000), remaining_seconds: Math.ceil(t.remainingMs / 1000),
-        server_time: toUnixSeconds(deps.now()),
-      };
+      return presentTimer(t, deps.now());
     },
   });
 

@@ -17,7 +17,7 @@ import { createEnding, TIMEOUT_JOB, type EndReason } from './ending.js';
 import { invitationFor, type Invitation } from './invitations.js';
 import { initialState } from './interviewer/interviewer.js';
 import { methodFor } from './interviewer/method.js';
-import type { CodeRun } from './interviewer/types.js';
+import type { CodeRun, InterviewerState } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, customerQuestion, drawPlan, fromRows, minutesPerQuestion, toRows, type CustomerQuestion } from './plan.js';
 import type { InterviewRepo, InterviewRow } from './repo.js';
 import {
@@ -113,6 +113,24 @@ export function createInterviewService(deps: {
   }
   async function scheduleTimeout(tx: Kysely<Database>, row: InterviewRow, deadline: number): Promise<void> {
     await queue.enqueue(tx, TIMEOUT_JOB, { interview_id: row.id }, { runAt: deadline, uniqueKey: `${TIMEOUT_JOB}:${row.id}:${deadline}` });
+  }
+
+  /**
+   * A code snapshot or a whiteboard image joins the transcript as the candidate's turn, at most `max` of its kind per
+   * interview, while the interview runs.
+   */
+  async function appendArtifact(id: string, kind: 'code' | 'board', max: number, what: string, text: string, data: unknown) {
+    return db.transaction().execute(async (tx) => {
+      const row = (await repo.locked(tx, id))!;
+      assertRunning(row);
+      if (await repo.countTurns(tx, id, kind) >= max) throw new ApiError('interview_limit_reached', { message: `An interview keeps at most ${max} ${what}.` });
+      const state = JSON.parse(row.interviewer) as InterviewerState;
+      const now = clock.now();
+      return repo.appendTurn(tx, {
+        interview_id: id, speaker: 'candidate', kind, text, question_position: state.phase === 'question' ? state.index : null, client_id: null,
+        data: JSON.stringify(data), at_ms: elapsedMs(row, now), created_at: now,
+      });
+    });
   }
 
   async function checkCapacity(tx: Kysely<Database>, tenant: Tenant, start: number, durationMs: number, excludeId?: string): Promise<void> {
@@ -264,7 +282,7 @@ export function createInterviewService(deps: {
         const now = clock.now();
         await repo.insertQuestions(tx, toRows(id, added, now));
         // The time per question is shared again over the longer plan.
-        await tx.updateTable('interview_questions').set({ minutes }).where('interview_id', '=', id).execute();
+        await repo.setQuestionMinutes(tx, id, minutes);
         await repo.update(tx, id, { updated_at: now });
         return { row, plan: [...existing, ...added].map((q) => ({ ...q, minutes })) };
       });
@@ -314,9 +332,7 @@ export function createInterviewService(deps: {
         }
         // The first join: the organisation's limit of interviews at once, then the credit, spent once.
         const limit = await repo.concurrencyLimit(tx, tenant.organizationId);
-        const live = await tx.selectFrom('interviews').select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('status', 'in', LIVE).executeTakeFirstOrThrow();
-        if (Number(live.n) >= limit) {
+        if (await repo.liveCount(tx, tenant) >= limit) {
           throw new ApiError('capacity_unavailable', { message: `The organisation's ${limit} concurrent interviews are all running; retry shortly.`, headers: { 'Retry-After': '60' } });
         }
         const reference = `interview:${id}`;
@@ -382,28 +398,18 @@ export function createInterviewService(deps: {
         const plan = fromRows(await repo.questions(db, id));
         const state = JSON.parse(before.interviewer) as { index: number };
         const problemSlug = plan[state.index]?.problem?.slug;
-        const limits = problemSlug ? await problemLimits(db, problemSlug) : CODE_RUN_LIMITS;
+        const found = problemSlug ? await repo.problemLimits(db, problemSlug) : undefined;
+        const limits = found ? { timeLimitMs: found.time_limit_ms, memoryLimitMb: found.memory_limit_mb } : CODE_RUN_LIMITS;
         const execution = await sandbox.execute({
           language: input.language, source: input.source, comparator: 'exact', priority: 'interactive', stdoutBytes: 1_048_576,
           limits, cases: [{ name: 'run', input: input.stdin ?? '' }],
         }).catch(sandboxError);
         run = runOf(execution);
       }
-      const turn = await db.transaction().execute(async (tx) => {
-        const row = (await repo.locked(tx, id))!;
-        assertRunning(row);
-        const snapshots = await tx.selectFrom('interview_turns').select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('interview_id', '=', id).where('kind', '=', 'code').executeTakeFirstOrThrow();
-        if (Number(snapshots.n) >= CODE_SNAPSHOTS_MAX) throw new ApiError('interview_limit_reached', { message: `An interview keeps at most ${CODE_SNAPSHOTS_MAX} code snapshots.` });
-        const state = JSON.parse(row.interviewer) as { index: number; phase: string };
-        const lines = input.source.split('\n').length;
-        return repo.appendTurn(tx, {
-          interview_id: id, speaker: 'candidate', kind: 'code',
-          text: `Shared ${input.language} code (${lines} line${lines === 1 ? '' : 's'})${run ? `, ran it: ${run.status}` : ''}.`,
-          question_position: state.phase === 'question' ? state.index : null, client_id: null,
-          data: JSON.stringify({ language: input.language, source: input.source, run }), at_ms: elapsedMs(row, clock.now()), created_at: clock.now(),
-        });
-      });
+      const lines = input.source.split('\n').length;
+      const turn = await appendArtifact(id, 'code', CODE_SNAPSHOTS_MAX, 'code snapshots',
+        `Shared ${input.language} code (${lines} line${lines === 1 ? '' : 's'})${run ? `, ran it: ${run.status}` : ''}.`,
+        { language: input.language, source: input.source, run });
       deps.onTranscriptChange(id, true);
       return { turn, run };
     },
@@ -413,19 +419,7 @@ export function createInterviewService(deps: {
       const before = await settled(tenant, id);
       assertRunning(before);
       const key = `interviews/${before.organization_id}/${id}/board/${newId()}.png`;
-      const turn = await db.transaction().execute(async (tx) => {
-        const row = (await repo.locked(tx, id))!;
-        assertRunning(row);
-        const images = await tx.selectFrom('interview_turns').select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('interview_id', '=', id).where('kind', '=', 'board').executeTakeFirstOrThrow();
-        if (Number(images.n) >= BOARD_MAX_IMAGES) throw new ApiError('interview_limit_reached', { message: `An interview keeps at most ${BOARD_MAX_IMAGES} whiteboard images.` });
-        const state = JSON.parse(row.interviewer) as { index: number; phase: string };
-        return repo.appendTurn(tx, {
-          interview_id: id, speaker: 'candidate', kind: 'board', text: 'Shared a whiteboard snapshot.',
-          question_position: state.phase === 'question' ? state.index : null, client_id: null,
-          data: JSON.stringify({ key }), at_ms: elapsedMs(row, clock.now()), created_at: clock.now(),
-        });
-      });
+      const turn = await appendArtifact(id, 'board', BOARD_MAX_IMAGES, 'whiteboard images', 'Shared a whiteboard snapshot.', { key });
       const signed = await storage.signedPutUrl(key, { expiresIn: UPLOAD_URL_TTL_S, maxBytes: BOARD_MAX_BYTES, accept: 'png' });
       deps.onTranscriptChange(id);
       return { key, turn, url: signed.url, expiresIn: signed.expiresIn };
@@ -494,11 +488,6 @@ export function createInterviewService(deps: {
     eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
     tenantOfRow,
   };
-
-  async function problemLimits(tx: Kysely<Database>, slug: string) {
-    const p = await tx.selectFrom('coding_problems').select(['time_limit_ms', 'memory_limit_mb']).where('slug', '=', slug).executeTakeFirst();
-    return p ? { timeLimitMs: p.time_limit_ms, memoryLimitMb: p.memory_limit_mb } : CODE_RUN_LIMITS;
-  }
 }
 
 /** A transcript turn as GET …/transcript serves it. */
