@@ -168,6 +168,10 @@ export function channelRoute(app: App, deps: {
     let lastRead = 0;
     let windowStart = Date.now();
     let windowCount = 0;
+    /** Set when the socket closes: work still under way (an auth) must not register the connection after it. */
+    let closed = false;
+    /** Messages that arrive while the auth is being checked, handled in order once it is. */
+    const early: Array<Record<string, unknown>> = [];
     const authTimer = setTimeout(() => socket.close(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
     let tick: NodeJS.Timeout | null = null;
 
@@ -193,6 +197,7 @@ export function channelRoute(app: App, deps: {
       token = message.token;
       sessionOf = session;
       const row = await service.settled(session, interviewId);
+      if (closed) return;
       if (row.status === 'scheduled') return fail(CLOSE.forbidden, 'session_not_started', 'Join the interview (POST …/join) before opening the channel.');
       if (CLOSED.has(row.status)) return fail(CLOSE.ended, 'session_already_finalized', 'The interview has ended.');
 
@@ -204,16 +209,20 @@ export function channelRoute(app: App, deps: {
         }
         existing.socket.terminate();
       }
+      if (closed) return;
       clearTimeout(authTimer);
-      connection = { interviewId, socket, lastSent: lastSeq, flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
+      // A last_seq beyond the transcript would hide the turns still to come: it counts as the latest there is.
+      connection = { interviewId, socket, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
       known = row;
       lastRead = Date.now();
       hub.connections.set(interviewId, connection);
       send(socket, { ...statusMessage(row, clock.now()), type: 'ready', interview_id: interviewId, protocol: CHANNEL_PROTOCOL, last_seq: row.next_seq - 1 });
       lastStatus = row.status;
       await hub.flush(connection);
+      if (closed) return;
       tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
       await conversation.catchUp(interviewId);
+      while (early.length > 0 && !closed) await handle(early.shift()!);
     }
 
     /**
@@ -247,6 +256,8 @@ export function channelRoute(app: App, deps: {
         if (!read) return socket.close(CLOSE.ended, 'gone');
         known = await service.ending.settle(repo.db, read);
         lastRead = Date.now();
+        // Turns another process stored (a code snapshot posted there, its interviewer's reply) go out now.
+        if (known.next_seq - 1 > connection.lastSent) await hub.flush(connection);
       }
       const row = known!;
       if (row.status !== lastStatus) {
@@ -294,15 +305,25 @@ export function channelRoute(app: App, deps: {
         return fail(CLOSE.badMessage, 'invalid_json', 'Messages are JSON objects with a type.');
       }
       if (!connection) {
-        if (message.type !== 'auth' || authenticating) return fail(CLOSE.unauthenticated, 'invalid_session_token', 'The first message must be auth.');
+        if (authenticating) {
+          if (message.type === 'auth') return fail(CLOSE.badMessage, 'parameter_invalid', 'auth is sent once.');
+          early.push(message); // sent right behind auth: kept until the auth is checked
+          return;
+        }
+        if (message.type !== 'auth') return fail(CLOSE.unauthenticated, 'invalid_session_token', 'The first message must be auth.');
         authenticating = true;
         return authenticate(message);
       }
+      return handle(message);
+    }
+
+    async function handle(message: Record<string, unknown>): Promise<void> {
+      if (!connection) return;
       switch (message.type) {
         case 'answer': {
           const id = message.id;
-          if (typeof id !== 'string' || id.length === 0 || id.length > 64 || typeof message.text !== 'string') {
-            return send(socket, { type: 'error', code: 'parameter_invalid', message: 'answer needs id (1–64 characters) and text.' });
+          if (typeof id !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(id) || typeof message.text !== 'string') {
+            return send(socket, { type: 'error', code: 'parameter_invalid', message: 'answer needs id (1–64 printable ASCII characters) and text.' });
           }
           try {
             await conversation.answer(connection.interviewId, id, message.text);
@@ -349,6 +370,7 @@ export function channelRoute(app: App, deps: {
       });
     });
     socket.on('close', () => {
+      closed = true;
       clearTimeout(authTimer);
       if (tick) clearInterval(tick);
       if (connection && hub.connections.get(connection.interviewId) === connection) hub.connections.delete(connection.interviewId);

@@ -103,7 +103,7 @@ export function createConversation(deps: {
 
   function interviewerTurn(row: InterviewRow, seq: number, move: InterviewerMove, text: string, now: number): InterviewTurnsTable {
     return {
-      interview_id: row.id, seq, speaker: 'interviewer', kind: 'text', text, question_position: move.questionPosition, client_id: null,
+      interview_id: row.id, seq, speaker: 'interviewer', kind: 'text', text: text.replaceAll('\u0000', '\uFFFD'), question_position: move.questionPosition, client_id: null,
       data: move.problem ? JSON.stringify({ problem: move.problem }) : null, at_ms: elapsedMs(row, now), created_at: now,
     };
   }
@@ -152,20 +152,36 @@ export function createConversation(deps: {
     return null;
   }
 
-  /** The model's wording of the move, streamed; the built-in words when it fails (announcing that the stream is void). */
-  async function wording(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove): Promise<string> {
-    if (!model) return move.text;
-    const ref = `pending-${row.next_seq}`;
+  /**
+   * The model's wording of the move, streamed under `ref`; the built-in words when it fails, or when no model slot
+   * frees up within MODEL_SLOT_WAIT_MS (a busy model must not keep a candidate waiting), announcing that what was
+   * streamed is void. `streamed` says whether any piece went out.
+   */
+  async function wording(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, ref: string): Promise<{ text: string; streamed: boolean }> {
+    if (!model) return { text: move.text, streamed: false };
     let streamed = false;
+    let gaveUp = false;
+    let timer: NodeJS.Timeout | undefined;
+    const slotTimeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('no model slot in time')), MODEL_SLOT_WAIT_MS); });
     try {
-      return await deps.limit(() => phraseWithModel(model, setup, turns, move, (piece) => {
-        streamed = true;
-        listener.delta(row.id, ref, piece);
-      }));
+      const text = await Promise.race([
+        deps.limit(async () => {
+          clearTimeout(timer);
+          if (gaveUp) return move.text; // the turn was already given to the built-in words
+          return phraseWithModel(model, setup, turns, move, (piece) => {
+            streamed = true;
+            listener.delta(row.id, ref, piece);
+          });
+        }),
+        slotTimeout,
+      ]);
+      return { text, streamed };
     } catch (error) {
-      deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed mid-interview; the built-in interviewer takes the turn');
+      gaveUp = true;
+      clearTimeout(timer);
+      deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed or was busy; the built-in interviewer takes the turn');
       if (streamed) listener.discard(row.id, ref);
-      return move.text;
+      return { text: move.text, streamed: false };
     }
   }
 
@@ -178,9 +194,12 @@ export function createConversation(deps: {
       const turns = snap.turns.map(turnOf);
       const move = pendingMove(snap.row, setup, turns, clock.now());
       if (!move) return;
-      const text = await wording(snap.row, setup, turns, move);
+      const ref = `pending-${snap.row.next_seq}-${attempt}`;
+      const { text, streamed } = await wording(snap.row, setup, turns, move, ref);
       if (await commit(snap, [interviewerTurn(snap.row, snap.row.next_seq, move, text, clock.now())], move, clock.now())) return;
-      if (model) return; // a worded turn is not worded twice: whoever stored first spoke
+      // The interview changed while the turn was being worded (a pause, a code snapshot, another process): what was
+      // streamed is void, and what is owed now is worked out again from a fresh read.
+      if (streamed) listener.discard(interviewId, ref);
     }
   }
 
@@ -236,6 +255,8 @@ export function createConversation(deps: {
 interface Snapshot { row: InterviewRow; turns: InterviewTurnsTable[] }
 /** Interviews whose snapshot and setup a process keeps (the ones talking now). */
 const SNAPSHOTS_MAX = 500;
+/** How long a turn waits for a free model slot before the built-in words are said instead. */
+const MODEL_SLOT_WAIT_MS = 5000;
 const STALE = new Error('the interview changed');
 
 export type Conversation = ReturnType<typeof createConversation>;

@@ -39,6 +39,9 @@ export function createEnding(deps: { clock: Clock; repo: InterviewRepo; queue: J
   /** Whether a live interview is over by the clock or by a pause never resumed, and why. */
   function overdue(row: InterviewRow, now: number): EndReason | null {
     if (row.status === 'in_progress' && row.deadline_at !== null && row.deadline_at <= now) return 'time_up';
+    // Pauses stop the clock, but not for ever: twice the interview's length and a pause's limit after the join, it is over.
+    if ((row.status === 'in_progress' || row.status === 'paused') && row.joined_at !== null
+      && row.joined_at + 2 * row.duration_seconds * 1000 + PAUSE_LIMIT_MS <= now) return 'abandoned';
     if (row.status === 'paused' && row.paused_at !== null && row.paused_at + PAUSE_LIMIT_MS <= now) return 'abandoned';
     return null;
   }

@@ -50,11 +50,17 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
   } catch {
     return { status: 'unavailable', model: model.id, reason: 'The model\'s assessment was not valid JSON.' };
   }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { status: 'unavailable', model: model.id, reason: 'The model\'s assessment was not a JSON object.' };
+  }
   const candidateTurns = new Map(turns.filter((t) => t.speaker === 'candidate').map((t) => [t.seq, t.text]));
   const known = new Set(method.competencies.map((c) => c.slug));
   let dropped = 0;
+  const rated = new Set<string>();
   const competencies = (Array.isArray(parsed.competencies) ? parsed.competencies : []).flatMap((c: any) => {
-    if (!c || typeof c !== 'object' || !known.has(c.slug) || !Number.isInteger(c.rating) || c.rating < 1 || c.rating > 5) return [];
+    // One rating per competency of the round, 1–5; anything else the model says is dropped.
+    if (!c || typeof c !== 'object' || !known.has(c.slug) || rated.has(c.slug) || !Number.isInteger(c.rating) || c.rating < 1 || c.rating > 5) return [];
+    rated.add(c.slug);
     const evidence = (Array.isArray(c.evidence) ? c.evidence : []).filter((e: any) => {
       const ok = e && Number.isInteger(e.turn) && typeof e.quote === 'string' && e.quote.trim().length >= 3
         && (candidateTurns.get(e.turn) ?? '').includes(e.quote.trim());

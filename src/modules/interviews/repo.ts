@@ -56,12 +56,17 @@ export function createInterviewRepo(database: Db) {
     unjoined: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').select('id')
       .where('status', '=', 'scheduled').where('join_by', '<=', now).limit(limit).execute(),
 
-    /** Interviews that hold a slot in [from, to): scheduled or running, with their start and length. */
+    /** Booked interviews not yet joined that start before `to` and may still run at `from`, with their start and length. */
     booked: (tx: Kysely<Database>, tenant: Tenant, from: number, to: number, maxDurationMs: number) => tx.selectFrom('interviews')
       .select(['id', 'scheduled_at', 'duration_seconds'])
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
-      .where('status', 'in', ['scheduled', 'in_progress', 'paused'])
+      .where('status', '=', 'scheduled')
       .where('scheduled_at', '>', from - maxDurationMs).where('scheduled_at', '<', to).execute(),
+    /** The interviews running now (in progress or paused), with what their clocks need. */
+    live: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('interviews')
+      .select(['id', 'status', 'duration_seconds', 'elapsed_ms', 'running_since'])
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+      .where('status', 'in', ['in_progress', 'paused']).execute(),
     /** The organisation's interviews running now (in progress or paused), in this environment. */
     async liveCount(tx: Kysely<Database>, tenant: Tenant): Promise<number> {
       const row = await tx.selectFrom('interviews').select((eb) => eb.fn.countAll<number>().as('n'))

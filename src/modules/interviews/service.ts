@@ -41,6 +41,8 @@ export interface CreateInterviewInput {
 
 export interface CodeInput { language: string; source: string; run?: boolean; stdin?: string }
 
+/** The longest an interview can be (120 minutes): how far back a booking can still overlap a window. */
+const MAX_INTERVIEW_MS = 120 * 60_000;
 /** Bookable windows: 30 minutes each, over at most 14 days. */
 export const SLOT_MINUTES = 30;
 export const SLOT_HORIZON_DAYS = 14;
@@ -133,11 +135,21 @@ export function createInterviewService(deps: {
     });
   }
 
-  async function checkCapacity(tx: Kysely<Database>, tenant: Tenant, start: number, durationMs: number, excludeId?: string): Promise<void> {
+  /**
+   * When the organisation's interviews hold a place over [from, to): booked ones from their slot for their length,
+   * running ones from now for the time they have left (a pause keeps its place).
+   */
+  async function spans(tx: Kysely<Database>, tenant: Tenant, from: number, to: number): Promise<Array<{ start: number; end: number }>> {
+    const now = clock.now();
+    const booked = (await repo.booked(tx, tenant, from, to, MAX_INTERVIEW_MS)).map((b) => ({ start: b.scheduled_at!, end: b.scheduled_at! + b.duration_seconds * 1000 }));
+    const running = (await repo.live(tx, tenant)).map((r) => ({ start: now, end: now + remainingMs(r, now) }));
+    return [...booked, ...running].filter((x) => x.start < to && x.end > from);
+  }
+
+  async function checkCapacity(tx: Kysely<Database>, tenant: Tenant, start: number, durationMs: number): Promise<void> {
     const limit = await repo.concurrencyLimit(tx, tenant.organizationId);
-    const booked = (await repo.booked(tx, tenant, start, start + durationMs, 4 * 3_600_000)).filter((b) => b.id !== excludeId
-      && b.scheduled_at! < start + durationMs && b.scheduled_at! + b.duration_seconds * 1000 > start);
-    if (booked.length >= limit) {
+    const busy = await spans(tx, tenant, start, start + durationMs);
+    if (busy.length >= limit) {
       throw new ApiError('capacity_unavailable', {
         param: 'scheduled_at', message: `The organisation's ${limit} concurrent interviews are all booked at that time; pick another slot (GET /v1/interviews/slots).`,
       });
@@ -197,7 +209,10 @@ export function createInterviewService(deps: {
         // Test mode: five minutes at most, whatever was asked (the contract's sandbox cap).
         const durationSeconds = tenant.livemode ? minutes * 60 : Math.min(minutes * 60, TEST_MODE_MAX_SECONDS);
         const scheduledAt = input.scheduled_at === undefined ? null : input.scheduled_at * 1000;
-        if (scheduledAt !== null) await checkCapacity(tx, tenant, scheduledAt, durationSeconds * 1000);
+        if (scheduledAt !== null) {
+          await credits.lock(tx, tenant, 'interview'); // concurrent bookings of one organisation count one after another
+          await checkCapacity(tx, tenant, scheduledAt, durationSeconds * 1000);
+        }
 
         const method = methodFor(round.slug);
         const parsed = resume ? JSON.parse(resume.parsed) as { skills?: Array<{ canonical: string | null; name: string }> } : null;
@@ -249,11 +264,11 @@ export function createInterviewService(deps: {
         duration = (tenant.livemode ? round.duration_minutes * 60 : Math.min(round.duration_minutes * 60, TEST_MODE_MAX_SECONDS)) * 1000;
       }
       const limit = await repo.concurrencyLimit(db, tenant.organizationId);
-      const booked = from < to ? await repo.booked(db, tenant, from, to + duration, 4 * 3_600_000) : [];
+      const held = from < to ? await spans(db, tenant, from, to + duration) : [];
       const windows: Array<{ starts_at: number; ends_at: number; capacity: number; available: number }> = [];
       for (let start = from; start < to; start += step) {
         // An interview starting in this window holds a place for its whole length.
-        const busy = booked.filter((b) => b.scheduled_at! < start + duration && b.scheduled_at! + b.duration_seconds * 1000 > start).length;
+        const busy = held.filter((b) => b.start < start + duration && b.end > start).length;
         windows.push({ starts_at: start, ends_at: start + step, capacity: limit, available: Math.max(0, limit - busy) });
       }
       return { windows, limit, durationMs: duration };
@@ -318,6 +333,7 @@ export function createInterviewService(deps: {
      */
     async join(tenant: Tenant, id: string): Promise<InterviewRow> {
       await settled(tenant, id);
+      let resumed = false;
       const row = await db.transaction().execute(async (tx) => {
         const current = (await repo.locked(tx, (await mustGet(tx, tenant, id)).id))!;
         const now = clock.now();
@@ -328,9 +344,12 @@ export function createInterviewService(deps: {
           const changes = { status: 'in_progress' as const, running_since: now, deadline_at: deadline, paused_at: null, updated_at: now };
           await repo.transition(tx, id, ['paused'], changes);
           await scheduleTimeout(tx, current, deadline);
+          resumed = true;
           return { ...current, ...changes };
         }
-        // The first join: the organisation's limit of interviews at once, then the credit, spent once.
+        // The first join: the organisation's limit of interviews at once, then the credit, spent once. The interview
+        // balance's lock is taken first, so concurrent first joins of one organisation count one after another.
+        await credits.lock(tx, tenant, 'interview');
         const limit = await repo.concurrencyLimit(tx, tenant.organizationId);
         if (await repo.liveCount(tx, tenant) >= limit) {
           throw new ApiError('capacity_unavailable', { message: `The organisation's ${limit} concurrent interviews are all running; retry shortly.`, headers: { 'Retry-After': '60' } });
@@ -347,7 +366,9 @@ export function createInterviewService(deps: {
         await emit(tx, tenant, 'interview.started', { object: 'interview', id, status: 'in_progress', candidate_id: current.candidate_id });
         return { ...current, ...changes };
       });
-      deps.onTranscriptChange(id);
+      // Back from a pause: the interviewer says what it still owes (a reply cut short by the pause). A first join does not
+      // prompt it: the channel's connect does, so the opening streams to a candidate who is listening.
+      deps.onTranscriptChange(id, resumed);
       return row;
     },
 
@@ -504,9 +525,10 @@ export interface TranscriptTurn {
 }
 
 function runOf(execution: Awaited<ReturnType<Sandbox['execute']>>): CodeRun {
-  const clip = (b: Buffer) => (b.length > CODE_OUTPUT_SHOWN ? `${b.subarray(0, CODE_OUTPUT_SHOWN).toString('utf8')}…` : b.toString('utf8'));
+  // U+0000 (a program may print one) cannot be stored in PostgreSQL text: shown as U+FFFD.
+  const clip = (b: Buffer) => (b.length > CODE_OUTPUT_SHOWN ? `${b.subarray(0, CODE_OUTPUT_SHOWN).toString('utf8')}…` : b.toString('utf8')).replaceAll('\u0000', '\uFFFD');
   if (execution.compile && !execution.compile.ok) {
-    return { status: 'compile_error', exitCode: null, stdout: '', stderr: execution.compile.output.slice(0, CODE_OUTPUT_SHOWN), timeMs: null };
+    return { status: 'compile_error', exitCode: null, stdout: '', stderr: execution.compile.output.slice(0, CODE_OUTPUT_SHOWN).replaceAll('\u0000', '\uFFFD'), timeMs: null };
   }
   const c = execution.cases[0];
   const status: CodeRun['status'] = c.verdict === 'TIME_LIMIT_EXCEEDED' ? 'time_limit' : c.verdict === 'MEMORY_LIMIT_EXCEEDED' ? 'memory_limit'
