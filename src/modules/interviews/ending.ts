@@ -11,6 +11,8 @@ export type EndReason = 'candidate' | 'interviewer' | 'time_up' | 'abandoned';
 
 export const PROCESS_JOB = 'interview.process';
 export const TIMEOUT_JOB = 'interview.timeout';
+/** Deletes an erased candidate's interview files (queued by the erasure, run outside its transaction). */
+export const ERASE_FILES_JOB = 'interview.erase-files';
 
 const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>) => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
 

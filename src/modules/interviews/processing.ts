@@ -7,7 +7,7 @@ import { isPng } from '../../storage/file-type.js';
 import type { ObjectStorage } from '../../storage/storage.js';
 import type { Emit } from '../webhooks/service.js';
 import { turnOf } from './conversation.js';
-import { PROCESS_JOB, TIMEOUT_JOB, type Ending } from './ending.js';
+import { ERASE_FILES_JOB, PROCESS_JOB, TIMEOUT_JOB, type Ending } from './ending.js';
 import { methodFor } from './interviewer/method.js';
 import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
@@ -100,7 +100,8 @@ export function interviewJobs(deps: {
     // Everything slow (storage, the model) happens before the one transaction that stores the result.
     const [setup, rows, integrity] = await Promise.all([loadSetup(db, repo, row), repo.turns(db, interviewId), repo.events(db, interviewId)]);
     const uploaded = await uploadedImages(rows);
-    const recordingKey = row.recording_key ?? await assembleRecording(row);
+    // An erased candidate's recording is never made (its pieces are being deleted).
+    const recordingKey = row.candidate_id === null ? null : row.recording_key ?? await assembleRecording(row);
     const transcript = rows.map((r) => transcriptTurn(r, uploaded));
     const turns = rows.map(turnOf);
     const method = methodFor(row.round_slug);
@@ -147,5 +148,19 @@ export function interviewJobs(deps: {
       },
     },
     { kind: PROCESS_JOB, run: async (payload) => process((payload as { interview_id: string }).interview_id), retryDelaysSeconds: [5, 30, 120, 600] },
+    {
+      kind: ERASE_FILES_JOB,
+      run: async (payload) => {
+        const { keys, recordings } = payload as { keys: string[]; recordings: Array<{ organization_id: string; id: string }> };
+        for (const key of keys) await storage.delete(key);
+        for (const r of recordings) {
+          await storage.delete(`interviews/${r.organization_id}/${r.id}/recording.webm`);
+          for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
+            if (!(await storage.head(recordingChunkKey(r, i)))) break;
+            await storage.delete(recordingChunkKey(r, i));
+          }
+        }
+      },
+    },
   ];
 }

@@ -163,6 +163,16 @@ export function createInterviewRepo(database: Db) {
       .where('id', '=', id).executeTakeFirst(),
 
     /** Candidate erasure: the interviews stay for the customer's records, without the person or their words. */
+    /** The candidate's interviews in this tenant. */
+    ofCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => tx.selectFrom('interviews').selectAll().where('candidate_id', '=', candidateId)
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute(),
+    /** Every whiteboard image key the interviews' turns name. */
+    async boardKeys(tx: Kysely<Database>, ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await tx.selectFrom('interview_turns').select('data').where('interview_id', 'in', ids).where('kind', '=', 'board').execute();
+      return rows.map((r) => (JSON.parse(r.data ?? '{}') as { key?: string }).key).filter((k): k is string => typeof k === 'string');
+    },
+
     async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
       const ids = (await tx.selectFrom('interviews').select('id').where('candidate_id', '=', candidateId)
         .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).execute()).map((r) => r.id);

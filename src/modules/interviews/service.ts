@@ -13,7 +13,7 @@ import type { ObjectStorage } from '../../storage/storage.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
 import type { SubjectContext, SubjectProvider, SubjectState } from '../candidate-access/subjects.js';
 import type { Emit } from '../webhooks/service.js';
-import { createEnding, TIMEOUT_JOB, type EndReason } from './ending.js';
+import { createEnding, ERASE_FILES_JOB, TIMEOUT_JOB, type EndReason } from './ending.js';
 import { invitationFor, type Invitation } from './invitations.js';
 import { initialState } from './interviewer/interviewer.js';
 import { methodFor } from './interviewer/method.js';
@@ -506,7 +506,21 @@ export function createInterviewService(deps: {
     /** A whiteboard image's signed link for the transcript's reader. */
     imageUrl: async (key: string) => (await storage.signedGetUrl(key, { expiresIn: RECORDING_URL_TTL_S, contentType: 'image/png' })).url,
 
-    eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
+    /**
+     * Erasure: the candidate's live interviews end (as abandoned), their words, signals and reports go, and a job
+     * deletes their files (whiteboard images, the recording and its pieces) outside the transaction. The interviews
+     * stay, anonymous, for the customer's records.
+     */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
+      const rows = await repo.ofCandidate(tx, tenant, candidateId);
+      if (rows.length === 0) return;
+      for (const row of rows.filter((r) => LIVE.includes(r.status))) await ending.end(tx, (await repo.locked(tx, row.id))!, 'abandoned');
+      const keys = [...await repo.boardKeys(tx, rows.map((r) => r.id)), ...rows.flatMap((r) => (r.recording_key ? [r.recording_key] : []))];
+      await queue.enqueue(tx, ERASE_FILES_JOB, {
+        keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })),
+      }, { maxAttempts: 8 });
+      await repo.eraseCandidate(tx, tenant, candidateId);
+    },
     tenantOfRow,
   };
 }

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import { settleJobs } from '../helpers/settle.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let org: Org;
+
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
+]);
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
+  kit = await interviewKit(h);
+  org = await kit.organization();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const put = (url: string, body: Buffer) => {
+  const { pathname, search } = new URL(url);
+  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': 'application/octet-stream' } });
+};
+
+describe('erasing the candidate of an interview', () => {
+  it('ends the live interview, deletes the words, the whiteboard images and the recording pieces, and never makes a recording', async () => {
+    const key = org.keys.secret_live;
+    const { interview, token, channel } = await kit.started(key);
+    await channel.answer('At my last job I led the migration of our billing system to a new database.');
+    const board = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    expect((await put(board.upload_url, PNG)).statusCode).toBe(200);
+    channel.send({ type: 'recording.chunk_url', index: 0 });
+    const piece = await channel.next('recording.chunk_url');
+    expect((await put(piece.url, Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('audio')]))).statusCode).toBe(200);
+    const storage = h.services.files.storage;
+    expect(await storage.head(board.key)).not.toBeNull();
+
+    await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
+    await channel.next('ended');
+    await settleJobs(h, ['interview.erase-files', 'interview.process'], 'erasure and processing');
+
+    expect(await storage.head(board.key)).toBeNull();
+    expect(await storage.head(`interviews/${org.id}/${interview.id}/recording/000000.part`)).toBeNull();
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key }, 200);
+    expect(after).toMatchObject({ candidate_id: null, end_reason: 'abandoned' });
+    const turns = await h.db.kysely.selectFrom('interview_turns').select('text').where('interview_id', '=', interview.id).execute();
+    expect(turns).toEqual([]);
+    const recording = await kit.call('GET', `/v1/interviews/${interview.id}/recording-url`, { key });
+    expect(recording.body.error.code).toBe('recording_not_ready');
+  });
+});
