@@ -243,3 +243,17 @@ describe('joining', () => {
     expect(res.body.error.code, res.raw).toBe('session_already_finalized');
   });
 });
+
+describe('an interview never joined in its window', () => {
+  it('expires: questions can no longer be added, no launch link is minted, and it reads expired', async () => {
+    const interview = await kit.create(key());
+    h.clock.advance(7 * 86_400_000 + 1000);
+    const plan = await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: key() }, 200);
+    expect(plan.editable).toBe(false);
+    const add = await kit.call('POST', `/v1/interviews/${interview.id}/questions`, { key: key(), body: { questions: [{ prompt: 'Too late for this question, surely?' }] } });
+    expect(add.body.error.code).toBe('assignment_expired');
+    const link = await kit.call('POST', `/v1/interviews/${interview.id}/launch-link`, { key: key(), body: {} });
+    expect(link.body.error.code).toBe('assignment_expired');
+    expect(await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: key() }, 200)).toMatchObject({ status: 'expired', status_code: 70 });
+  });
+});

@@ -275,16 +275,18 @@ export function createInterviewService(deps: {
     },
 
     async questions(tenant: Tenant, id: string) {
-      const row = await mustGet(db, tenant, id);
+      const row = await settled(tenant, id);
       return { row, plan: fromRows(await repo.questions(db, id)) };
     },
 
     /** The customer's own questions join the plan until the candidate joins. */
     async addQuestions(tenant: Tenant, id: string, questions: CustomerQuestion[]) {
+      await settled(tenant, id); // a lapsed window is committed as expired first
       return db.transaction().execute(async (tx) => {
         const row = (await repo.locked(tx, (await mustGet(tx, tenant, id)).id))!;
         if (row.status !== 'scheduled') {
           if (row.status === 'cancelled') throw new ApiError('session_cancelled', { message: 'The interview was cancelled.' });
+          if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
           throw new ApiError('session_already_started', { message: 'Questions can be added only until the candidate joins.' });
         }
         const existing = fromRows(await repo.questions(tx, id));
