@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Emit } from '../webhooks/service.js';
-import type { InterviewRepo, InterviewRow } from './repo.js';
+import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
 import { elapsedMs, PAUSE_LIMIT_MS, stopClock } from './states.js';
 
 /** Why an interview ended, as its record says. */
@@ -14,7 +14,6 @@ export const TIMEOUT_JOB = 'interview.timeout';
 /** Deletes an erased candidate's interview files (queued by the erasure, run outside its transaction). */
 export const ERASE_FILES_JOB = 'interview.erase-files';
 
-const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>) => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
 
 /**
  * Ending an interview, whoever ends it (the candidate, the interviewer's closing, the clock, a pause never resumed):

@@ -6,7 +6,7 @@ import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Tenant } from '../../platform/context.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
-import type { InterviewRepo, InterviewRow } from './repo.js';
+import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
 
 export const INVITE_JOB = 'interview.invite';
 /** An invitation's launch link lives as long as the join window allows, and never more than the contract's 7 days. */
@@ -78,7 +78,7 @@ export function invitationJobs(deps: {
       if (!row || !row.invitation || row.status !== 'scheduled' || row.candidate_id === null) return;
       const invitation = JSON.parse(row.invitation) as Invitation;
       if (invitation.status !== 'queued') return;
-      const tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+      const tenant = tenantOfRow(row);
       const candidate = await deps.repo.candidate(deps.db, tenant, row.candidate_id);
       if (!candidate || !transport) return;
       const link = await deps.db.transaction().execute((tx) => deps.candidateAccess.createLaunchLink(tx, tenant, 'interview', row.id, {

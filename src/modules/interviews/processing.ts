@@ -12,7 +12,7 @@ import { methodFor } from './interviewer/method.js';
 import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
 import { assessWithModel } from './model-assessment.js';
-import type { InterviewRepo, InterviewRow } from './repo.js';
+import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
 import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
@@ -96,7 +96,7 @@ export function interviewJobs(deps: {
   async function process(interviewId: string): Promise<void> {
     const row = await repo.byId(db, interviewId);
     if (!row || row.status !== 'ended') return;
-    const tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
+    const tenant = tenantOfRow(row);
     // Everything slow (storage, the model) happens before the one transaction that stores the result.
     const [setup, rows, integrity] = await Promise.all([loadSetup(db, repo, row), repo.turns(db, interviewId), repo.events(db, interviewId)]);
     const uploaded = await uploadedImages(rows);

@@ -10,6 +10,9 @@ import { topicsOfQuestion } from '../question-bank/repo.js';
 
 export type InterviewRow = InterviewsTable;
 
+/** The tenant an interview row belongs to. */
+export const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>): Tenant => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
+
 /** Interviews, their plans, transcripts and reports. Every read is scoped to a tenant (another's answers nothing). */
 export function createInterviewRepo(database: Db) {
   const db = database.kysely;

@@ -12,7 +12,7 @@ import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
 import type { InterviewRow } from './repo.js';
 import { BOARD_MAX_BYTES, BOARD_MAX_IMAGES, SLOT_HORIZON_DAYS, SLOT_MINUTES, type InterviewService } from './service.js';
-import { INTERVIEW_STATUSES, STATUS_CODES } from './states.js';
+import { elapsedMs, INTERVIEW_STATUSES, STATUS_CODES } from './states.js';
 
 const TAG = 'Interviews';
 const Status = StringEnum(INTERVIEW_STATUSES, { description: 'See status_code for the raw number (docs/interviews.md)' });
@@ -122,12 +122,11 @@ const CodeRunSchema = Type.Object({
 });
 
 export function presentInterview(r: InterviewRow, now: number) {
-  const elapsed = r.elapsed_ms + (r.running_since === null ? 0 : Math.max(0, now - r.running_since));
   return {
     object: 'interview' as const, id: r.id, livemode: r.livemode === 1, candidate_id: r.candidate_id, status: r.status, status_code: STATUS_CODES[r.status],
     round_type: r.round_slug, round_name: r.round_name, difficulty: r.difficulty, role: r.role, resume_id: r.resume_id, company_id: r.company_id,
     language: r.language, duration_minutes: Math.ceil(r.duration_seconds / 60), scheduled_at: toUnixSeconds(r.scheduled_at), join_by: toUnixSeconds(r.join_by),
-    joined_at: toUnixSeconds(r.joined_at), elapsed_seconds: Math.floor(Math.min(elapsed, r.duration_seconds * 1000) / 1000), ended_at: toUnixSeconds(r.ended_at),
+    joined_at: toUnixSeconds(r.joined_at), elapsed_seconds: Math.floor(Math.min(elapsedMs(r, now), r.duration_seconds * 1000) / 1000), ended_at: toUnixSeconds(r.ended_at),
     end_reason: r.end_reason as never, completed_at: toUnixSeconds(r.completed_at), failure_reason: r.failure_reason, overall_score: r.overall_score,
     invitation: r.invitation ? JSON.parse(r.invitation) as Invitation : null, created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
   };

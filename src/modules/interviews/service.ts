@@ -64,7 +64,6 @@ const PROCTORING_EVENTS_CAP = 500;
 const UPLOAD_URL_TTL_S = 300;
 const RECORDING_URL_TTL_S = 600;
 
-const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>): Tenant => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
 
 /** Where an interview stands for candidate access (launch links, session tokens). */
 export function subjectState(row: InterviewRow, now: number): SubjectState {
@@ -181,7 +180,6 @@ export function createInterviewService(deps: {
   return {
     provider,
     ending,
-    mustGet,
     settled,
 
     async create(tenant: Tenant, input: CreateInterviewInput): Promise<{ row: InterviewRow; invitation: Invitation | null }> {
@@ -523,7 +521,6 @@ export function createInterviewService(deps: {
       }, { maxAttempts: 8 });
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
-    tenantOfRow,
   };
 }
 

@@ -3,14 +3,13 @@ import type { Database } from '../../db/schema.js';
 import { methodFor } from './interviewer/method.js';
 import type { InterviewSetup, ResumeFacts } from './interviewer/types.js';
 import { fromRows } from './plan.js';
-import type { InterviewRepo, InterviewRow } from './repo.js';
+import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
 
 /** What the interviewer (and the report) know of an interview: the plan, the round's method, the candidate, the resume. */
 export async function loadSetup(tx: Kysely<Database>, repo: InterviewRepo, row: InterviewRow): Promise<InterviewSetup> {
-  const tenant = { organizationId: row.organization_id, livemode: row.livemode === 1 };
   const [questions, candidate, resume] = await Promise.all([
     repo.questions(tx, row.id),
-    row.candidate_id ? repo.candidate(tx, tenant, row.candidate_id) : undefined,
+    row.candidate_id ? repo.candidate(tx, tenantOfRow(row), row.candidate_id) : undefined,
     row.resume_id ? repo.resume(tx, row.resume_id) : undefined,
   ]);
   return {
