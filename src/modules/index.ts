@@ -165,5 +165,8 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   });
   if (services.files.local) storageRoutes(app, services.files.local);
   webhookRoutes(app, modules.webhooks);
-  roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get });
+  const s3 = core.config.storage.s3;
+  // The room uploads straight to S3 (whiteboard images, recording pieces): the launch page's CSP must allow it.
+  const uploadOrigins = s3 ? [s3.endpoint ? new URL(s3.endpoint).origin : 'https://*.amazonaws.com'] : [];
+  roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get, uploadOrigins });
 }

@@ -25,7 +25,7 @@ export async function registerCors(app: FastifyInstance, deps: { publicOrigin: s
       const origin = originOfHeader(header);
       return origin !== null && (await allowed(origin));
     },
-    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], // PUT: the room's uploads to the local store's signed URLs
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
     exposedHeaders: ['Request-Id', 'Idempotent-Replay', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
     maxAge: 600,

@@ -116,6 +116,6 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
   if (!Room) {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be shown in this widget yet.' }} tone="warning" />;
   }
-  const host: RoomHost = { api, root, emit, onEnded: () => keeper.stop() };
-  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
+  const host: RoomHost = { api, root, emit, token: keeper.token, onEnded: () => keeper.stop() };
+  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
 }

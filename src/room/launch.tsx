@@ -17,6 +17,40 @@ interface Opened { grant: SessionGrant; redirect_url: string | null; receivedAt:
 
 const linkId = (token: string) => token.slice(0, 16);
 
+/** What the launch page says before the click, per kind of assessment. */
+const INTROS: Record<string, { what: string; length(duration: string): string; rules: string[] }> = {
+  coding: {
+    what: 'a coding assessment', length: (d) => `You will have ${d}.`,
+    rules: [
+      'The timer starts when you press Start and keeps running if you close the page.',
+      'Run your code on the examples as often as you like; each submission uses one attempt.',
+      'Press Finish when you are done. Anything submitted when time runs out is kept.',
+      'Switching tabs, leaving the window and pasting are noted for the reviewer.',
+    ],
+  },
+  interview: {
+    what: 'an interview with an AI interviewer', length: (d) => `It lasts about ${d}.`,
+    rules: [
+      'Press Start to open the interview room; the interview itself begins when you join there.',
+      'You can answer by typing, or by voice where your browser supports it.',
+      'Leaving the page pauses the interview; coming back resumes it.',
+      'Switching tabs, leaving the window and pasting are noted for the reviewer.',
+    ],
+  },
+  psychometric: {
+    what: 'a personality questionnaire', length: (d) => `You will have ${d}.`,
+    rules: ['There are no right or wrong answers: answer as you are, not as you would like to be.', 'Your answers are saved as you go; you can close the page and come back.'],
+  },
+  prompt_engineering: {
+    what: 'a prompt-engineering assessment', length: (d) => `You will have ${d}.`,
+    rules: [
+      'The timer starts when you press Start and keeps running if you close the page.',
+      'Each task has a limited number of attempts; every attempt is graded on hidden cases.',
+      'Switching tabs, leaving the window and pasting are noted for the reviewer.',
+    ],
+  },
+};
+
 /** The session a tab opened, so a reload resumes the room instead of asking for a link that is now used. */
 const STORED = 'prep.launch.session';
 const REDIRECT_SECONDS = 5;
@@ -92,6 +126,7 @@ function Launch() {
   };
 
   const branding = preview?.branding ?? null;
+  const intro = INTROS[preview?.subject_kind ?? ''] ?? INTROS.coding!;
   return (
     <div class="prep-page" style={brandStyle(branding)}>
       <main class="prep-card prep-launch" role="main">
@@ -99,16 +134,11 @@ function Launch() {
         <h1>{preview ? preview.title : 'Your assessment'}</h1>
         {preview?.candidate_name ? <p class="prep-greeting">Hello {preview.candidate_name},</p> : null}
         <p>
-          {branding ? `${branding.company_name} has invited you to a coding assessment.` : 'You have been invited to a coding assessment.'}
-          {preview?.duration_seconds ? ` You will have ${formatDuration(preview.duration_seconds)}.` : ''}
+          {branding ? `${branding.company_name} has invited you to ${intro.what}.` : `You have been invited to ${intro.what}.`}
+          {preview?.duration_seconds ? ` ${intro.length(formatDuration(preview.duration_seconds))}` : ''}
         </p>
         {preview?.description ? <p class="prep-dim">{preview.description}</p> : null}
-        <ul class="prep-rules">
-          <li>The timer starts when you press Start and keeps running if you close the page.</li>
-          <li>Run your code on the examples as often as you like; each submission uses one attempt.</li>
-          <li>Press Finish when you are done. Anything submitted when time runs out is kept.</li>
-          <li>Switching tabs, leaving the window and pasting are noted for the reviewer.</li>
-        </ul>
+        <ul class="prep-rules">{intro.rules.map((rule) => <li key={rule}>{rule}</li>)}</ul>
         <button type="button" class="prep-button prep-start" onClick={() => void start()} disabled={busy}>{busy ? 'Opening…' : 'Start'}</button>
       </main>
     </div>
@@ -158,12 +188,12 @@ function OpenedRoom({ opened }: { opened: Opened }) {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be taken on this page yet.' }} tone="warning" />;
   }
   const host: RoomHost = {
-    api, root: document, emit: () => {},
+    api, root: document, emit: () => {}, token: keeper.token,
     onEnded: () => { keeper.stop(); store(null); },
     finishedExtra: opened.redirect_url ? <Redirect url={opened.redirect_url} /> : null,
     notice: hostedNotice,
   };
-  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} />;
+  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
 }
 
 /** On the hosted page a lost session cannot be reopened from the (single-use) link: say what to do instead. */

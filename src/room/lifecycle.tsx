@@ -15,6 +15,8 @@ export interface RoomHost {
   /** Shown under the finished page: the hosted page's "continue" link. */
   finishedExtra?: preact.ComponentChildren;
   onEnded?(status: 'completed' | 'timed_out'): void;
+  /** The current session token (a room with a channel of its own passes it on when it is refreshed). */
+  token?(): string;
   /** The message for an error code, when the host words some differently (the hosted page's lost session). */
   notice?(code: string): Notice;
 }
@@ -27,6 +29,8 @@ export interface RoomProps {
   title: string;
   /** Set when the session token could not be refreshed. */
   lost?: RoomError | null;
+  /** Live or test mode (the session context's livemode): what a room records, and what it says about it. */
+  livemode?: boolean;
 }
 
 export type Ended = { status: 'completed' | 'timed_out' | 'cancelled' | 'expired' } | { error: RoomError };
@@ -43,7 +47,9 @@ export const endedBy = (status: string): Ended | null =>
  */
 export function useLifecycle(props: Pick<RoomProps, 'host' | 'sessionId' | 'lost'>, options: { lostEnding?: (e: RoomError) => Ended; onEnd?(): void } = {}) {
   const { host, sessionId, lost } = props;
-  const [ended, setEnded] = useState<Ended | null>(null);
+  const [ended, setEndedState] = useState<Ended | null>(null);
+  // The first ending stands: an End click and the server's "ended" message may both arrive, and the host hears once.
+  const setEnded = useCallback((next: Ended) => setEndedState((first) => first ?? next), []);
   const [banner, setBanner] = useState<string | null>(null);
   const [opening, setOpening] = useState(0); // bumped by "Try again" when the room could not open
   const [finishing, setFinishing] = useState(false);

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'preact';
 import { CodingRoom } from './coding-room.js';
+import { InterviewRoom } from './interview-room.js';
 import type { RoomProps } from './lifecycle.js';
 import { PromptRoom } from './prompt-room.js';
 import { QuestionnaireRoom } from './questionnaire-room.js';
@@ -9,4 +10,5 @@ export const ROOMS: Partial<Record<string, ComponentType<RoomProps>>> = {
   coding: CodingRoom,
   psychometric: QuestionnaireRoom,
   prompt_engineering: PromptRoom,
+  interview: InterviewRoom,
 };

@@ -21,6 +21,7 @@ export interface SessionContext {
   subject_kind: string;
   subject_id: string;
   status: string;
+  livemode: boolean;
   candidate: { id: string; name: string } | null;
   round: { id: string; name: string; description: string | null };
   duration_seconds: number | null;
@@ -91,3 +92,22 @@ export interface PromptAttempt {
   execution_reason: string | null; score: number | null; passed: boolean | null; hidden_cases_passed: number | null; hidden_cases_total: number;
   craft: { score: number; elements: CraftElement[] }; cases: PromptCaseResult[]; error: string | null; remaining?: number;
 }
+
+/** The answer to POST /v1/interviews/{id}/join: the room's configuration. */
+export interface InterviewJoin {
+  interview_id: string; status: string; status_code: number; language: string;
+  channel: { url: string; protocol: string };
+  clock: { duration_seconds: number; remaining_seconds: number; running: boolean };
+  code: { languages: string[]; options: Language[] };
+  whiteboard: { content_type: 'image/png'; max_bytes: number; max_images: number };
+  recording: { enabled: boolean };
+  round: { name: string; role: string };
+}
+
+export interface InterviewTimer { status: string; running: boolean; duration_seconds: number; elapsed_seconds: number; remaining_seconds: number }
+
+export interface InterviewCodeRun { status: string; exit_code: number | null; stdout: string; stderr: string; time_ms: number }
+
+export interface InterviewCode { turn: number; language: string; run: InterviewCodeRun | null }
+
+export interface BoardUpload { upload_url: string; key: string; max_bytes: number; turn: number }

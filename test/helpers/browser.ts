@@ -15,11 +15,14 @@ if (!browserAvailable && process.env.PREP_TEST_REQUIRE_BROWSER === '1') {
 }
 
 /** The flags this machine needs: no sandbox as root, and no background connections to the (closed) network. */
-export const launchBrowser = (): Promise<Browser> => chromium.launch({
+export const launchBrowser = (extraArgs: string[] = []): Promise<Browser> => chromium.launch({
   executablePath: CHROMIUM,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...extraArgs],
 });
+
+/** A fake microphone (a beeping tone) granted without asking: Chromium's own flags for media tests. */
+export const FAKE_MEDIA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -82,9 +82,9 @@ export class ChannelClient {
   }
 }
 
-/** Interviews in the tests: the app listening on a real port (for the WebSocket), and the usual steps of a customer and a candidate. */
+/** Interviews in the tests: the app listening on a real port (for the WebSocket; a port it already listens on is kept), and the usual steps of a customer and a candidate. */
 export async function interviewKit(h: Harness) {
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (h.app.server.address() as AddressInfo).port;
   const client = testClient(h);
   const kit = {

@@ -185,6 +185,10 @@ describe('joining', () => {
       whiteboard: { content_type: 'image/png' }, clock: { running: true, duration_seconds: 2700 },
     });
     expect(room.channel.url).toMatch(/^ws:\/\/.+\/interview-channel$/);
+    // What the room's editor needs: every language named, with its starter; and the language it speaks in.
+    expect(room.language).toBe('en');
+    expect(room.code.options.map((l: { id: string }) => l.id)).toEqual(room.code.languages);
+    expect(room.code.options.find((l: { id: string }) => l.id === 'python')).toMatchObject({ object: 'coding_language', name: expect.any(String), starter_template: expect.any(String) });
     await kit.join(token, interview.id);
     await kit.client.ok('POST', `/v1/interviews/${interview.id}/pause`, { token }, 200);
     await kit.join(token, interview.id);

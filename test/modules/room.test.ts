@@ -38,6 +38,14 @@ describe('the hosted launch page', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-frame-options']).toBe('DENY');
+    // The interview room's microphone, for this page only.
+    expect(res.headers['permissions-policy']).toContain('microphone=(self)');
+  });
+
+  it('lets the room upload to S3 when storage is there, and nowhere else', async () => {
+    const { launchPageHeaders } = await import('../../src/modules/room/page.js');
+    expect(launchPageHeaders()['content-security-policy']).toMatch(/connect-src 'self';/);
+    expect(launchPageHeaders(['https://minio.acme.test:9000'])['content-security-policy']).toMatch(/connect-src 'self' https:\/\/minio\.acme\.test:9000;/);
   });
 
   it('serving the page uses nothing: the link stays unused and the session assigned', async () => {

@@ -80,7 +80,7 @@ function presentDetail(d: { row: CodingSessionsTable; problems: unknown[] }) {
 }
 
 /** What the candidate's room needs to open the editor: the languages this deployment runs. */
-type Languages = () => Promise<Array<Omit<Static<typeof CodingLanguage>, 'object'>>>;
+export type Languages = () => Promise<Array<Omit<Static<typeof CodingLanguage>, 'object'>>>;
 
 export function codingRoutes(app: App, service: CodingService, languages: Languages): void {
   const secret = { auth: 'secret' as const, module: 'coding' as const, tag: TAG };

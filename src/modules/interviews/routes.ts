@@ -7,6 +7,8 @@ import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQueryWith, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { LaunchLinkBody, launchLinkSchema, ProctoringEventType } from '../assessments/routes.js';
+import { CodingLanguage } from '../coding/judging-routes.js';
+import type { Languages } from '../coding/routes.js';
 import type { Invitation } from './invitations.js';
 import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
@@ -59,10 +61,14 @@ const Room = Type.Object({
   object: Type.Literal('interview_room'), interview_id: Uuid, status: Status, status_code: StatusCode,
   channel: Type.Object({ url: Type.String({ description: 'WebSocket URL; authenticate with the session token in the first message' }), protocol: Type.String() }),
   clock: Type.Object({ duration_seconds: Type.Integer(), remaining_seconds: Type.Integer(), running: Type.Boolean() }),
-  code: Type.Object({ languages: Type.Array(Type.String()) }),
+  code: Type.Object({
+    languages: Type.Array(Type.String()),
+    options: Type.Array(CodingLanguage, { description: 'The same languages with names and starter templates, for the editor' }),
+  }),
   whiteboard: Type.Object({ content_type: Type.Literal('image/png'), max_bytes: Type.Integer(), max_images: Type.Integer() }),
   recording: Type.Object({ enabled: Type.Boolean({ description: 'Live mode only; never in test mode' }) }),
   round: Type.Object({ name: Type.String(), role: Type.String() }),
+  language: Type.String({ description: 'The interview\'s language (BCP 47): what the room speaks and listens in' }),
 });
 
 const Timer = Type.Object({
@@ -150,7 +156,7 @@ function presentPlan(row: InterviewRow, plan: PlannedQuestion[]) {
   };
 }
 
-export function interviewRoutes(app: App, service: InterviewService, deps: { languages: () => Promise<Array<{ id: string }>>; channelUrl: string; now: () => number }): void {
+export function interviewRoutes(app: App, service: InterviewService, deps: { languages: Languages; channelUrl: string; now: () => number }): void {
   const secret = { auth: 'secret' as const, module: 'interviews' as const, tag: TAG };
   const candidate = { auth: 'session' as const, module: 'interviews' as const, subject: 'interview' as const, tag: TAG };
   const present = (row: InterviewRow) => presentInterview(row, deps.now());
@@ -283,14 +289,16 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       const tenant = sessionTokenOf(request);
       const row = await service.join(tenant, request.params.id);
       const t = await service.timer(tenant, row.id);
+      const languages = await deps.languages();
       return {
         object: 'interview_room' as const, interview_id: row.id, status: t.row.status, status_code: STATUS_CODES[t.row.status],
         channel: { url: deps.channelUrl, protocol: 'prep.interview.v1' },
         clock: { duration_seconds: row.duration_seconds, remaining_seconds: Math.ceil(t.remainingMs / 1000), running: t.row.status === 'in_progress' },
-        code: { languages: (await deps.languages()).map((l) => l.id) },
+        code: { languages: languages.map((l) => l.id), options: languages.map((l) => ({ object: 'coding_language' as const, ...l })) },
         whiteboard: { content_type: 'image/png' as const, max_bytes: BOARD_MAX_BYTES, max_images: BOARD_MAX_IMAGES },
         recording: { enabled: row.livemode === 1 },
         round: { name: row.round_name, role: row.role },
+        language: row.language,
       };
     },
   });

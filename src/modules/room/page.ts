@@ -21,18 +21,25 @@ export const LAUNCH_PAGE = `<!doctype html>
 </html>
 `;
 
-/** Only the service's own script and API; styles inline (the editor injects its own); logos from https. */
-export const LAUNCH_PAGE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': [
-    "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' https: data:",
-    "connect-src 'self'", "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
-  ].join('; '),
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
+/**
+ * Only the service's own script and API (the interview channel is a same-origin WebSocket); uploads also go to the
+ * object store when it is elsewhere (`uploadOrigins`); styles inline (the editor injects its own); logos from https.
+ * The microphone is allowed for this page only (the interview room's voice answers and recording).
+ */
+export function launchPageHeaders(uploadOrigins: string[] = []): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': [
+      "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' https: data: blob:",
+      ['connect-src', "'self'", ...uploadOrigins].join(' '), "media-src 'self' blob:", "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+    ].join('; '),
+    'permissions-policy': 'microphone=(self), camera=(), geolocation=()',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+}
 
 export const NOT_BUILT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Room not built</title></head>
 <body><p>The candidate room has not been built on this server. Run <code>npm run build</code> and restart the service.</p></body></html>`;

@@ -5,14 +5,14 @@ import type { Tenant } from '../../platform/context.js';
 import { Text } from '../../platform/schemas.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
 import { BUNDLE, roomAssetsDir } from './assets.js';
-import { LAUNCH_PAGE, LAUNCH_PAGE_HEADERS, NOT_BUILT_PAGE } from './page.js';
+import { LAUNCH_PAGE, launchPageHeaders, NOT_BUILT_PAGE } from './page.js';
 
 /**
  * The hosted candidate room and the embed widget's script, served by the service itself (outside /v1 and the
  * OpenAPI document: pages and assets, not API operations). Assets are revalidated on every load (ETag), so a
  * deploy reaches candidates at once; gzip and brotli copies are made at build time.
  */
-export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessService; branding: (tenant: Tenant) => Promise<unknown> }): void {
+export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessService; branding: (tenant: Tenant) => Promise<unknown>; uploadOrigins?: string[] }): void {
   const dir = roomAssetsDir();
   const assetHeaders = (reply: { header(name: string, value: string): unknown }) => {
     reply.header('cache-control', 'no-cache');
@@ -26,8 +26,9 @@ export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessSer
     });
   }
 
+  const pageHeaders = launchPageHeaders(deps.uploadOrigins);
   app.get('/launch', { schema: { hide: true } }, async (_request, reply) => {
-    reply.headers(LAUNCH_PAGE_HEADERS);
+    reply.headers(pageHeaders);
     return reply.code(dir ? 200 : 503).send(dir ? LAUNCH_PAGE : NOT_BUILT_PAGE);
   });
 

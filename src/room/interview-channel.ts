@@ -1,0 +1,277 @@
+/**
+ * The room's side of the interview channel (docs/interviews.md, "The conversation channel"): authenticate with the
+ * session token in the first message, keep every stored turn once by `seq`, resend answers the server has not yet
+ * stored (it keeps a resent one once, by its `id`), and reconnect after a network loss from the last turn held.
+ */
+
+export interface ChannelTurn {
+  seq: number;
+  speaker: 'interviewer' | 'candidate';
+  kind: 'text' | 'code' | 'board';
+  text: string;
+  question_position: number | null;
+  at_seconds: number;
+  client_id: string | null;
+  problem?: { slug: string; title: string; statement: string };
+  code?: { language: string; run: { status: string } | null };
+}
+
+export interface ChannelClock { status: string; running: boolean; remaining_seconds: number }
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'refused';
+
+export interface ChannelEvents {
+  turn(turn: ChannelTurn): void;
+  delta(ref: string, text: string): void;
+  discard(ref: string): void;
+  clock(clock: ChannelClock): void;
+  ended(status: string, reason: string | null): void;
+  /** A message the server refused (not fatal); `answer` is the text of a refused answer, given back to the candidate. */
+  refused(code: string, message: string, answer?: string): void;
+  connection(state: ConnectionState, detail?: { code: string; message: string }): void;
+}
+
+interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export type SocketFactory = (url: string) => SocketLike;
+
+/** Close codes after which reconnecting cannot help (docs/interviews.md): the room says why instead. */
+const FINAL_CLOSES = new Set([1000, 4400, 4401, 4403, 4409]);
+const BACKOFF_MS = [250, 1000, 2000, 4000, 8000];
+const PING_EVERY_MS = 15_000;
+/** No pong in this long after a ping: the connection is dead even if the browser has not noticed. */
+const PONG_WITHIN_MS = 10_000;
+const OPEN = 1;
+
+export class InterviewChannel {
+  private socket: SocketLike | null = null;
+  private seen = new Set<number>();
+  private lastSeq = 0;
+  /** Answers sent but not yet seen stored, in the order said: resent after every reconnect. */
+  private outbox: Array<{ id: string; text: string }> = [];
+  private pendingUrls = new Map<number, Array<(answer: { url: string; max_bytes: number } | Error) => void>>();
+  private attempt = 0;
+  private stopped = false;
+  private ready = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pingTimer: ReturnType<typeof setInterval> | null = null;
+  private lastPong = 0;
+  private counter = 0;
+
+  constructor(private readonly options: {
+    url: string; interviewId: string; token: () => string; events: ChannelEvents;
+    socket?: SocketFactory; now?: () => number; newId?: () => string;
+  }) {}
+
+  get heldSeq(): number {
+    return this.lastSeq;
+  }
+
+  get unsent(): number {
+    return this.outbox.length;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearTimers();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.close(1000, 'left');
+    }
+  }
+
+  /** Says a final answer; returns its id. Kept until the server's stored turn carries the id back. */
+  answer(text: string): string {
+    const id = this.options.newId?.() ?? `a-${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.outbox.push({ id, text });
+    if (this.ready) this.send({ type: 'answer', id, text });
+    return id;
+  }
+
+  interim(text: string): void {
+    if (this.ready) this.send({ type: 'interim', text: text.slice(0, 8000) });
+  }
+
+  /** The session token was refreshed: the server rechecks the channel's token every 30 s. */
+  refreshToken(token: string): void {
+    if (this.ready) this.send({ type: 'auth.refresh', token });
+  }
+
+  /** A signed upload URL for recording piece `index` (live mode). */
+  recordingUrl(index: number): Promise<{ url: string; max_bytes: number }> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.pendingUrls.get(index) ?? [];
+      waiters.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer)));
+      this.pendingUrls.set(index, waiters);
+      if (this.ready) this.send({ type: 'recording.chunk_url', index });
+    });
+  }
+
+  /** Connect again now (the "Try again" of a refused second tab). */
+  retry(): void {
+    this.attempt = 0;
+    this.stopped = false;
+    if (!this.socket) this.connect();
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.options.events.connection(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let socket: SocketLike;
+    try {
+      socket = (this.options.socket ?? ((url) => new WebSocket(url) as unknown as SocketLike))(this.options.url);
+    } catch {
+      return this.scheduleReconnect();
+    }
+    this.socket = socket;
+    this.ready = false;
+    socket.onopen = () => {
+      socket.send(JSON.stringify({ type: 'auth', token: this.options.token(), interview_id: this.options.interviewId, last_seq: this.lastSeq }));
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      let message: Record<string, any>;
+      try {
+        message = JSON.parse(event.data) as Record<string, any>;
+      } catch {
+        return;
+      }
+      this.handle(message);
+    };
+    socket.onerror = () => {};
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.ready = false;
+      this.clearTimers();
+      if (this.stopped) return;
+      if (FINAL_CLOSES.has(event.code)) {
+        if (event.code === 1000) return; // `ended` said why
+        this.stopped = true;
+        return this.options.events.connection('refused', { code: this.refusal?.code ?? 'closed', message: this.refusal?.message ?? event.reason });
+      }
+      this.scheduleReconnect();
+    };
+  }
+
+  private refusal: { code: string; message: string } | null = null;
+
+  private handle(message: Record<string, any>): void {
+    const { events } = this.options;
+    switch (message.type) {
+      case 'ready': {
+        this.ready = true;
+        this.attempt = 0;
+        this.refusal = null;
+        this.lastPong = this.now();
+        events.connection('open');
+        events.clock({ status: message.status, running: message.running, remaining_seconds: message.remaining_seconds });
+        for (const item of this.outbox) this.send({ type: 'answer', id: item.id, text: item.text });
+        for (const index of this.pendingUrls.keys()) this.send({ type: 'recording.chunk_url', index });
+        this.pingTimer = setInterval(() => this.keepAlive(), PING_EVERY_MS);
+        return;
+      }
+      case 'turn': {
+        const turn = message as unknown as ChannelTurn & { type: string };
+        if (turn.client_id) this.outbox = this.outbox.filter((item) => item.id !== turn.client_id);
+        if (this.seen.has(turn.seq)) return;
+        this.seen.add(turn.seq);
+        this.lastSeq = Math.max(this.lastSeq, turn.seq);
+        this.send({ type: 'ack', seq: this.lastSeq });
+        return events.turn(turn);
+      }
+      case 'turn.delta':
+        return events.delta(String(message.ref), String(message.text ?? ''));
+      case 'turn.discard':
+        return events.discard(String(message.ref));
+      case 'status':
+      case 'clock':
+        return events.clock({ status: message.status ?? '', running: Boolean(message.running), remaining_seconds: Number(message.remaining_seconds) });
+      case 'ended':
+        this.stopped = true;
+        return events.ended(String(message.status), message.reason ?? null);
+      case 'pong':
+        this.lastPong = this.now();
+        return;
+      case 'recording.chunk_url':
+        return this.settleUrl(Number(message.index), { url: String(message.url), max_bytes: Number(message.max_bytes) });
+      case 'error': {
+        const code = String(message.code);
+        if (message.fatal) {
+          this.refusal = { code, message: String(message.message ?? '') };
+          return;
+        }
+        if (code === 'recording_not_ready' || (code === 'parameter_invalid' && this.pendingUrls.size > 0 && !message.id)) {
+          for (const index of [...this.pendingUrls.keys()]) this.settleUrl(index, new Error(code));
+          return;
+        }
+        const said = message.id ? this.outbox.find((item) => item.id === message.id) : undefined;
+        if (said && code === 'busy') return this.send({ type: 'answer', id: said.id, text: said.text });
+        if (said) this.outbox = this.outbox.filter((item) => item !== said);
+        return events.refused(code, String(message.message ?? ''), said?.text);
+      }
+      default:
+    }
+  }
+
+  private settleUrl(index: number, answer: { url: string; max_bytes: number } | Error): void {
+    const waiters = this.pendingUrls.get(index);
+    this.pendingUrls.delete(index);
+    waiters?.forEach((w) => w(answer));
+  }
+
+  private keepAlive(): void {
+    if (this.now() - this.lastPong > PING_EVERY_MS + PONG_WITHIN_MS) {
+      // The network went away without a close: drop this socket and connect again.
+      const socket = this.socket;
+      if (socket) {
+        socket.onclose?.({ code: 1006, reason: 'no pong' });
+        socket.onclose = null;
+        socket.close();
+      }
+      return;
+    }
+    this.send({ type: 'ping' });
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    this.options.events.connection('reconnecting');
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]!;
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  private send(message: Record<string, unknown>): void {
+    if (this.socket && this.socket.readyState === OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The interview's recording (live mode only): the microphone through MediaRecorder, cut into pieces every few
+ * seconds and uploaded as the interview goes, so a closed tab loses at most the last piece. Echo cancellation is
+ * off for this track: a page cannot capture speechSynthesis itself, so the interviewer's voice is in the recording
+ * as the microphone hears it from the speakers (not through headphones; docs/candidate-room.md says so).
+ */
+
+export const PIECE_MS = 10_000;
+const UPLOAD_TRIES = 4;
+
+export type RecordingState = 'off' | 'recording' | 'stopped' | 'refused' | 'unsupported' | 'failed';
+
+/** Where the next piece of this interview's recording goes, kept across reloads of the tab. */
+export const pieceCounter = (interviewId: string) => {
+  const key = `prep.interview.${interviewId}.recording`;
+  return {
+    next(): number {
+      try {
+        const n = Number(localStorage.getItem(key));
+        return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+      } catch {
+        return 0;
+      }
+    },
+    set(n: number): void {
+      try {
+        localStorage.setItem(key, String(n));
+      } catch {
+        // private mode: a reload starts the numbering again
+      }
+    },
+  };
+};
+
+/** The container the browser records into, preferring Opus in WebM (what processing assembles). */
+export function recordingType(): string | undefined {
+  if (typeof MediaRecorder === 'undefined') return undefined;
+  return ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((t) => MediaRecorder.isTypeSupported(t));
+}
+
+export interface Recording {
+  /** Stops recording and waits (up to `ms`) for every piece to be uploaded. */
+  stop(ms?: number): Promise<void>;
+  readonly uploaded: number;
+}
+
+export async function startRecording(options: {
+  interviewId: string;
+  uploadUrl(index: number): Promise<{ url: string; max_bytes: number }>;
+  onState(state: RecordingState, detail?: string): void;
+  pieceMs?: number;
+}): Promise<Recording | null> {
+  if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices?.getUserMedia) {
+    options.onState('unsupported');
+    return null;
+  }
+  let stream: MediaStream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: true } });
+  } catch (e) {
+    options.onState((e as DOMException)?.name === 'NotAllowedError' ? 'refused' : 'failed', (e as Error)?.message);
+    return null;
+  }
+  const counter = pieceCounter(options.interviewId);
+  let index = counter.next();
+  let uploaded = 0;
+  let chain: Promise<void> = Promise.resolve();
+  const mimeType = recordingType();
+  const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+
+  const upload = async (piece: Blob, at: number) => {
+    for (let attempt = 0; attempt < UPLOAD_TRIES; attempt++) {
+      try {
+        const { url, max_bytes } = await options.uploadUrl(at);
+        if (piece.size > max_bytes) return options.onState('failed', `A recording piece is larger than ${max_bytes} bytes.`);
+        const response = await fetch(url, { method: 'PUT', body: piece, headers: { 'content-type': piece.type || 'application/octet-stream' }, credentials: 'omit' });
+        if (response.ok) {
+          uploaded += 1;
+          return;
+        }
+        if (response.status < 500 && response.status !== 429) break;
+      } catch {
+        // the network or the channel: try again shortly
+      }
+      await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
+    }
+    options.onState('failed', `Recording piece ${at} could not be uploaded.`);
+  };
+
+  recorder.ondataavailable = (event) => {
+    if (event.data.size === 0) return;
+    const at = index++;
+    counter.set(index);
+    chain = chain.then(() => upload(event.data, at));
+  };
+  const stopped = new Promise<void>((resolve) => { recorder.onstop = () => resolve(); });
+  recorder.onerror = () => options.onState('failed', 'The browser stopped recording.');
+  recorder.start(options.pieceMs ?? PIECE_MS);
+  options.onState('recording');
+
+  return {
+    async stop(ms = 10_000) {
+      if (recorder.state !== 'inactive') recorder.stop();
+      stream.getTracks().forEach((t) => t.stop());
+      await Promise.race([stopped.then(() => chain), new Promise((r) => setTimeout(r, ms))]);
+      options.onState('stopped');
+    },
+    get uploaded() {
+      return uploaded;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker } from '../../src/jobs/worker.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
+// @ts-expect-error: the example is plain JavaScript, shipped for customers to copy
+import { startExampleHost } from '../../examples/embed/server.mjs';
+import { browserAvailable, FAKE_MEDIA, freePort, launchBrowser, screenshotDir } from '../helpers/browser.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { startHarness } from '../helpers/harness.js';
+import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let org: Org;
+let browser: Browser;
+let shots: string;
+let base: string;
+let worker: ReturnType<typeof createWorker>;
+
+const interviewOf = (id: string, key = org.keys.secret_test) => kit.client.ok('GET', `/v1/interviews/${id}`, { key }, 200);
+
+/** Types an answer in the room and waits for the interviewer's next turn after it. */
+async function answer(page: Page, text: string) {
+  const before = await page.locator('.prep-turn-interviewer').count();
+  await page.getByLabel('Your answer').fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.locator('.prep-turn-candidate', { hasText: text.slice(0, 40) }).waitFor();
+  await expect.poll(() => page.locator('.prep-turn-interviewer:not(.prep-turn-pending)').count(), { timeout: 15_000 }).toBeGreaterThan(before);
+}
+
+/** The page believes it was left (another tab, a minimised window), then comes back. */
+const setVisibility = (page: Page, state: 'hidden' | 'visible') => page.evaluate(`
+  Object.defineProperty(document, 'visibilityState', { value: '${state}', configurable: true });
+  Object.defineProperty(document, 'hidden', { value: ${state === 'hidden'}, configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));`);
+
+/** Draws a box and a stroke on the whiteboard with the mouse. */
+async function draw(page: Page) {
+  const canvas = page.getByLabel(/Whiteboard drawing area/);
+  const box = (await canvas.boundingBox())!;
+  await page.getByRole('button', { name: 'Rectangle' }).click();
+  await page.mouse.move(box.x + 40, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 160, box.y + 110, { steps: 5 });
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Pen' }).click();
+  await page.mouse.move(box.x + 200, box.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 260, box.y + 120, { steps: 8 });
+  await page.mouse.up();
+}
+
+const SOLUTION = 'import sys\nprint(sys.stdin.read().strip()[::-1] or "ready")';
+
+const canRun = process.getuid?.() === 0; // the sandbox drops each run to its own uid
+
+describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    h = await startHarness({ env: { PREP_PUBLIC_URL: `http://127.0.0.1:${port}`, PREP_RATE_LIMIT: '100000', PREP_SANDBOX_UID_BASE: '610000', PREP_SANDBOX_SLOTS: '2' } });
+    base = await h.app.listen({ port, host: '127.0.0.1' });
+    kit = await interviewKit(h);
+    org = await kit.organization('Acme Interviews');
+    await h.services.signingKeys.ensureKey();
+    worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} }, pollMs: 50 });
+    await worker.start();
+    browser = await launchBrowser(FAKE_MEDIA);
+    shots = screenshotDir();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await h?.close();
+  });
+
+  it('hosted link, test mode: a typed interview with code, a whiteboard snapshot, pause and resume, a reconnect, a second tab refused, and no recording', async () => {
+    const key = org.keys.secret_test;
+    const interview = await kit.create(key, { round_type: 'live-coding', role: 'Backend Engineer' }, await kit.client.candidate(key, { name: 'Ada Lovelace' }));
+    const link = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key, body: {} }, 201);
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(link.url);
+    await page.getByText('an interview with an AI interviewer').waitFor();
+    await page.screenshot({ path: path.join(shots, 'i1-launch.png') });
+    await page.getByRole('button', { name: 'Start' }).click();
+
+    // The lobby: test mode says nothing is recorded; voice is optional.
+    await page.getByText('This is a practice interview (test mode): nothing is recorded.').waitFor();
+    const voice = page.getByLabel('Answer by voice (you can always type)');
+    if (await voice.count()) await voice.uncheck();
+    await page.screenshot({ path: path.join(shots, 'i2-lobby-test-mode.png') });
+    await page.getByRole('button', { name: 'Join the interview' }).click();
+
+    // The interviewer opens; the candidate types.
+    await page.locator('.prep-turn-interviewer').first().waitFor({ timeout: 15_000 });
+    expect((await interviewOf(interview.id)).status).toBe('in_progress');
+    await answer(page, 'I would use a hash map keyed by the value, walking the array once, so it is linear time and linear memory.');
+
+    // Code: written in the editor, run through the interview's code operation, output shown.
+    const editor = page.locator('.prep-editor .cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(SOLUTION);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('.prep-run .prep-verdict', { hasText: 'Ran' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('.prep-run pre').first().textContent()).toContain('ready');
+
+    // The whiteboard: drawn, shared, uploaded as a PNG into the transcript.
+    await page.getByRole('tab', { name: 'Whiteboard' }).click();
+    await draw(page);
+    await page.getByRole('button', { name: 'Share with interviewer' }).click();
+    await page.getByText('Shared 1 snapshot').waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(shots, 'i3-whiteboard.png') });
+
+    // Leaving the page pauses the clock; coming back resumes it.
+    await setVisibility(page, 'hidden');
+    await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 10_000 }).toBe('paused');
+    await setVisibility(page, 'visible');
+    await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 10_000 }).toBe('in_progress');
+    await page.getByRole('tab', { name: 'Code' }).click();
+
+    // A network loss: the server side of the socket dies; an answer typed meanwhile is sent once on reconnect.
+    const sockets = [...h.app.websocketServer.clients];
+    expect(sockets.length).toBe(1);
+    await context.setOffline(true);
+    sockets.forEach((s) => s.terminate());
+    await page.getByText('Reconnecting…').waitFor();
+    const offline = 'While offline: I would test it with an empty list, a single element and duplicates at both ends.';
+    await page.getByLabel('Your answer').fill(offline);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await context.setOffline(false);
+    await page.locator('.prep-turn-candidate', { hasText: 'While offline' }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByText('Reconnecting…').count(), { timeout: 10_000 }).toBe(0);
+
+    // A second tab (a fresh link for the same interview) is refused politely while the first is live.
+    const link2 = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key, body: {} }, 201);
+    const second = await context.newPage();
+    await second.goto(link2.url);
+    await second.getByRole('button', { name: 'Start' }).click();
+    await second.getByRole('button', { name: 'Return to the interview' }).click();
+    await second.getByText('This interview is open in another tab or window.').waitFor({ timeout: 15_000 });
+    await second.screenshot({ path: path.join(shots, 'i4-second-tab.png') });
+    await second.close();
+    // Closing the refused tab does not pause the interview in the first: it still takes answers.
+    await answer(page, 'I would also add a property test comparing against a brute-force version.');
+
+    await page.screenshot({ path: path.join(shots, 'i5-conversation.png') });
+    await page.getByRole('button', { name: 'End interview' }).click();
+    await page.getByRole('heading', { name: 'End the interview?' }).waitFor();
+    await page.getByRole('button', { name: 'End now' }).click();
+    await page.getByRole('heading', { name: 'Thank you — you are done' }).waitFor();
+
+    // The transcript holds each turn once, the code run and the whiteboard image; test mode records nothing.
+    await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 30_000 }).toMatch(/completed|failed/);
+    const transcript = await kit.client.ok('GET', `/v1/interviews/${interview.id}/transcript`, { key }, 200);
+    const turns = transcript.turns as Array<{ speaker: string; kind: string; text: string }>;
+    expect(turns.filter((t) => t.text.startsWith('While offline')).length).toBe(1);
+    expect(turns.some((t) => t.kind === 'code')).toBe(true);
+    expect(turns.some((t) => t.kind === 'board')).toBe(true);
+    const recording = await kit.client.call('GET', `/v1/interviews/${interview.id}/recording-url`, { key });
+    expect(recording.status).toBe(404);
+    expect(recording.body.error.code).toBe('recording_not_ready');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('the embed on a customer page, live mode: the consent notice, a typed conversation, and the microphone recorded in pieces', async () => {
+    const key = org.keys.secret_live;
+    const interview = await kit.create(key, { round_type: 'behavioral', role: 'Engineering Manager' }, await kit.client.candidate(key, { name: 'Grace Hopper' }));
+    const hostPort = await freePort();
+    const exampleHost = await startExampleHost({ port: hostPort, prepUrl: base, secretKey: key, publishableKey: org.keys.publishable_live, interviewId: interview.id });
+    try {
+      await kit.client.allowOrigin(key, exampleHost.origin);
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      // Pieces of a second instead of ten, so a short test records several; and every upload counted.
+      await page.addInitScript(`{
+        const start = MediaRecorder.prototype.start;
+        MediaRecorder.prototype.start = function () { return start.call(this, 1000); };
+      }`);
+      let pieces = 0;
+      page.on('response', (r) => { if (r.request().method() === 'PUT' && r.ok()) pieces += 1; }); // only recording pieces are PUT here
+      await page.goto(exampleHost.origin + '/');
+      await page.locator('#activity [data-event="prep:ready"]').waitFor();
+      await page.getByRole('heading', { name: 'This interview is recorded' }).waitFor();
+      await page.screenshot({ path: path.join(shots, 'i6-embed-consent.png') });
+      const voice = page.getByLabel('Answer by voice (you can always type)');
+      if (await voice.count()) await voice.uncheck();
+      await page.getByRole('button', { name: 'I agree — join the interview' }).click();
+      await page.locator('#activity [data-event="prep:started"]').waitFor();
+      await page.getByText('Recording your microphone').waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('timer').textContent()).toMatch(/^\d+:\d\d$/); // the join's clock, shown at once
+      await page.locator('.prep-turn-interviewer').first().waitFor({ timeout: 15_000 });
+      await answer(page, 'In my last role I led the migration of our billing service; I planned the cut-over, wrote the runbook and we shipped it with no downtime.');
+      await page.screenshot({ path: path.join(shots, 'i7-embed-live.png') });
+      await expect.poll(() => pieces, { timeout: 15_000 }).toBeGreaterThanOrEqual(3); // the candidate talks on a while
+
+      await page.getByRole('button', { name: 'End interview' }).click();
+      await page.getByRole('button', { name: 'End now' }).click();
+      await page.getByRole('heading', { name: 'Thank you — you are done' }).waitFor({ timeout: 20_000 });
+      await page.locator('#activity [data-event="prep:completed"]').waitFor();
+
+      // The pieces were uploaded through the channel's signed URLs and joined into one recording.
+      await expect.poll(async () => (await interviewOf(interview.id, key)).status, { timeout: 30_000 }).toMatch(/completed|failed/);
+      const recording = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key }, 200);
+      const file = await h.app.inject({ method: 'GET', url: new URL(recording.url).pathname + new URL(recording.url).search });
+      expect(file.statusCode).toBe(200);
+      expect(file.rawPayload.length).toBeGreaterThan(20_000); // seconds of sound in several pieces, not one piece's header
+      expect(file.rawPayload.subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // WebM (EBML)
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await exampleHost.close();
+    }
+  }, 180_000);
+});

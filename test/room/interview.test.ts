@@ -1,0 +1,214 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InterviewChannel, type ChannelEvents, type ChannelTurn } from '../../src/room/interview-channel.js';
+import { InterviewClock } from '../../src/room/interview-clock.js';
+import { chooseVoice, listenFailure, speakingMs } from '../../src/room/speech.js';
+
+/** A socket the test drives: what the room sent, and the server's side of the conversation. */
+class FakeSocket {
+  readyState = 0;
+  sent: Array<Record<string, any>> = [];
+  closed: number | null = null;
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code = 1000) {
+    this.closed = code;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  say(message: Record<string, unknown>) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop(code = 1006, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+  of(type: string) {
+    return this.sent.filter((m) => m.type === type);
+  }
+}
+
+const turn = (seq: number, extra: Partial<ChannelTurn> = {}) => ({
+  type: 'turn', seq, speaker: 'interviewer', kind: 'text', text: `turn ${seq}`, question_position: 0, at_seconds: seq, client_id: null, ...extra,
+});
+
+function setup(token = 'tok-1') {
+  const sockets: FakeSocket[] = [];
+  const seen = { turns: [] as ChannelTurn[], states: [] as string[], refused: [] as Array<[string, string | undefined]>, ended: [] as string[], clocks: [] as number[] };
+  const events: ChannelEvents = {
+    turn: (t) => seen.turns.push(t),
+    delta: () => {},
+    discard: () => {},
+    clock: (c) => seen.clocks.push(c.remaining_seconds),
+    ended: (status) => seen.ended.push(status),
+    refused: (code, _message, answer) => seen.refused.push([code, answer]),
+    connection: (state, detail) => seen.states.push(detail ? `${state}:${detail.code}` : state),
+  };
+  let n = 0;
+  const channel = new InterviewChannel({
+    url: 'ws://prep.test/interview-channel', interviewId: 'iv-1', token: () => token, events,
+    socket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    newId: () => `id-${++n}`,
+  });
+  const ready = (s: FakeSocket, lastSeq = 0) => {
+    s.open();
+    s.say({ type: 'ready', status: 'in_progress', running: true, remaining_seconds: 900, last_seq: lastSeq });
+  };
+  return { channel, sockets, seen, ready };
+}
+
+describe('the interview channel client', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('authenticates in the first message (never in the URL) and keeps each turn once by seq', () => {
+    const { channel, sockets, seen, ready } = setup('secret-token');
+    channel.start();
+    const s = sockets[0]!;
+    expect(s.url).not.toContain('secret-token');
+    ready(s);
+    expect(s.sent[0]).toEqual({ type: 'auth', token: 'secret-token', interview_id: 'iv-1', last_seq: 0 });
+    s.say(turn(1));
+    s.say(turn(1));
+    s.say(turn(2));
+    expect(seen.turns.map((t) => t.seq)).toEqual([1, 2]);
+    expect(s.of('ack').at(-1)).toEqual({ type: 'ack', seq: 2 });
+    expect(seen.clocks).toEqual([900]);
+  });
+
+  it('resends an answer not yet stored after a reconnect, from the last turn it holds, and drops it once stored', () => {
+    const { channel, sockets, seen, ready } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    sockets[0]!.say(turn(1));
+    sockets[0]!.drop(); // the network went away
+    const id = channel.answer('said while offline');
+    expect(channel.unsent).toBe(1);
+    expect(seen.states.at(-1)).toBe('reconnecting');
+    vi.advanceTimersByTime(300);
+    const again = sockets[1]!;
+    ready(again, 1);
+    expect(again.sent[0]).toMatchObject({ type: 'auth', last_seq: 1 });
+    expect(again.of('answer')).toEqual([{ type: 'answer', id, text: 'said while offline' }]);
+    again.say(turn(2, { speaker: 'candidate', text: 'said while offline', client_id: id }));
+    expect(channel.unsent).toBe(0);
+    // Another drop: nothing is resent, since the server has it.
+    again.drop();
+    vi.advanceTimersByTime(1100);
+    ready(sockets[2]!, 2);
+    expect(sockets[2]!.of('answer')).toEqual([]);
+    expect(sockets[2]!.sent[0]).toMatchObject({ last_seq: 2 });
+  });
+
+  it('says why it stopped for a refusal (a second tab) instead of reconnecting, and reconnects on retry', () => {
+    const { channel, sockets, seen, ready } = setup();
+    channel.start();
+    sockets[0]!.open();
+    sockets[0]!.say({ type: 'error', code: 'already_connected', message: 'open elsewhere', fatal: true });
+    sockets[0]!.drop(4409, 'already connected');
+    vi.advanceTimersByTime(10_000);
+    expect(sockets.length).toBe(1);
+    expect(seen.states.at(-1)).toBe('refused:already_connected');
+    channel.retry();
+    ready(sockets[1]!);
+    expect(seen.states.at(-1)).toBe('open');
+  });
+
+  it('gives a refused answer back, resends one the server was too busy to store, and settles recording URLs', async () => {
+    const { channel, sockets, seen, ready } = setup();
+    channel.start();
+    const s = sockets[0]!;
+    ready(s);
+    const paused = channel.answer('during a pause');
+    s.say({ type: 'error', code: 'paused', message: 'paused', id: paused });
+    expect(seen.refused).toEqual([['paused', 'during a pause']]);
+    expect(channel.unsent).toBe(0);
+    const busy = channel.answer('busy one');
+    s.say({ type: 'error', code: 'busy', message: 'again', id: busy });
+    expect(s.of('answer').filter((m) => m.id === busy).length).toBe(2);
+    const url = channel.recordingUrl(0);
+    expect(s.of('recording.chunk_url')).toEqual([{ type: 'recording.chunk_url', index: 0 }]);
+    s.say({ type: 'recording.chunk_url', index: 0, url: 'http://prep.test/files/x', max_bytes: 5 });
+    await expect(url).resolves.toEqual({ url: 'http://prep.test/files/x', max_bytes: 5 });
+    const refused = channel.recordingUrl(1);
+    s.say({ type: 'error', code: 'recording_not_ready', message: 'test mode' });
+    await expect(refused).rejects.toThrow('recording_not_ready');
+  });
+
+  it('pings, and drops a connection that stopped answering to connect again', () => {
+    const { channel, sockets, ready } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    vi.advanceTimersByTime(15_000);
+    expect(sockets[0]!.of('ping').length).toBe(1);
+    vi.advanceTimersByTime(15_000); // no pong for 30 s
+    vi.advanceTimersByTime(300);
+    expect(sockets.length).toBe(2);
+  });
+
+  it('stops for good when the interview ends', () => {
+    const { channel, sockets, seen, ready } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    sockets[0]!.say({ type: 'ended', status: 'ended', status_code: 30, reason: 'time_up' });
+    sockets[0]!.drop(1000, 'ended');
+    vi.advanceTimersByTime(20_000);
+    expect(seen.ended).toEqual(['ended']);
+    expect(sockets.length).toBe(1);
+  });
+});
+
+describe('the interview clock', () => {
+  it('counts down while running, holds while paused, and takes the server\'s value after a pause', () => {
+    let now = 0;
+    const clock = new InterviewClock(() => now);
+    expect(clock.remaining()).toBeNull();
+    clock.sync({ running: true, remaining_seconds: 600 });
+    now = 10_000;
+    expect(clock.remaining()).toBe(590);
+    clock.sync({ running: false, remaining_seconds: 590 });
+    now = 100_000;
+    expect(clock.remaining()).toBe(590);
+    clock.sync({ running: true, remaining_seconds: 590 });
+    now = 700_000;
+    expect(clock.remaining()).toBe(0);
+  });
+});
+
+describe('speech helpers', () => {
+  const voice = (name: string, lang: string, localService: boolean) => ({ name, lang, localService });
+
+  it('prefers a voice on this device in the exact language, then the language, then any', () => {
+    const voices = [voice('cloud-us', 'en-US', false), voice('local-gb', 'en-GB', true), voice('local-us', 'en-US', true), voice('local-de', 'de-DE', true)];
+    expect(chooseVoice(voices, 'en-US')!.name).toBe('local-us');
+    expect(chooseVoice(voices, 'en')!.name).toBe('local-gb');
+    expect(chooseVoice([voice('cloud-fr', 'fr-FR', false)], 'fr')!.name).toBe('cloud-fr');
+    expect(chooseVoice(voices, 'ja')).toBeNull();
+  });
+
+  it('maps recognition errors to what the room says, and ignores silence', () => {
+    expect(listenFailure('not-allowed')).toBe('not_allowed');
+    expect(listenFailure('service-not-allowed')).toBe('not_allowed');
+    expect(listenFailure('audio-capture')).toBe('no_microphone');
+    expect(listenFailure('network')).toBe('network');
+    expect(listenFailure('no-speech')).toBeNull();
+    expect(listenFailure('aborted')).toBeNull();
+    expect(listenFailure('something-new')).toBe('failed');
+  });
+
+  it('gives up on a voice that never ends after about its speaking time', () => {
+    expect(speakingMs('one two three four five six seven eight nine ten eleven twelve thirteen', 1)).toBe(7500);
+    expect(speakingMs('one two three four five six seven eight nine ten eleven twelve thirteen', 2)).toBeLessThan(7500);
+  });
+});
