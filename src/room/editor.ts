@@ -1,32 +1,29 @@
 import { indentWithTab } from '@codemirror/commands';
-import { cpp } from '@codemirror/lang-cpp';
-import { go } from '@codemirror/lang-go';
-import { java } from '@codemirror/lang-java';
-import { javascript } from '@codemirror/lang-javascript';
-import { python } from '@codemirror/lang-python';
-import { rust } from '@codemirror/lang-rust';
 import { StreamLanguage, type LanguageSupport } from '@codemirror/language';
-import { perl } from '@codemirror/legacy-modes/mode/perl';
-import { shell } from '@codemirror/legacy-modes/mode/shell';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 
-/** Syntax support per sandbox language id; a language the room does not know is edited as plain text. */
-const SYNTAX: Record<string, () => LanguageSupport | Extension> = {
-  python: () => python(),
-  javascript: () => javascript(),
-  typescript: () => javascript({ typescript: true }),
-  c: () => cpp(),
-  cpp: () => cpp(),
-  java: () => java(),
-  rust: () => rust(),
-  go: () => go(),
-  perl: () => StreamLanguage.define(perl),
-  bash: () => StreamLanguage.define(shell),
+/**
+ * Syntax support per sandbox language id, each grammar its own chunk fetched the first time it is shown; a
+ * language the room does not know is edited as plain text.
+ */
+const SYNTAX: Record<string, () => Promise<LanguageSupport | Extension>> = {
+  python: () => import('@codemirror/lang-python').then((m) => m.python()),
+  javascript: () => import('@codemirror/lang-javascript').then((m) => m.javascript()),
+  typescript: () => import('@codemirror/lang-javascript').then((m) => m.javascript({ typescript: true })),
+  c: () => import('@codemirror/lang-cpp').then((m) => m.cpp()),
+  cpp: () => import('@codemirror/lang-cpp').then((m) => m.cpp()),
+  java: () => import('@codemirror/lang-java').then((m) => m.java()),
+  rust: () => import('@codemirror/lang-rust').then((m) => m.rust()),
+  go: () => import('@codemirror/lang-go').then((m) => m.go()),
+  perl: () => import('@codemirror/legacy-modes/mode/perl').then((m) => StreamLanguage.define(m.perl)),
+  bash: () => import('@codemirror/legacy-modes/mode/shell').then((m) => StreamLanguage.define(m.shell)),
 };
 
-export const syntaxFor = (languageId: string): Extension => SYNTAX[languageId]?.() ?? [];
+/** The highlighting for `languageId`; plain text when unknown or when its grammar could not be fetched. */
+export const syntaxFor = (languageId: string): Promise<Extension> =>
+  (SYNTAX[languageId]?.() ?? Promise.resolve([])).catch(() => []);
 
 export interface CodeEditor {
   /** Shows `doc` in `languageId`'s highlighting, with its own undo history. */
@@ -44,7 +41,7 @@ export function createEditor(parent: HTMLElement, options: {
   root?: Document | ShadowRoot; onChange(doc: string): void; onRun(): void; onSubmit(): void;
 }): CodeEditor {
   const syntax = new Compartment();
-  const extensions = (languageId: string): Extension[] => [
+  const extensions = (): Extension[] => [
     basicSetup,
     // Ahead of basicSetup's own Mod-Enter (insert a blank line).
     Prec.highest(keymap.of([
@@ -52,19 +49,27 @@ export function createEditor(parent: HTMLElement, options: {
       { key: 'Mod-Shift-Enter', run: () => (options.onSubmit(), true) },
     ])),
     keymap.of([indentWithTab]),
-    syntax.of(syntaxFor(languageId)),
+    syntax.of([]), // the grammar arrives a moment later (see load)
     EditorView.contentAttributes.of({ 'aria-label': 'Code editor', 'aria-describedby': 'prep-editor-help' }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) options.onChange(update.state.doc.toString());
     }),
   ];
-  const view = new EditorView({ parent, root: options.root, state: EditorState.create({ doc: '', extensions: extensions('') }) });
+  const view = new EditorView({ parent, root: options.root, state: EditorState.create({ doc: '', extensions: extensions() }) });
+  let shown = 0; // which load the grammar is for: a later load wins over a grammar still on its way
   return {
     load(doc, languageId) {
-      view.setState(EditorState.create({ doc, extensions: extensions(languageId) }));
+      view.setState(EditorState.create({ doc, extensions: extensions() }));
+      const load = ++shown;
+      void syntaxFor(languageId).then((grammar) => {
+        if (load === shown) view.dispatch({ effects: syntax.reconfigure(grammar) });
+      });
     },
     text: () => view.state.doc.toString(),
     focus: () => view.focus(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      shown = -1;
+      view.destroy();
+    },
   };
 }

@@ -3,27 +3,12 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createApi, RoomError } from './api.js';
 import { NoticePage } from './chrome.js';
 import type { RoomHost } from './lifecycle.js';
-import { ROOMS } from './rooms.js';
+import { hasRoom, Room } from './rooms.js';
 import { noticeFor } from './messages.js';
 import { SessionKeeper } from './session.js';
+import { checkMount, type EmbedHandle, type EmbedOptions } from './embed-api.js';
 import { adoptStyles } from './styles.js';
 import type { Branding, SessionContext } from './types.js';
-
-export interface EmbedOptions {
-  /** The organisation's publishable key (svc_pk_live_… or svc_pk_test_…). */
-  publishableKey: string;
-  /** The session your server minted with POST /v1/sessions: the whole object, or just its session_token. */
-  session?: { session_token: string; refresh_after?: number };
-  sessionToken?: string;
-  /** The service's address; defaults to where this script was loaded from. */
-  apiBase?: string;
-}
-
-export interface EmbedHandle {
-  /** Hands the widget a token your server minted after the old one was lost (prep:error invalid_session_token). */
-  setSession(session: { session_token: string; refresh_after?: number } | string): void;
-  unmount(): void;
-}
 
 interface EmbedConfig { allowed_origins: string[]; branding: Branding }
 
@@ -34,10 +19,7 @@ interface EmbedConfig { allowed_origins: string[]; branding: Branding }
  * prep:submission, prep:progress, prep:token-refreshed, prep:completed, prep:error.
  */
 export function mount(target: Element | string, options: EmbedOptions, defaultBase: string): EmbedHandle {
-  const element = typeof target === 'string' ? document.querySelector(target) : target;
-  if (!element) throw new Error(`PrepEmbed.mount: no element matches ${String(target)}`);
-  const grant = options.session ?? (options.sessionToken ? { session_token: options.sessionToken } : null);
-  if (!grant || !options.publishableKey) throw new Error('PrepEmbed.mount needs publishableKey and session (or sessionToken)');
+  const { element, grant } = checkMount(target, options);
 
   const hostElement = document.createElement('div');
   hostElement.className = 'prep-embed';
@@ -98,7 +80,7 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
       return api.get<SessionContext>('/v1/session');
     }).then((ctx) => {
       setContext(ctx);
-      if (ROOMS[ctx.subject_kind]) keeper.start(); // refreshes only while a room is shown
+      if (hasRoom(ctx.subject_kind)) keeper.start(); // refreshes only while a room is shown
       emit('prep:ready', { subject_kind: ctx.subject_kind, subject_id: ctx.subject_id, status: ctx.status });
     }).catch(fail);
   }, []);
@@ -112,10 +94,9 @@ function Embed({ base, pk, keeper, root, emit, lost }: {
   const problem = error ?? (context ? null : lost);
   if (problem) return <NoticePage branding={branding} notice={noticeFor(problem.code)} tone="warning" />;
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Loading the assessment…</p></div></div>;
-  const Room = ROOMS[context.subject_kind];
-  if (!Room) {
+  if (!hasRoom(context.subject_kind)) {
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be shown in this widget yet.' }} tone="warning" />;
   }
   const host: RoomHost = { api, root, emit, token: keeper.token, onEnded: () => keeper.stop() };
-  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
+  return <Room kind={context.subject_kind} host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
 }

@@ -4,7 +4,7 @@ import { createApi, RoomError } from './api.js';
 import { brandStyle } from './branding.js';
 import { Brand, NoticePage } from './chrome.js';
 import type { RoomHost } from './lifecycle.js';
-import { ROOMS } from './rooms.js';
+import { hasRoom, preloadRoom, Room } from './rooms.js';
 import { formatDuration } from './countdown.js';
 import { noticeFor, type Notice } from './messages.js';
 import { SessionKeeper } from './session.js';
@@ -103,7 +103,10 @@ function Launch() {
   // The preview only reads: it never uses the link (link scanners fetch pages too).
   useEffect(() => {
     if (!token || opened) return;
-    anonymous.post<Preview>('/launch/preview', { token }).then(setPreview, () => setPreview(null));
+    anonymous.post<Preview>('/launch/preview', { token }).then((p) => {
+      setPreview(p);
+      preloadRoom(p.subject_kind); // fetched while the candidate reads, ready by the time they press Start
+    }, () => setPreview(null));
   }, []);
 
   if (error) return <NoticePage branding={preview?.branding ?? null} notice={noticeFor(error.code)} tone="warning" />;
@@ -182,8 +185,7 @@ function OpenedRoom({ opened }: { opened: Opened }) {
     );
   }
   if (!context) return <div class="prep-page"><div class="prep-card" role="status"><p class="prep-loading">Opening your assessment…</p></div></div>;
-  const Room = ROOMS[context.subject_kind];
-  if (!Room) {
+  if (!hasRoom(context.subject_kind)) {
     keeper.stop();
     return <NoticePage branding={context.branding} notice={{ title: 'Not available here yet', body: 'This kind of assessment cannot be taken on this page yet.' }} tone="warning" />;
   }
@@ -193,7 +195,7 @@ function OpenedRoom({ opened }: { opened: Opened }) {
     finishedExtra: opened.redirect_url ? <Redirect url={opened.redirect_url} /> : null,
     notice: hostedNotice,
   };
-  return <Room host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
+  return <Room kind={context.subject_kind} host={host} sessionId={context.subject_id} branding={context.branding} title={context.round.name} lost={lost} livemode={context.livemode} />;
 }
 
 /** On the hosted page a lost session cannot be reopened from the (single-use) link: say what to do instead. */

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the example is plain JavaScript, shipped for customers to copy
 import { startExampleHost } from '../../examples/embed/server.mjs';
-import { browserAvailable, freePort, launchBrowser, screenshotDir, startPump } from '../helpers/browser.js';
+import { browserAvailable, freePort, launchBrowser, roomScripts, screenshotDir, startPump } from '../helpers/browser.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { startWebhookReceiver } from '../helpers/tls.js';
 import { hmac, parseSignature } from '../helpers/webhooks.js';
@@ -117,7 +117,10 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
     await expect.poll(() => page.getByRole('timer').textContent()).toMatch(/^(1:00:00|59:\d\d)$/);
     // The editor opened on the starter template of the default language, highlighted.
     await expect.poll(() => page.locator('.cm-content').textContent()).toContain('sys.stdin');
-    expect(await page.locator('.cm-content span[class]').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.cm-content span[class]').count()).toBeGreaterThan(0);
+    // The grammar of the language shown was fetched, and no other (each is its own chunk).
+    const grammars = (await roomScripts(page)).files.filter((f) => f.startsWith('codemirror-lang-'));
+    expect(grammars.map((f) => f.replace(/-[\w-]{8}\.js$/, ''))).toEqual(['codemirror-lang-python']);
 
     await typeSolution(page, session.solution);
     await page.keyboard.press('Control+Enter'); // Run, from the keyboard, in the editor
@@ -306,6 +309,27 @@ describe.skipIf(!browserAvailable || !canJudge)('the candidate room in Chromium'
       await exampleHost.close();
     }
   }, 180_000);
+
+  it('the embed script defines PrepEmbed at once; if the widget module cannot be fetched, the page hears prep:error', async () => {
+    const customer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<div id="room"></div>
+      <script src="${base}/embed.js"></script><script>
+        window.heard = [];
+        document.getElementById('room').addEventListener('prep:error', (e) => window.heard.push(e.detail.code));
+        window.handle = PrepEmbed.mount('#room', { publishableKey: 'svc_pk_test_x', sessionToken: 'not-used' });
+      </script>`));
+    await new Promise<void>((resolve) => customer.listen(0, '127.0.0.1', resolve));
+    const page = await browser.newPage();
+    try {
+      await page.route('**/room/embed-room.js', (route) => route.abort('connectionrefused'));
+      await page.goto(`http://localhost:${(customer.address() as { port: number }).port}/`);
+      expect(await page.evaluate('typeof window.handle.setSession')).toBe('function');
+      await expect.poll(() => page.evaluate('window.heard')).toEqual(['network_error']);
+      await expect(page.evaluate(`PrepEmbed.mount('#nope', { publishableKey: 'k', sessionToken: 't' })`)).rejects.toThrow(/no element matches #nope/);
+    } finally {
+      await page.close();
+      customer.close();
+    }
+  });
 });
 
 /** Finishes a session the way a customer's own room would: a session token, then finalize. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, freePort, launchBrowser, screenshotDir } from '../helpers/browser.js';
+import { browserAvailable, freePort, launchBrowser, roomScripts, screenshotDir } from '../helpers/browser.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -55,6 +55,11 @@ describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
     expect(await first.getByRole('radio', { name: /Very Accurate/ }).count()).toBe(1);
     expect(await page.locator('ol.prep-items').getAttribute('lang')).toBe('en');
     await page.screenshot({ path: path.join(shots, 'q1-questionnaire.png') });
+    // Only what a questionnaire needs was downloaded: no code editor, no other room.
+    const scripts = await roomScripts(page);
+    expect(scripts.files.some((f) => f.startsWith('questionnaire-room-'))).toBe(true);
+    expect(scripts.files.filter((f) => /^(vendor|codemirror|editor|timed|coding-room|prompt-room|interview-room)-/.test(f))).toEqual([]);
+    expect(scripts.bytes).toBeLessThan(120_000); // a tenth of the single bundle it replaced (998 KB)
 
     // Click the first answer, then answer by keys: 4 answers the focused statement and moves focus on.
     await first.getByText('Moderately Accurate').click();

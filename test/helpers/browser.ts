@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { roomAssetsDir } from '../../src/modules/room/assets.js';
 import { jobHandlers } from '../../src/modules/jobs.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import type { Harness } from './harness.js';
@@ -65,4 +66,12 @@ export function startPump(h: Harness): { stop(): Promise<void> } {
       await loop;
     },
   };
+}
+
+/** The room's scripts this page has loaded (file names under /room/) and their size on disk, uncompressed. */
+export async function roomScripts(page: Page): Promise<{ files: string[]; bytes: number }> {
+  const urls = await page.evaluate(`performance.getEntriesByType('resource').map((e) => e.name)`) as string[];
+  const files = urls.map((u) => new URL(u).pathname).filter((p) => p.startsWith('/room/') && p.endsWith('.js')).map((p) => p.slice('/room/'.length));
+  const dir = roomAssetsDir()!;
+  return { files, bytes: files.reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0) };
 }

@@ -22,7 +22,9 @@ const builtAt = (file: string): number => {
  */
 export default function setup(): void {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
-  if (newestIn('src/room') > builtAt('dist/room/prep-room.js')) {
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'src/room/vite.config.ts'], { stdio: 'inherit' });
+  if (newestIn('src/room') > builtAt('dist/room/embed.js')) { // the loader is built last (npm run build:room)
+    for (const config of ['src/room/vite.config.ts', 'src/room/vite.loader.config.ts']) {
+      execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', config], { stdio: 'inherit' });
+    }
   }
 }

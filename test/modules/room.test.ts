@@ -1,4 +1,7 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roomAssetsDir } from '../../src/modules/room/assets.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -29,7 +32,7 @@ describe('the hosted launch page', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('<div id="prep-launch">');
-    expect(res.body).toContain('<script src="/room/prep-room.js"></script>');
+    expect(res.body).toContain('<script type="module" src="/room/launch.js"></script>');
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
@@ -104,23 +107,38 @@ describe('the hosted launch page', () => {
 });
 
 describe('the room bundle and the embed script', () => {
-  it('/embed.js and /room/prep-room.js are the built bundle, revalidated by ETag, compressed when asked', async () => {
-    const embed = await h.app.inject({ method: 'GET', url: '/embed.js' });
+  it('/embed.js is the small loader; the modules it and the launch page import are revalidated by ETag, compressed, and loadable cross-origin', async () => {
+    const embed = await h.app.inject({ method: 'GET', url: '/embed.js', headers: { origin: 'https://shop.example' } });
     expect(embed.statusCode).toBe(200);
     expect(embed.headers['content-type']).toMatch(/javascript/);
     expect(embed.body).toContain('PrepEmbed');
+    expect(embed.body).toContain('/room/embed-room.js');
+    expect(embed.body.length).toBeLessThan(4096); // the rooms are not in it: they load when a session needs one
     expect(embed.headers['cache-control']).toBe('no-cache');
     expect(embed.headers['cross-origin-resource-policy']).toBe('cross-origin');
 
-    const plain = await h.app.inject({ method: 'GET', url: '/room/prep-room.js' });
-    expect(plain.statusCode).toBe(200);
-    expect(plain.body).toBe(embed.body);
-    const etag = String(plain.headers.etag);
-    expect((await h.app.inject({ method: 'GET', url: '/room/prep-room.js', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    // Module scripts are fetched in CORS mode, from any customer's page.
+    const widget = await h.app.inject({ method: 'GET', url: '/room/embed-room.js', headers: { origin: 'https://shop.example' } });
+    expect(widget.statusCode).toBe(200);
+    expect(widget.headers['access-control-allow-origin']).toBe('*');
+    expect(widget.body).toMatch(/export\s*\{/);
 
-    const br = await h.app.inject({ method: 'GET', url: '/room/prep-room.js', headers: { 'accept-encoding': 'br' } });
+    const plain = await h.app.inject({ method: 'GET', url: '/room/launch.js' });
+    expect(plain.statusCode).toBe(200);
+    const etag = String(plain.headers.etag);
+    expect((await h.app.inject({ method: 'GET', url: '/room/launch.js', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+
+    // Every room is its own chunk, imported by the module the room entries share.
+    const chunks = readdirSync(roomAssetsDir()!).filter((f) => f.endsWith('.js'));
+    for (const room of ['coding-room', 'questionnaire-room', 'prompt-room', 'interview-room']) {
+      const chunk = chunks.find((f) => f.startsWith(`${room}-`));
+      expect(chunk, room).toBeDefined();
+      expect(embed.body + widget.body + plain.body).not.toContain(chunk);
+    }
+    const biggest = chunks.map((f) => ({ f, size: statSync(path.join(roomAssetsDir()!, f)).size })).sort((a, b) => b.size - a.size)[0]!;
+    const br = await h.app.inject({ method: 'GET', url: `/room/${biggest.f}`, headers: { 'accept-encoding': 'br' } });
     expect(br.headers['content-encoding']).toBe('br');
-    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(br.rawPayload.length).toBeLessThan(biggest.size / 2);
   });
 
   it('nothing outside the built folder is reachable', async () => {

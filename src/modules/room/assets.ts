@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The bundle Vite builds from src/room: the hosted room and the embed widget in one script. */
-export const BUNDLE = 'prep-room.js';
+/**
+ * What Vite builds from src/room: the hosted page's module, the classic script customers' pages include (it imports
+ * the widget's module, embed-room.js), and beside them a chunk per room and per editor grammar.
+ */
+export const LAUNCH_SCRIPT = 'launch.js';
+export const EMBED_SCRIPT = 'embed.js';
 
 /**
  * Where the built room lives: dist/room, found from this module in dist/ (a build) or in src/ (tests run the
@@ -13,7 +17,7 @@ export function roomAssetsDir(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const candidate of ['../../room', '../../../dist/room']) {
     const dir = path.resolve(here, candidate);
-    if (existsSync(path.join(dir, BUNDLE))) return dir;
+    if (existsSync(path.join(dir, LAUNCH_SCRIPT)) && existsSync(path.join(dir, EMBED_SCRIPT))) return dir;
   }
   return null;
 }

@@ -1,7 +1,7 @@
-import { BUNDLE } from './assets.js';
+import { LAUNCH_SCRIPT } from './assets.js';
 
 /**
- * The hosted launch page: an empty shell that loads the room bundle, which reads the token from the URL
+ * The hosted launch page: an empty shell that loads the room's module, which reads the token from the URL
  * fragment (never sent to a server, so it stays out of logs and Referer headers) and waits for a click.
  */
 export const LAUNCH_PAGE = `<!doctype html>
@@ -16,7 +16,7 @@ export const LAUNCH_PAGE = `<!doctype html>
 </head>
 <body>
 <div id="prep-launch"><noscript>This assessment needs JavaScript. Please enable it and reload the page.</noscript></div>
-<script src="/room/${BUNDLE}"></script>
+<script type="module" src="/room/${LAUNCH_SCRIPT}"></script>
 </body>
 </html>
 `;

@@ -4,7 +4,7 @@ import type { App } from '../../app-types.js';
 import type { Tenant } from '../../platform/context.js';
 import { Text } from '../../platform/schemas.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
-import { BUNDLE, roomAssetsDir } from './assets.js';
+import { EMBED_SCRIPT, roomAssetsDir } from './assets.js';
 import { LAUNCH_PAGE, launchPageHeaders, NOT_BUILT_PAGE } from './page.js';
 
 /**
@@ -17,8 +17,10 @@ export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessSer
   const assetHeaders = (reply: { header(name: string, value: string): unknown }) => {
     reply.header('cache-control', 'no-cache');
     reply.header('x-content-type-options', 'nosniff');
-    // The widget's script is loaded by customers' pages, which may isolate themselves (COEP).
+    // The widget's script is loaded by customers' pages, which may isolate themselves (COEP); its modules and chunks
+    // are fetched from those pages in CORS mode (module scripts always are). They are public and carry no cookies.
     reply.header('cross-origin-resource-policy', 'cross-origin');
+    reply.header('access-control-allow-origin', '*');
   };
   if (dir) {
     app.register(fastifyStatic, {
@@ -34,7 +36,7 @@ export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessSer
 
   app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) => {
     if (!dir) return reply.code(503).type('text/javascript').send('console.error("Prep: the embed widget has not been built on this server (npm run build).");');
-    return reply.sendFile(BUNDLE);
+    return reply.sendFile(EMBED_SCRIPT);
   });
 
   /** What the launch page shows before the click: branding and what the link opens. The link stays unused. */
