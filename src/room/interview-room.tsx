@@ -76,8 +76,9 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
   const answerBox = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
   const languageRef = useRef('en');
-  const wants = useRef({ voice, sendOnSilence, draft: '' });
-  wants.current = { voice, sendOnSilence, draft };
+  const typedBefore = useRef(''); // the answer box when listening began: speech is added after it
+  const wants = useRef({ voice, sendOnSilence, draft: '', spoken });
+  wants.current = { voice, sendOnSilence, draft, spoken };
 
   // Before joining: where the interview stands (a reload of a running one offers "Return"; a finished one ends here).
   useEffect(() => {
@@ -156,10 +157,13 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
   }, [lines, streaming]);
 
   const say = useMemo(() => debounceLatest((text: string) => {
+    const afterwards = () => {
+      if (wants.current.voice && !wants.current.draft.trim() && !listener.current?.listening) listen();
+    };
+    // Listening pauses while the interviewer's voice plays (the microphone would hear it); a muted one interrupts nothing.
+    if (!wants.current.spoken) return afterwards();
     listener.current?.stop();
-    speaker.current?.say(text, () => {
-      if (wants.current.voice && !wants.current.draft.trim()) listen();
-    });
+    speaker.current?.say(text, afterwards);
   }, 200), []);
 
   const join = async () => {
@@ -232,8 +236,9 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
       listener.current = createListener(config?.language ?? languageRef.current, {
         silenceMs: SILENCE_MS, onDevice: placeRef.current === 'on_device',
         heard: (text) => {
-          setDraft(text);
-          channel.current?.interim(text);
+          const answer = typedBefore.current ? `${typedBefore.current} ${text}` : text; // what was typed first stays
+          setDraft(answer);
+          channel.current?.interim(answer);
         },
         silence: () => {
           listener.current?.stop();
@@ -250,6 +255,7 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
     if (!listener.current) return;
     speaker.current?.hush();
     setVoiceNote(null);
+    typedBefore.current = wants.current.draft.trim();
     listener.current.start();
     setListening(true);
   };

@@ -170,6 +170,70 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await context.close();
   }, 180_000);
 
+  it('answers by voice: a blocked microphone leaves typing; interim speech fills the box to edit and send; silence sends', async () => {
+    const key = org.keys.secret_test;
+    const interview = await kit.create(key, { round_type: 'behavioral', role: 'Product Manager' }, await kit.client.candidate(key, { name: 'Alan Turing' }));
+    const link = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key, body: {} }, 201);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // The browser's recognition, scripted: each start plays the next entry of window.speechPlan.
+    await context.addInitScript(`
+      window.speechPlan = [{ error: 'not-allowed' }, { say: ['I would', 'I would start with the users'] }, {}, { say: ['Then I measured the outcome'] }];
+      window.SpeechRecognition = class {
+        start() {
+          const plan = window.speechPlan.shift() ?? {};
+          setTimeout(() => {
+            if (plan.error) { this.onerror?.({ error: plan.error }); this.onend?.(); return; }
+            (plan.say ?? []).forEach((text, i, all) => setTimeout(() => {
+              const final = i === all.length - 1;
+              const result = Object.assign([{ transcript: text }], { isFinal: final });
+              this.onresult?.({ resultIndex: 0, results: Object.assign([result], { length: 1 }) });
+            }, 40 * i));
+          }, 30);
+        }
+        stop() { setTimeout(() => this.onend?.(), 10); }
+        abort() { this.stop(); }
+      };`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(link.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByLabel('Answer by voice (you can always type)').check();
+    await page.getByLabel("Read the interviewer's questions aloud").uncheck(); // nothing to wait for before listening
+    await page.getByRole('button', { name: 'Join the interview' }).click();
+    await page.locator('.prep-turn-interviewer').first().waitFor({ timeout: 15_000 });
+
+    // The room listened after the question; the microphone was blocked: a sentence, and typing goes on.
+    await page.getByText('The microphone is blocked for this page, so answers are typed.').waitFor();
+    await answer(page, 'I would first talk to the customers who complained, then look at the numbers.');
+
+    // Voice again: the words appear as they are heard, after what was typed; a silence ends the turn and leaves the
+    // answer in the box, focused, to edit and send.
+    await page.getByLabel('Your answer').fill('Well,');
+    await page.getByRole('button', { name: 'Answer by voice' }).click();
+    await expect.poll(() => page.getByLabel('Your answer').inputValue()).toBe('Well, I would start with the users');
+    await page.getByRole('button', { name: 'Answer by voice' }).waitFor({ timeout: 10_000 }); // the silence stopped listening
+    expect(await page.evaluate(`document.activeElement.id`)).toBe('prep-answer');
+    await page.getByLabel('Your answer').press('End');
+    await page.getByLabel('Your answer').pressSequentially(' and what they need.');
+    const before = await page.locator('.prep-turn-interviewer:not(.prep-turn-pending)').count();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.locator('.prep-turn-candidate', { hasText: 'Well, I would start with the users and what they need.' }).waitFor();
+    await expect.poll(() => page.locator('.prep-turn-interviewer:not(.prep-turn-pending)').count(), { timeout: 15_000 }).toBeGreaterThan(before);
+
+    // With voice on, the room listens again by itself after the interviewer's question; Stop listening ends it.
+    await page.getByRole('button', { name: 'Stop listening' }).click();
+    await page.getByRole('button', { name: 'Answer by voice' }).waitFor();
+
+    // Send when I stop talking: the answer goes on its own after the silence.
+    await page.getByLabel('Send when I stop talking').check();
+    await page.getByRole('button', { name: 'Answer by voice' }).click();
+    await page.locator('.prep-turn-candidate', { hasText: 'Then I measured the outcome' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByLabel('Your answer').inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('the embed on a customer page, live mode: the consent notice, a typed conversation, and the microphone recorded in pieces', async () => {
     const key = org.keys.secret_live;
     const interview = await kit.create(key, { round_type: 'behavioral', role: 'Engineering Manager' }, await kit.client.candidate(key, { name: 'Grace Hopper' }));
