@@ -170,6 +170,20 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await context.close();
   }, 180_000);
 
+  it('cancelled while the candidate reads the lobby: joining shows the cancelled page, not an error', async () => {
+    const key = org.keys.secret_test;
+    const interview = await kit.create(key, { round_type: 'behavioral' }, await kit.client.candidate(key, { name: 'Mary Jackson' }));
+    const link = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key, body: {} }, 201);
+    const page = await browser.newPage();
+    await page.goto(link.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Join the interview' }).waitFor();
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/cancel`, { key }, 200);
+    await page.getByRole('button', { name: 'Join the interview' }).click();
+    await page.getByRole('heading', { name: 'This assessment was cancelled' }).waitFor();
+    await page.close();
+  });
+
   it('answers by voice: a blocked microphone leaves typing; interim speech fills the box to edit and send; silence sends', async () => {
     const key = org.keys.secret_test;
     const interview = await kit.create(key, { round_type: 'behavioral', role: 'Product Manager' }, await kit.client.candidate(key, { name: 'Alan Turing' }));
@@ -212,6 +226,8 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await page.getByLabel('Your answer').fill('Well,');
     await page.getByRole('button', { name: 'Answer by voice' }).click();
     await expect.poll(() => page.getByLabel('Your answer').inputValue()).toBe('Well, I would start with the users');
+    // This recognition cannot work on the device (no processLocally): the room says where the voice goes.
+    await page.getByText("Your browser turns your voice into text on its maker's servers").waitFor();
     await page.getByRole('button', { name: 'Answer by voice' }).waitFor({ timeout: 10_000 }); // the silence stopped listening
     expect(await page.evaluate(`document.activeElement.id`)).toBe('prep-answer');
     await page.getByLabel('Your answer').press('End');
