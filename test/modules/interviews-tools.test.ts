@@ -135,6 +135,21 @@ describe('recording (live mode only)', () => {
     const file = await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search });
     expect(file.rawPayload.equals(Buffer.concat([webmStart, Buffer.from('second piece')]))).toBe(true);
 
+    // Safari records MP4: the joined recording is stored and served as what it is, not as WebM.
+    const safari = await kit.started(live());
+    safari.channel.send({ type: 'recording.chunk_url', index: 0 });
+    const mp4Start = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42 moov…')]);
+    expect((await put((await safari.channel.next('recording.chunk_url')).url, mp4Start)).statusCode).toBe(200);
+    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await safari.channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${safari.interview.id}/end`, { token: safari.token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const mp4 = await kit.client.ok('GET', `/v1/interviews/${safari.interview.id}/recording-url`, { key: live() }, 200);
+    expect(mp4.content_type).toBe('audio/mp4');
+    const served = await h.app.inject({ method: 'GET', url: new URL(mp4.url).pathname + new URL(mp4.url).search });
+    expect(served.headers['content-type']).toBe('audio/mp4');
+    expect(served.headers['content-disposition']).toContain(`interview-${safari.interview.id}.m4a`);
+    expect(served.rawPayload.equals(mp4Start)).toBe(true);
+
     const test = await kit.started(key());
     test.channel.send({ type: 'recording.chunk_url', index: 0 });
     expect((await test.channel.next('error')).code).toBe('recording_not_ready');

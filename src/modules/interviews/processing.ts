@@ -3,7 +3,7 @@ import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import { isPng } from '../../storage/file-type.js';
+import { isPng, RECORDING_FORMATS, sniffRecording } from '../../storage/file-type.js';
 import type { ObjectStorage } from '../../storage/storage.js';
 import type { Emit } from '../webhooks/service.js';
 import { turnOf } from './conversation.js';
@@ -13,18 +13,13 @@ import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
 import { assessWithModel } from './model-assessment.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, type TranscriptTurn } from './service.js';
+import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
 
 const SWEEP_BATCH = 200;
 
 /** The start of a recording the browser makes: WebM/Matroska (EBML), Ogg, or MP4 (`ftyp`). */
-function isMediaStart(bytes: Buffer): boolean {
-  return (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3) || bytes.subarray(0, 4).toString('latin1') === 'OggS'
-    || bytes.subarray(4, 8).toString('latin1') === 'ftyp';
-}
-
 const runOf = (run: CodeRun | null) => (run ? { status: run.status, exit_code: run.exitCode, stdout: run.stdout, stderr: run.stderr, time_ms: run.timeMs } : null);
 
 /** A stored turn as the transcript serves it; a whiteboard image counts only if a real PNG within the cap was uploaded. */
@@ -73,12 +68,12 @@ export function interviewJobs(deps: {
 
   /**
    * Live interviews: the pieces the room uploaded, joined in order into one recording (stops at the first missing
-   * piece; nothing when the first is not a WebM, Ogg or MP4 start). Pieces are deleted once joined.
+   * piece; nothing when the first is not a WebM, Ogg or MP4 start), stored and later served as that container.
+   * Pieces are deleted once joined.
    */
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
-    const key = `interviews/${row.organization_id}/${row.id}/recording.webm`;
-    if (await storage.head(key)) return key; // joined by an earlier try of this job
+    for (const format of RECORDING_FORMATS) if (await storage.head(recordingKey(row, format))) return recordingKey(row, format); // joined by an earlier try
     const parts: Buffer[] = [];
     let total = 0;
     for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
@@ -87,8 +82,10 @@ export function interviewJobs(deps: {
       parts.push(piece);
       total += piece.length;
     }
-    if (parts.length === 0 || !isMediaStart(parts[0])) return null;
-    await storage.write(key, Buffer.concat(parts), 'audio/webm');
+    const format = parts.length ? sniffRecording(parts[0]!) : null;
+    if (!format) return null;
+    const key = recordingKey(row, format);
+    await storage.write(key, Buffer.concat(parts), format.contentType);
     for (let i = 0; i < parts.length; i++) await storage.delete(recordingChunkKey(row, i));
     return key;
   }
@@ -154,7 +151,7 @@ export function interviewJobs(deps: {
         const { keys, recordings } = payload as { keys: string[]; recordings: Array<{ organization_id: string; id: string }> };
         for (const key of keys) await storage.delete(key);
         for (const r of recordings) {
-          await storage.delete(`interviews/${r.organization_id}/${r.id}/recording.webm`);
+          for (const format of RECORDING_FORMATS) await storage.delete(recordingKey(r, format));
           for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
             if (!(await storage.head(recordingChunkKey(r, i)))) break;
             await storage.delete(recordingChunkKey(r, i));

@@ -447,8 +447,8 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       response: { 200: Type.Object({ object: Type.Literal('interview_recording'), interview_id: Uuid, url: Type.String({ format: 'uri' }), expires_in: Type.Integer(), content_type: Type.String() }) },
     }),
     handler: async (request) => {
-      const { url, expiresIn } = await service.recordingUrl(tenantOf(request), request.params.id);
-      return { object: 'interview_recording' as const, interview_id: request.params.id, url, expires_in: expiresIn, content_type: 'audio/webm' };
+      const { url, expiresIn, contentType } = await service.recordingUrl(tenantOf(request), request.params.id);
+      return { object: 'interview_recording' as const, interview_id: request.params.id, url, expires_in: expiresIn, content_type: contentType };
     },
   });
 }

@@ -9,6 +9,7 @@ import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
 import { checkSandboxLanguage, sandboxError } from '../../sandbox/api-errors.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
+import { recordingFormatOfKey, type RecordingFormat } from '../../storage/file-type.js';
 import type { ObjectStorage } from '../../storage/storage.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
 import type { SubjectContext, SubjectProvider, SubjectState } from '../candidate-access/subjects.js';
@@ -55,6 +56,9 @@ export const RECORDING_MAX_BYTES = 64 * 1_048_576;
 export const RECORDING_CHUNKS_MAX = 1000;
 export const recordingChunkKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, index: number) =>
   `interviews/${row.organization_id}/${row.id}/recording/${String(index).padStart(6, '0')}.part`;
+/** The joined recording, named for its container (what the room's browser recorded). */
+export const recordingKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, format: RecordingFormat) =>
+  `interviews/${row.organization_id}/${row.id}/recording.${format.extension}`;
 
 /** Code snapshots per interview, and a run's limits when the question names no problem (the coding defaults). */
 export const CODE_SNAPSHOTS_MAX = 200;
@@ -499,8 +503,9 @@ export function createInterviewService(deps: {
       const row = await settled(tenant, id);
       if (!tenant.livemode) throw new ApiError('recording_not_ready', { message: 'Test-mode interviews are never recorded.' });
       if (!row.recording_key) throw new ApiError('recording_not_ready');
-      const signed = await storage.signedGetUrl(row.recording_key, { expiresIn: RECORDING_URL_TTL_S, contentType: 'audio/webm', fileName: `interview-${id}.webm` });
-      return { url: signed.url, expiresIn: signed.expiresIn };
+      const format = recordingFormatOfKey(row.recording_key);
+      const signed = await storage.signedGetUrl(row.recording_key, { expiresIn: RECORDING_URL_TTL_S, contentType: format.contentType, fileName: `interview-${id}.${format.extension}` });
+      return { url: signed.url, expiresIn: signed.expiresIn, contentType: format.contentType };
     },
 
     /** A whiteboard image's signed link for the transcript's reader. */
