@@ -31,30 +31,43 @@ const loadWidget = (): Promise<WidgetModule> => (widget ??= (import(/* @vite-ign
     throw error;
   }));
 
+/** One room per element: mounting again into the same element replaces the room there (two would fight over one session). */
+const mounted = new WeakMap<Element, EmbedHandle>();
+
 function mount(target: Element | string, options: EmbedOptions): EmbedHandle {
   const { element } = checkMount(target, options);
+  mounted.get(element)?.unmount();
   let handle: EmbedHandle | null = null;
   let session: Parameters<EmbedHandle['setSession']>[0] | null = null;
   let unmounted = false;
+  const failed = (code: string, message: string) =>
+    element.dispatchEvent(new CustomEvent('prep:error', { detail: { code, message }, bubbles: true, composed: true }));
   loadWidget().then((m) => {
     if (unmounted) return;
-    handle = m.mount(element, options, origin);
+    try {
+      handle = m.mount(element, options, origin);
+    } catch (error) {
+      return failed('embed_failed', (error as Error)?.message ?? String(error));
+    }
     if (session !== null) handle.setSession(session);
   }, () => {
-    if (unmounted) return;
-    const message = `The assessment could not be loaded from ${origin}. Check the connection and try again.`;
-    element.dispatchEvent(new CustomEvent('prep:error', { detail: { code: 'network_error', message }, bubbles: true, composed: true }));
+    if (!unmounted) failed('network_error', `The assessment could not be loaded from ${origin}. Check the connection and try again.`);
   });
-  return {
+  const outer: EmbedHandle = {
     setSession(next) {
+      if (unmounted) return;
       if (handle) handle.setSession(next);
       else session = next;
     },
     unmount() {
+      if (unmounted) return;
       unmounted = true;
       handle?.unmount();
+      if (mounted.get(element) === outer) mounted.delete(element);
     },
   };
+  mounted.set(element, outer);
+  return outer;
 }
 
 if (!window.PrepEmbed) {

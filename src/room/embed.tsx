@@ -43,13 +43,16 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
     render(<Embed base={base} pk={options.publishableKey} keeper={keeper} root={shadow} emit={emit} lost={state.lost ?? null} />, container);
   renderWith({});
 
+  let unmounted = false;
   return {
     setSession(session) {
+      if (unmounted) return; // the room is gone: a late token must not bring it back into a detached element
       keeper.replace(typeof session === 'string' ? { session_token: session } : session);
       render(null, container); // a fresh room: the one that lost its token has ended
       renderWith({});
     },
     unmount() {
+      unmounted = true;
       keeper.stop();
       render(null, container);
       hostElement.remove();

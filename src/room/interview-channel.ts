@@ -29,6 +29,8 @@ export interface ChannelEvents {
   /** A message the server refused (not fatal); `answer` is the text of a refused answer, given back to the candidate. */
   refused(code: string, message: string, answer?: string): void;
   connection(state: ConnectionState, detail?: { code: string; message: string }): void;
+  /** Answers said but not yet stored (shown as sending); called whenever the list changes. */
+  unsent?(answers: ReadonlyArray<{ id: string; text: string }>): void;
 }
 
 interface SocketLike {
@@ -49,6 +51,8 @@ const BACKOFF_MS = [250, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 15_000;
 /** No pong in this long after a ping: the connection is dead even if the browser has not noticed. */
 const PONG_WITHIN_MS = 10_000;
+const ACK_AFTER_MS = 250;
+const pageHidden = () => (globalThis as { document?: { visibilityState: string } }).document?.visibilityState === 'hidden';
 const OPEN = 1;
 
 export class InterviewChannel {
@@ -62,6 +66,7 @@ export class InterviewChannel {
   private stopped = false;
   private ready = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private ackTimer: ReturnType<typeof setTimeout> | null = null;
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private lastPong = 0;
   private counter = 0;
@@ -69,6 +74,8 @@ export class InterviewChannel {
   constructor(private readonly options: {
     url: string; interviewId: string; token: () => string; events: ChannelEvents;
     socket?: SocketFactory; now?: () => number; newId?: () => string;
+    /** The page is hidden (its timers are throttled); default: document.visibilityState. */
+    hidden?: () => boolean;
   }) {}
 
   get heldSeq(): number {
@@ -99,6 +106,7 @@ export class InterviewChannel {
   answer(text: string): string {
     const id = this.options.newId?.() ?? `a-${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.outbox.push({ id, text });
+    this.outboxChanged();
     if (this.ready) this.send({ type: 'answer', id, text });
     return id;
   }
@@ -161,7 +169,8 @@ export class InterviewChannel {
       this.clearTimers();
       if (this.stopped) return;
       if (FINAL_CLOSES.has(event.code)) {
-        if (event.code === 1000) return; // `ended` said why
+        // After `ended` the channel is stopped already; any other final close (1000 after a fatal error such as
+        // session_already_finalized, when the interview ended while this tab was away) says why it will not come back.
         this.stopped = true;
         return this.options.events.connection('refused', { code: this.refusal?.code ?? 'closed', message: this.refusal?.message ?? event.reason });
       }
@@ -179,8 +188,8 @@ export class InterviewChannel {
         this.attempt = 0;
         this.refusal = null;
         this.lastPong = this.now();
-        events.connection('open');
         events.clock({ status: message.status, running: message.running, remaining_seconds: message.remaining_seconds });
+        events.connection('open'); // after the clock, so the room knows on open whether the interview is paused
         for (const item of this.outbox) this.send({ type: 'answer', id: item.id, text: item.text });
         for (const index of this.pendingUrls.keys()) this.send({ type: 'recording.chunk_url', index });
         this.pingTimer = setInterval(() => this.keepAlive(), PING_EVERY_MS);
@@ -188,11 +197,14 @@ export class InterviewChannel {
       }
       case 'turn': {
         const turn = message as unknown as ChannelTurn & { type: string };
-        if (turn.client_id) this.outbox = this.outbox.filter((item) => item.id !== turn.client_id);
+        if (turn.client_id && this.outbox.some((item) => item.id === turn.client_id)) {
+          this.outbox = this.outbox.filter((item) => item.id !== turn.client_id);
+          this.outboxChanged();
+        }
         if (this.seen.has(turn.seq)) return;
         this.seen.add(turn.seq);
         this.lastSeq = Math.max(this.lastSeq, turn.seq);
-        this.send({ type: 'ack', seq: this.lastSeq });
+        this.scheduleAck();
         return events.turn(turn);
       }
       case 'turn.delta':
@@ -216,17 +228,27 @@ export class InterviewChannel {
           this.refusal = { code, message: String(message.message ?? '') };
           return;
         }
+        if (message.index !== undefined && message.index !== null && this.pendingUrls.has(Number(message.index))) {
+          return this.settleUrl(Number(message.index), new Error(code)); // that piece's upload gives up or tries again
+        }
         if (code === 'recording_not_ready' || (code === 'parameter_invalid' && this.pendingUrls.size > 0 && !message.id)) {
           for (const index of [...this.pendingUrls.keys()]) this.settleUrl(index, new Error(code));
           return;
         }
         const said = message.id ? this.outbox.find((item) => item.id === message.id) : undefined;
         if (said && code === 'busy') return this.send({ type: 'answer', id: said.id, text: said.text });
-        if (said) this.outbox = this.outbox.filter((item) => item !== said);
+        if (said) {
+          this.outbox = this.outbox.filter((item) => item !== said);
+          this.outboxChanged();
+        }
         return events.refused(code, String(message.message ?? ''), said?.text);
       }
       default:
     }
+  }
+
+  private outboxChanged(): void {
+    this.options.events.unsent?.([...this.outbox]);
   }
 
   private settleUrl(index: number, answer: { url: string; max_bytes: number } | Error): void {
@@ -235,8 +257,18 @@ export class InterviewChannel {
     waiters?.forEach((w) => w(answer));
   }
 
+  /** One ack for a burst of turns (a replay after a reload can be dozens: the server allows 20 messages a second). */
+  private scheduleAck(): void {
+    if (this.ackTimer) return;
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = null;
+      this.send({ type: 'ack', seq: this.lastSeq });
+    }, ACK_AFTER_MS);
+  }
+
   private keepAlive(): void {
-    if (this.now() - this.lastPong > PING_EVERY_MS + PONG_WITHIN_MS) {
+    // A hidden tab's timers may fire once a minute: a late tick there is the browser's throttling, not a dead network.
+    if (this.now() - this.lastPong > PING_EVERY_MS + PONG_WITHIN_MS && !(this.options.hidden ?? pageHidden)()) {
       // The network went away without a close: drop this socket and connect again.
       const socket = this.socket;
       if (socket) {
@@ -263,8 +295,10 @@ export class InterviewChannel {
   private clearTimers(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
     this.retryTimer = null;
     this.pingTimer = null;
+    this.ackTimer = null;
   }
 
   private send(message: Record<string, unknown>): void {

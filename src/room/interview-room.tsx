@@ -50,6 +50,7 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
   const [spoken, setSpoken] = useState(canSpeak());
   const [rate, setRate] = useState(1);
   const [lines, setLines] = useState<Line[]>([]);
+  const [unsent, setUnsent] = useState<Array<{ id: string; text: string }>>([]);
   const [streaming, setStreaming] = useState<Record<string, string>>({});
   const [draft, setDraft] = useState('');
   const [listening, setListening] = useState(false);
@@ -63,6 +64,7 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
   const [refusal, setRefusal] = useState<string | null>(null);
   const [clockText, setClockText] = useState('–:––');
   const [paused, setPaused] = useState(false);
+  const pausedRef = useRef(false);
   const [recording, setRecording] = useState<RecordingState>('off');
   const [closing, setClosing] = useState(false);
   const clock = useMemo(() => new InterviewClock(), []);
@@ -71,6 +73,11 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
   const listener = useRef<Listener | null>(null);
   const recorder = useRef<Recording | null>(null);
   const holder = useRef(false); // this tab's channel was accepted (and not since refused)
+  const gone = useRef(false);
+  const endedRef = useRef(false);
+  endedRef.current = Boolean(ended);
+  const lastPause = useRef<Promise<unknown>>(Promise.resolve());
+  const boardSharedAtEnd = useRef(false);
   const tools = useRef<ToolsHandle | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const answerBox = useRef<HTMLTextAreaElement>(null);
@@ -94,7 +101,13 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
 
   useProctoring(host, base, Boolean(config) && !ended);
 
+  /** The room has ended or gone (an embed unmounted by its page): nothing may speak, listen or record after this. */
   function teardown() {
+    if (gone.current) return;
+    gone.current = true;
+    say.cancel();
+    // Unmounted while the interview runs (the embedding page moved on): stop its clock as leaving the page would.
+    if (holder.current && !endedRef.current) void api.post(`${base}/pause`, undefined, { keepalive: true }).catch(() => {});
     channel.current?.stop();
     speaker.current?.hush();
     listener.current?.stop();
@@ -109,7 +122,10 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
       const left = clock.remaining();
       setClockText(left === null ? '–:––' : formatClock(left));
       // A last chance to share the board before time is up (sharing is refused once the interview has ended).
-      if (left !== null && left <= 45 && clock.isRunning) void tools.current?.shareBoardIfChanged();
+      if (left !== null && left <= 45 && clock.isRunning && !boardSharedAtEnd.current) {
+        boardSharedAtEnd.current = true; // once: later strokes are shared by End or by the candidate
+        void tools.current?.shareBoardIfChanged();
+      }
     };
     tick();
     const timer = setInterval(tick, 1000);
@@ -137,12 +153,14 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
       if (!holder.current) return;
       speaker.current?.hush();
       listener.current?.stop();
-      void api.post(`${base}/pause`, undefined, { keepalive: true }).catch(() => {});
+      recorder.current?.pause();
+      lastPause.current = api.post(`${base}/pause`, undefined, { keepalive: true }).catch(() => {});
     };
     const onVisibility = () => {
       if (document.visibilityState === 'hidden') return away();
       if (!holder.current) return;
-      api.post<InterviewJoin>(`${base}/join`).then((j) => clock.sync({ running: j.clock.running, remaining_seconds: j.clock.remaining_seconds }), fail);
+      recorder.current?.resume();
+      resume();
     };
     document.addEventListener('visibilitychange', onVisibility);
     window.addEventListener('pagehide', away);
@@ -154,11 +172,20 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
 
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView?.({ block: 'end' });
-  }, [lines, streaming]);
+  }, [lines, streaming, unsent]);
+
+  /** Joins again (which resumes a pause), after any pause still on its way, so the two cannot arrive the other way round. */
+  const resume = () => {
+    void lastPause.current.then(() => api.post<InterviewJoin>(`${base}/join`)).then(
+      (j) => clock.sync({ running: j.clock.running, remaining_seconds: j.clock.remaining_seconds }),
+      (e) => !gone.current && fail(e),
+    );
+  };
 
   const say = useMemo(() => debounceLatest((text: string) => {
+    if (gone.current) return;
     const afterwards = () => {
-      if (wants.current.voice && !wants.current.draft.trim() && !listener.current?.listening) listen();
+      if (!gone.current && wants.current.voice && !wants.current.draft.trim() && !listener.current?.listening) listen();
     };
     // Listening pauses while the interviewer's voice plays (the microphone would hear it); a muted one interrupts nothing.
     if (!wants.current.spoken) return afterwards();
@@ -177,18 +204,23 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
       host.emit('prep:started', { session_id: sessionId, subject_kind: 'interview' });
       openChannel(room);
       if (voice) void recognitionPlace(room.language).then(setPlace);
-      if (room.recording.enabled) {
-        recorder.current = await startRecording({
-          interviewId: sessionId,
-          uploadUrl: (index) => channel.current!.recordingUrl(index),
-          onState: (state) => setRecording(state),
-        });
-      }
     } catch (e) {
       fail(e);
     } finally {
       setJoining(false);
     }
+  };
+
+  /** Live mode: recording starts once this tab holds the channel (a refused second tab never records). */
+  const beginRecording = async () => {
+    if (recorder.current || gone.current) return;
+    const started = await startRecording({
+      interviewId: sessionId,
+      uploadUrl: (index) => channel.current!.recordingUrl(index),
+      onState: (state) => !gone.current && setRecording(state),
+    });
+    if (gone.current) return void started?.stop(0); // ended while the browser asked for the microphone
+    recorder.current = started;
   };
 
   const openChannel = (room: InterviewJoin) => {
@@ -209,8 +241,12 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
         }),
         clock: (c) => {
           clock.sync(c);
-          setPaused(c.status === 'paused');
+          // `status` messages name the state; the periodic `clock` ones only say whether it runs.
+          const isPaused = c.status ? c.status === 'paused' : !c.running;
+          pausedRef.current = isPaused;
+          setPaused(isPaused);
         },
+        unsent: (answers) => setUnsent([...answers]),
         ended: (status, reason) => setEnded(reason === 'time_up' ? { status: 'timed_out' } : interviewEnding(status) ?? { status: 'completed' }),
         refused: (code, message, answer) => {
           if (answer !== undefined) setDraft((d) => (d ? `${answer}\n${d}` : answer)); // given back to edit or resend
@@ -218,7 +254,12 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
         },
         connection: (state, detail) => {
           setConnection(state);
-          if (state === 'open') holder.current = true;
+          if (state === 'open') {
+            holder.current = true;
+            if (room.recording.enabled) void beginRecording();
+            // Taking over from a closed tab (which paused on its way out), or back after a pause: join resumes it.
+            if (pausedRef.current && document.visibilityState === 'visible') resume();
+          }
           if (state === 'refused') holder.current = false;
           if (state !== 'refused' || !detail) return;
           if (detail.code === 'already_connected') return setRefusal('This interview is open in another tab or window. Close it there, then choose "Use this tab".');
@@ -279,6 +320,11 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
     } catch (e) {
       dialog.current?.close();
       fail(e);
+      // Still going (a refused or failed End): the recorder stopped for it starts again, numbering on.
+      if (!endedRef.current && !gone.current && config?.recording.enabled) {
+        recorder.current = null;
+        void beginRecording();
+      }
     } finally {
       setClosing(false);
     }
@@ -316,6 +362,11 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
               <div key={l.key} class={`prep-turn prep-turn-${l.speaker}`}>
                 <span class="prep-speaker">{l.speaker === 'interviewer' ? 'Interviewer' : 'You'}</span>
                 <p>{l.text}</p>
+              </div>
+            ))}
+            {unsent.map((a) => (
+              <div key={a.id} class="prep-turn prep-turn-candidate prep-turn-pending" aria-busy="true">
+                <span class="prep-speaker">You · sending…</span><p>{a.text}</p>
               </div>
             ))}
             {live.map(([ref, text]) => (
@@ -426,10 +477,11 @@ function Lobby(props: {
 }
 
 /** Calls `fn` with the latest argument once no newer one came for `ms` (a burst of replayed turns says only the last). */
-function debounceLatest<T>(fn: (value: T) => void, ms: number): (value: T) => void {
+function debounceLatest<T>(fn: (value: T) => void, ms: number): ((value: T) => void) & { cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
-  return (value) => {
+  const call = (value: T) => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => fn(value), ms);
   };
+  return Object.assign(call, { cancel: () => { if (timer) clearTimeout(timer); } });
 }

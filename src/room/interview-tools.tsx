@@ -18,6 +18,8 @@ export interface ToolsHandle {
 /** Code snapshots go to the transcript at most this often while the candidate writes (and on run and at the end). */
 const SNAPSHOT_EVERY_MS = 60_000;
 const SCRATCH = 'scratch';
+/** A snapshot's PUT at most this long, so End (which shares the board first) cannot hang on a stalled connection. */
+const UPLOAD_TIMEOUT_MS = 20_000;
 
 const RUN_LABELS: Record<string, string> = {
   ok: 'Ran', compile_error: 'Compilation error', runtime_error: 'Runtime error', time_limit: 'Time limit exceeded',
@@ -41,6 +43,9 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
   const editorHost = useRef<HTMLDivElement>(null);
   const editor = useRef<CodeEditor | null>(null);
   const board = useRef<WhiteboardHandle | null>(null);
+  const latest = useRef({ run: () => {} });
+  const busy = useRef(false);
+  const sharingNow = useRef(false);
   const drafts = useMemo(() => new Drafts(`interview-${base}`), [base]);
   const state = useRef({ problem: SCRATCH, language, changed: false, lastSnapshot: 0 });
   state.current.language = language;
@@ -55,8 +60,9 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
         drafts.save(state.current.problem, state.current.language, doc);
         state.current.changed = true;
       },
-      onRun: () => void runCode(),
-      onSubmit: () => void runCode(),
+      // The editor is made once: its keys call this render's runCode (the state it sees is current).
+      onRun: () => latest.current.run(),
+      onSubmit: () => latest.current.run(),
     });
     return () => {
       editor.current?.destroy();
@@ -88,7 +94,8 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
   };
 
   const runCode = async () => {
-    if (running) return;
+    if (busy.current || disabled) return; // a ref: two quick Ctrl+Enters land before the state shows the first
+    busy.current = true;
     setRunning(true);
     setCodeError(null);
     try {
@@ -100,28 +107,36 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
       setCodeError(e instanceof RoomError ? e.message : String(e));
       if (e instanceof RoomError && !e.transient && e.code !== 'capacity_unavailable' && e.status !== 400) onError(e);
     } finally {
+      busy.current = false;
       setRunning(false);
     }
   };
 
   const shareBoard = async () => {
-    const png = await board.current?.snapshot();
-    if (!png || sharing) return;
-    if (png.size > config.whiteboard.max_bytes) return setBoardError('The drawing is too large to share; clear part of it and try again.');
+    if (sharingNow.current) return; // the 45-second share, End and a click may overlap
+    sharingNow.current = true;
     setSharing(true);
     setBoardError(null);
     try {
+      const png = await board.current?.snapshot();
+      if (!png) return;
+      if (png.size > config.whiteboard.max_bytes) return setBoardError('The drawing is too large to share; clear part of it and try again.');
       const upload = await api.post<BoardUpload>(`${base}/board-upload-url`);
-      const response = await fetch(upload.upload_url, { method: 'PUT', body: png, headers: { 'content-type': 'image/png' }, credentials: 'omit' });
+      const response = await fetch(upload.upload_url, {
+        method: 'PUT', body: png, headers: { 'content-type': 'image/png' }, credentials: 'omit', signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+      });
       if (!response.ok) throw new RoomError(response.status, 'upload_failed', 'The snapshot could not be uploaded. Try again.');
       board.current?.markShared();
       setShared((n) => n + 1);
     } catch (e) {
-      setBoardError(e instanceof RoomError ? e.message : String(e));
+      setBoardError(e instanceof RoomError ? e.message : 'The snapshot could not be uploaded. Try again.');
     } finally {
+      sharingNow.current = false;
       setSharing(false);
     }
   };
+
+  latest.current.run = () => void runCode();
 
   handle.current = {
     showProblem: (p) => {

@@ -7,10 +7,12 @@
 
 export const PIECE_MS = 10_000;
 const UPLOAD_TRIES = 4;
+/** One piece's PUT at most this long: a stalled connection must not hold End (which waits for the last piece). */
+const UPLOAD_TIMEOUT_MS = 30_000;
 
 export type RecordingState = 'off' | 'recording' | 'stopped' | 'refused' | 'unsupported' | 'failed';
 
-/** Where the next piece of this interview's recording goes, kept across reloads of the tab. */
+/** Where the next piece of this interview's recording goes (one past the last stored), kept across reloads of the tab. */
 export const pieceCounter = (interviewId: string) => {
   const key = `prep.interview.${interviewId}.recording`;
   return {
@@ -41,6 +43,9 @@ export function recordingType(): string | undefined {
 export interface Recording {
   /** Stops recording and waits (up to `ms`) for every piece to be uploaded. */
   stop(ms?: number): Promise<void>;
+  /** Holds the recording while the candidate is away (the interview is paused), and carries on. */
+  pause(): void;
+  resume(): void;
   readonly uploaded: number;
 }
 
@@ -73,9 +78,14 @@ export async function startRecording(options: {
       try {
         const { url, max_bytes } = await options.uploadUrl(at);
         if (piece.size > max_bytes) return options.onState('failed', `A recording piece is larger than ${max_bytes} bytes.`);
-        const response = await fetch(url, { method: 'PUT', body: piece, headers: { 'content-type': piece.type || 'application/octet-stream' }, credentials: 'omit' });
+        const response = await fetch(url, {
+          method: 'PUT', body: piece, headers: { 'content-type': piece.type || 'application/octet-stream' }, credentials: 'omit',
+          signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+        });
         if (response.ok) {
           uploaded += 1;
+          // Remembered once stored, so a reload goes on from the pieces that exist and leaves no gap behind.
+          if (at + 1 > counter.next()) counter.set(at + 1);
           return;
         }
         if (response.status < 500 && response.status !== 429) break;
@@ -90,7 +100,6 @@ export async function startRecording(options: {
   recorder.ondataavailable = (event) => {
     if (event.data.size === 0) return;
     const at = index++;
-    counter.set(index);
     chain = chain.then(() => upload(event.data, at));
   };
   const stopped = new Promise<void>((resolve) => { recorder.onstop = () => resolve(); });
@@ -104,6 +113,12 @@ export async function startRecording(options: {
       stream.getTracks().forEach((t) => t.stop());
       await Promise.race([stopped.then(() => chain), new Promise((r) => setTimeout(r, ms))]);
       options.onState('stopped');
+    },
+    pause() {
+      if (recorder.state === 'recording') recorder.pause();
+    },
+    resume() {
+      if (recorder.state === 'paused') recorder.resume();
     },
     get uploaded() {
       return uploaded;

@@ -101,17 +101,25 @@ export function createSpeaker(lang: string, options: { rate: number; muted: bool
   };
   return {
     say(text, done) {
+      // A new turn replaces the one being said: the old one's `done` (which may start listening) is dropped, not run.
+      if (current) {
+        clearTimeout(current.timer);
+        current = null;
+      }
       hush();
       const speech = synthesis();
       if (muted || !speech || !text.trim()) return done();
-      current = { done, timer: setTimeout(finish, speakingMs(text, rate)) };
+      const saying = { done, timer: setTimeout(finish, speakingMs(text, rate)) };
+      current = saying;
+      // The end of this utterance only (cancelling an earlier one reports its end later, over the new one).
+      const ended = () => { if (current === saying) finish(); };
       const utterance = new speech.Utterance(text);
       utterance.lang = lang;
       utterance.rate = rate;
       const voice = chooseVoice(speech.synth.getVoices(), lang);
       if (voice) utterance.voice = voice;
-      utterance.onend = finish;
-      utterance.onerror = finish;
+      utterance.onend = ended;
+      utterance.onerror = ended;
       options.onCaption?.(text);
       speech.synth.speak(utterance);
     },

@@ -100,10 +100,16 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
     };
   };
 
-  const commitText = () => {
-    if (typing && board.add({ kind: 'text', at: typing.at, text: typing.text, color, size: TEXT_SIZE })) changed();
+  // The note being typed, also as a ref: Enter commits it and moves focus, and the blur that follows must not commit it again.
+  const typingNow = useRef<{ at: Point; text: string } | null>(null);
+  typingNow.current = typing;
+  const closeNote = (commit: boolean) => {
+    const note = typingNow.current;
+    typingNow.current = null;
     setTyping(null);
+    if (commit && note && board.add({ kind: 'text', at: note.at, text: note.text, color, size: TEXT_SIZE })) changed();
   };
+  const commitText = () => closeNote(true);
 
   const onPointerDown = (e: PointerEvent) => {
     if (disabled || e.button !== 0 || drawing.current) return;
@@ -143,7 +149,8 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
   const onKeyDown = (e: KeyboardEvent) => {
     if (isUndo(e)) { e.preventDefault(); undo(); }
     else if (isRedo(e)) { e.preventDefault(); redo(); }
-    else if (e.key === 'Enter' && tool === 'text' && !disabled) {
+    // Enter on the canvas itself (not on a toolbar button, which Enter must still press).
+    else if (e.key === 'Enter' && e.target === canvas.current && tool === 'text' && !disabled) {
       // Keyboard users add notes: each one goes below the notes already on the board.
       e.preventDefault();
       const notes = board.items.filter((i) => i.kind === 'text').length;
@@ -178,19 +185,19 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
         </button>
       </div>
       <div class="prep-board-paper">
-        <canvas ref={canvas} width={BOARD_WIDTH} height={BOARD_HEIGHT} tabIndex={0} class="prep-board-canvas"
+        <canvas ref={canvas} width={BOARD_WIDTH} height={BOARD_HEIGHT} tabIndex={0} class="prep-board-canvas" data-items={board.items.length}
           aria-label="Whiteboard drawing area. Draw with a mouse, pen or finger. With the keyboard, choose Text and press Enter to add a note; Ctrl+Z undoes."
           onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onPointerCancel={onPointerUp}
           onKeyDown={onKeyDown} />
         {typing ? (
           <input class="prep-board-text" aria-label="Note text" maxLength={MAX_TEXT} autoFocus value={typing.text}
             style={{ left: `${typing.at.x * scale}px`, top: `${typing.at.y * scale}px`, color, fontSize: `${Math.max(12, TEXT_SIZE * scale)}px` }}
-            onInput={(e) => setTyping({ ...typing, text: (e.target as HTMLInputElement).value })}
+            onInput={(e) => setTyping((t) => (t ? { ...t, text: (e.target as HTMLInputElement).value } : t))}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') { e.preventDefault(); commitText(); canvas.current?.focus(); }
-              else if (e.key === 'Escape') { e.preventDefault(); setTyping(null); canvas.current?.focus(); }
+              if (e.key === 'Enter') { e.preventDefault(); closeNote(true); canvas.current?.focus(); }
+              else if (e.key === 'Escape') { e.preventDefault(); closeNote(false); canvas.current?.focus(); }
             }}
-            onBlur={commitText} />
+            onBlur={() => closeNote(true)} />
         ) : null}
       </div>
       <p class="prep-help prep-board-note" aria-live="polite">

@@ -114,6 +114,19 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     // The whiteboard: drawn, shared, uploaded as a PNG into the transcript.
     await page.getByRole('tab', { name: 'Whiteboard' }).click();
     await draw(page);
+    const items = () => page.getByLabel(/Whiteboard drawing area/).getAttribute('data-items');
+    expect(await items()).toBe('2');
+    // A note by keyboard: Text, Enter on the canvas, type, Enter adds it once; Escape drops one.
+    await page.getByRole('button', { name: 'Text' }).click();
+    await page.getByLabel(/Whiteboard drawing area/).focus();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Note text').fill('cache in front');
+    await page.getByLabel('Note text').press('Enter');
+    expect(await items()).toBe('3');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Note text').fill('dropped');
+    await page.getByLabel('Note text').press('Escape');
+    expect(await items()).toBe('3');
     await page.getByRole('button', { name: 'Share with interviewer' }).click();
     await page.getByText('Shared 1 snapshot').waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(shots, 'i3-whiteboard.png') });
@@ -182,6 +195,33 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await page.getByRole('button', { name: 'Join the interview' }).click();
     await page.getByRole('heading', { name: 'This assessment was cancelled' }).waitFor();
     await page.close();
+  });
+
+  it('taking over in a second tab after closing the first: "Use this tab" resumes the interview the closed tab paused', async () => {
+    const key = org.keys.secret_test;
+    const interview = await kit.create(key, { round_type: 'behavioral' }, await kit.client.candidate(key, { name: 'Dorothy Vaughan' }));
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const open = async () => {
+      const link = await kit.client.ok('POST', `/v1/interviews/${interview.id}/launch-link`, { key, body: {} }, 201);
+      const tab = await context.newPage();
+      await tab.goto(link.url);
+      await tab.getByRole('button', { name: 'Start' }).click();
+      const voice = tab.getByLabel('Answer by voice (you can always type)');
+      if (await voice.count()) await voice.uncheck();
+      await tab.getByRole('button', { name: /Join the interview|Return to the interview/ }).click();
+      return tab;
+    };
+    const first = await open();
+    await first.locator('.prep-turn-interviewer').first().waitFor({ timeout: 15_000 });
+    const second = await open();
+    await second.getByText('This interview is open in another tab or window.').waitFor({ timeout: 15_000 });
+    await first.close({ runBeforeUnload: true }); // its pagehide pauses the interview
+    await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 10_000 }).toBe('paused');
+    await second.getByRole('button', { name: 'Use this tab' }).click();
+    await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 10_000 }).toBe('in_progress');
+    await answer(second, 'I took over in this tab and carried on with the answer.');
+    expect(await second.getByRole('timer').textContent()).not.toContain('Paused');
+    await context.close();
   });
 
   it('answers by voice: a blocked microphone leaves typing; interim speech fills the box to edit and send; silence sends', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InterviewChannel, type ChannelEvents, type ChannelTurn } from '../../src/room/interview-channel.js';
 import { InterviewClock } from '../../src/room/interview-clock.js';
-import { chooseVoice, listenFailure, speakingMs } from '../../src/room/speech.js';
+import { chooseVoice, createSpeaker, listenFailure, speakingMs } from '../../src/room/speech.js';
 
 /** A socket the test drives: what the room sent, and the server's side of the conversation. */
 class FakeSocket {
@@ -41,7 +41,8 @@ const turn = (seq: number, extra: Partial<ChannelTurn> = {}) => ({
 
 function setup(token = 'tok-1') {
   const sockets: FakeSocket[] = [];
-  const seen = { turns: [] as ChannelTurn[], states: [] as string[], refused: [] as Array<[string, string | undefined]>, ended: [] as string[], clocks: [] as number[] };
+  const seen = { turns: [] as ChannelTurn[], states: [] as string[], refused: [] as Array<[string, string | undefined]>, ended: [] as string[], clocks: [] as number[], unsent: [] as string[][] };
+  let hidden = false;
   const events: ChannelEvents = {
     turn: (t) => seen.turns.push(t),
     delta: () => {},
@@ -50,6 +51,7 @@ function setup(token = 'tok-1') {
     ended: (status) => seen.ended.push(status),
     refused: (code, _message, answer) => seen.refused.push([code, answer]),
     connection: (state, detail) => seen.states.push(detail ? `${state}:${detail.code}` : state),
+    unsent: (answers) => seen.unsent.push(answers.map((a) => a.text)),
   };
   let n = 0;
   const channel = new InterviewChannel({
@@ -60,12 +62,13 @@ function setup(token = 'tok-1') {
       return s;
     },
     newId: () => `id-${++n}`,
+    hidden: () => hidden,
   });
   const ready = (s: FakeSocket, lastSeq = 0) => {
     s.open();
     s.say({ type: 'ready', status: 'in_progress', running: true, remaining_seconds: 900, last_seq: lastSeq });
   };
-  return { channel, sockets, seen, ready };
+  return { channel, sockets, seen, ready, hide: (value: boolean) => { hidden = value; } };
 }
 
 describe('the interview channel client', () => {
@@ -83,7 +86,8 @@ describe('the interview channel client', () => {
     s.say(turn(1));
     s.say(turn(2));
     expect(seen.turns.map((t) => t.seq)).toEqual([1, 2]);
-    expect(s.of('ack').at(-1)).toEqual({ type: 'ack', seq: 2 });
+    vi.advanceTimersByTime(300);
+    expect(s.of('ack')).toEqual([{ type: 'ack', seq: 2 }]);
     expect(seen.clocks).toEqual([900]);
   });
 
@@ -100,9 +104,11 @@ describe('the interview channel client', () => {
     const again = sockets[1]!;
     ready(again, 1);
     expect(again.sent[0]).toMatchObject({ type: 'auth', last_seq: 1 });
+    expect(seen.unsent).toEqual([['said while offline']]); // shown as sending while away
     expect(again.of('answer')).toEqual([{ type: 'answer', id, text: 'said while offline' }]);
     again.say(turn(2, { speaker: 'candidate', text: 'said while offline', client_id: id }));
     expect(channel.unsent).toBe(0);
+    expect(seen.unsent.at(-1)).toEqual([]);
     // Another drop: nothing is resent, since the server has it.
     again.drop();
     vi.advanceTimersByTime(1100);
@@ -144,6 +150,35 @@ describe('the interview channel client', () => {
     const refused = channel.recordingUrl(1);
     s.say({ type: 'error', code: 'recording_not_ready', message: 'test mode' });
     await expect(refused).rejects.toThrow('recording_not_ready');
+    // Another failure for one piece settles that piece only (its upload tries again), and is not shown as a refusal.
+    const failing = channel.recordingUrl(2);
+    const waiting = channel.recordingUrl(3);
+    s.say({ type: 'error', code: 'internal_error', message: 'storage down', index: 2 });
+    await expect(failing).rejects.toThrow('internal_error');
+    s.say({ type: 'recording.chunk_url', index: 3, url: 'http://prep.test/files/y', max_bytes: 5 });
+    await expect(waiting).resolves.toMatchObject({ url: 'http://prep.test/files/y' });
+    expect(seen.refused.map(([code]) => code)).toEqual(['paused']);
+  });
+
+  it('acknowledges a replayed burst of turns once (the server allows 20 messages a second)', () => {
+    const { channel, sockets, ready } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    for (let seq = 1; seq <= 40; seq++) sockets[0]!.say(turn(seq));
+    vi.advanceTimersByTime(300);
+    expect(sockets[0]!.of('ack')).toEqual([{ type: 'ack', seq: 40 }]);
+  });
+
+  it('says the interview is over when it ended while the tab was away (a fatal error, then a normal close)', () => {
+    const { channel, sockets, seen } = setup();
+    channel.start();
+    sockets[0]!.open();
+    sockets[0]!.say({ type: 'error', code: 'session_already_finalized', message: 'This interview has ended.', fatal: true });
+    sockets[0]!.drop(1000, 'finalized');
+    vi.advanceTimersByTime(10_000);
+    expect(sockets.length).toBe(1);
+    expect(seen.states.at(-1)).toBe('refused:session_already_finalized');
+    expect(channel.answer('too late') && sockets.length).toBe(1);
   });
 
   it('pings, and drops a connection that stopped answering to connect again', () => {
@@ -153,6 +188,19 @@ describe('the interview channel client', () => {
     vi.advanceTimersByTime(15_000);
     expect(sockets[0]!.of('ping').length).toBe(1);
     vi.advanceTimersByTime(15_000); // no pong for 30 s
+    vi.advanceTimersByTime(300);
+    expect(sockets.length).toBe(2);
+  });
+
+  it('does not take a hidden tab\'s throttled timers for a dead connection', () => {
+    const { channel, sockets, ready, hide } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    hide(true);
+    vi.advanceTimersByTime(60_000); // late ticks, no pong: the page is hidden
+    expect(sockets.length).toBe(1);
+    hide(false);
+    vi.advanceTimersByTime(15_000);
     vi.advanceTimersByTime(300);
     expect(sockets.length).toBe(2);
   });
@@ -205,6 +253,29 @@ describe('speech helpers', () => {
     expect(listenFailure('no-speech')).toBeNull();
     expect(listenFailure('aborted')).toBeNull();
     expect(listenFailure('something-new')).toBe('failed');
+  });
+
+  it('a turn said over another drops the first one\'s callback, and the first one\'s late end does not cut the second short', async () => {
+    const spoken: Array<{ text: string; onend: (() => void) | null }> = [];
+    const g = globalThis as Record<string, unknown>;
+    g.SpeechSynthesisUtterance = class { onend = null; onerror = null; lang = ''; rate = 1; voice = null; constructor(readonly text: string) {} };
+    // cancel() ends what was queued, later (as browsers do).
+    g.speechSynthesis = { speak: (u: never) => spoken.push(u), cancel: () => spoken.forEach((u) => queueMicrotask(() => u.onend?.())), getVoices: () => [] };
+    try {
+      const speaker = createSpeaker('en', { rate: 1, muted: false });
+      const done: string[] = [];
+      speaker.say('first question', () => done.push('first'));
+      speaker.say('second question', () => done.push('second'));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(done).toEqual([]); // the first is dropped; the second is still being said
+      expect(speaker.speaking).toBe(true);
+      spoken[1]!.onend?.();
+      expect(done).toEqual(['second']);
+    } finally {
+      delete g.SpeechSynthesisUtterance;
+      delete g.speechSynthesis;
+    }
   });
 
   it('gives up on a voice that never ends after about its speaking time', () => {
