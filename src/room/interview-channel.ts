@@ -45,6 +45,11 @@ interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
+export interface OutboxStore {
+  load(): Array<{ id: string; text: string }>;
+  save(answers: ReadonlyArray<{ id: string; text: string }>): void;
+}
+
 /** Close codes after which reconnecting cannot help (docs/interviews.md): the room says why instead. */
 const FINAL_CLOSES = new Set([1000, 4400, 4401, 4403, 4409]);
 const BACKOFF_MS = [250, 1000, 2000, 4000, 8000];
@@ -76,6 +81,8 @@ export class InterviewChannel {
     socket?: SocketFactory; now?: () => number; newId?: () => string;
     /** The page is hidden (its timers are throttled); default: document.visibilityState. */
     hidden?: () => boolean;
+    /** Where unsent answers are kept across a reload of the page (the room uses sessionStorage). */
+    outboxStore?: OutboxStore;
   }) {}
 
   get heldSeq(): number {
@@ -88,6 +95,12 @@ export class InterviewChannel {
 
   start(): void {
     this.stopped = false;
+    // Answers a previous page said but never saw stored: resent after `ready` (the server keeps a resent one once).
+    const kept = this.options.outboxStore?.load() ?? [];
+    if (kept.length && !this.outbox.length) {
+      this.outbox = kept.filter((a) => typeof a?.id === 'string' && typeof a?.text === 'string');
+      this.outboxChanged();
+    }
     this.connect();
   }
 
@@ -248,6 +261,7 @@ export class InterviewChannel {
   }
 
   private outboxChanged(): void {
+    this.options.outboxStore?.save(this.outbox);
     this.options.events.unsent?.([...this.outbox]);
   }
 

@@ -3,7 +3,7 @@ import { RoomError } from './api.js';
 import { brandStyle } from './branding.js';
 import { Brand } from './chrome.js';
 import { formatClock, formatDuration } from './countdown.js';
-import { InterviewChannel, type ChannelTurn, type ConnectionState } from './interview-channel.js';
+import { InterviewChannel, type ChannelTurn, type ConnectionState, type OutboxStore } from './interview-channel.js';
 import { InterviewClock } from './interview-clock.js';
 import { InterviewTools, type ToolsHandle } from './interview-tools.js';
 import { useLifecycle, type Ended, type RoomProps } from './lifecycle.js';
@@ -225,7 +225,7 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
 
   const openChannel = (room: InterviewJoin) => {
     const ch = new InterviewChannel({
-      url: room.channel.url, interviewId: sessionId, token: host.token ?? (() => ''),
+      url: room.channel.url, interviewId: sessionId, token: host.token ?? (() => ''), outboxStore: tabOutbox(sessionId),
       events: {
         turn: (turn) => {
           setLines((all) => [...all, { key: `t${turn.seq}`, speaker: turn.speaker, text: turn.text, kind: turn.kind }]);
@@ -474,6 +474,29 @@ function Lobby(props: {
       </main>
     </div>
   );
+}
+
+/** Unsent answers kept for this tab (sessionStorage), so a reload while offline resends them instead of losing them. */
+function tabOutbox(interviewId: string): OutboxStore {
+  const key = `prep.interview.${interviewId}.unsent`;
+  return {
+    load() {
+      try {
+        const kept = JSON.parse(sessionStorage.getItem(key) ?? '[]') as unknown;
+        return Array.isArray(kept) ? kept : [];
+      } catch {
+        return [];
+      }
+    },
+    save(answers) {
+      try {
+        if (answers.length) sessionStorage.setItem(key, JSON.stringify(answers));
+        else sessionStorage.removeItem(key);
+      } catch {
+        // storage full or disabled: the answers stay in memory only
+      }
+    },
+  };
 }
 
 /** Calls `fn` with the latest argument once no newer one came for `ms` (a burst of replayed turns says only the last). */

@@ -117,6 +117,34 @@ describe('the interview channel client', () => {
     expect(sockets[2]!.sent[0]).toMatchObject({ last_seq: 2 });
   });
 
+  it('keeps unsent answers across a reload of the page, resends them, and forgets them once stored', () => {
+    let kept: Array<{ id: string; text: string }> = [];
+    const store = { load: () => kept, save: (answers: ReadonlyArray<{ id: string; text: string }>) => { kept = [...answers]; } };
+    const first = new InterviewChannel({ url: 'ws://prep.test/c', interviewId: 'iv-1', token: () => 't', events: {
+      turn: () => {}, delta: () => {}, discard: () => {}, clock: () => {}, ended: () => {}, refused: () => {}, connection: () => {},
+    }, socket: (url) => new FakeSocket(url), newId: () => 'kept-1', outboxStore: store });
+    first.start(); // never connects: offline
+    first.answer('typed while offline');
+    first.stop();
+    expect(kept).toEqual([{ id: 'kept-1', text: 'typed while offline' }]);
+
+    // The reloaded page: a new channel on the same tab's store.
+    const sockets: FakeSocket[] = [];
+    const unsent: string[][] = [];
+    const second = new InterviewChannel({ url: 'ws://prep.test/c', interviewId: 'iv-1', token: () => 't', events: {
+      turn: () => {}, delta: () => {}, discard: () => {}, clock: () => {}, ended: () => {}, refused: () => {}, connection: () => {},
+      unsent: (answers) => unsent.push(answers.map((a) => a.text)),
+    }, socket: (url) => { const s = new FakeSocket(url); sockets.push(s); return s; }, outboxStore: store });
+    second.start();
+    expect(unsent[0]).toEqual(['typed while offline']); // shown as sending at once
+    sockets[0]!.open();
+    sockets[0]!.say({ type: 'ready', status: 'in_progress', running: true, remaining_seconds: 600, last_seq: 0 });
+    expect(sockets[0]!.of('answer')).toEqual([{ type: 'answer', id: 'kept-1', text: 'typed while offline' }]);
+    sockets[0]!.say(turn(1, { speaker: 'candidate', text: 'typed while offline', client_id: 'kept-1' }));
+    expect(kept).toEqual([]);
+    second.stop();
+  });
+
   it('says why it stopped for a refusal (a second tab) instead of reconnecting, and reconnects on retry', () => {
     const { channel, sockets, seen, ready } = setup();
     channel.start();
