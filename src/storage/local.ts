@@ -95,6 +95,10 @@ export function createLocalStorage(options: LocalStorageOptions) {
     async delete(objectKey) {
       await fs.rm(fileOf(objectKey), { force: true });
     },
+    async deletePrefix(prefix) {
+      if (!prefix.endsWith('/')) throw new Error(`a prefix to delete is a folder, ending in /: ${prefix}`);
+      await fs.rm(fileOf(prefix.slice(0, -1)), { recursive: true, force: true });
+    },
     async close() {},
   };
 

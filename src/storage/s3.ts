@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client,
+  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -80,6 +80,18 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
     async delete(key): Promise<void> {
       // S3 answers 204 for a missing key too.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: full(key) }));
+    },
+
+    async deletePrefix(prefix): Promise<void> {
+      if (!prefix.endsWith('/')) throw new Error(`a prefix to delete is a folder, ending in /: ${prefix}`);
+      // A page of at most 1,000 keys at a time, each deleted in one request, until the listing is empty.
+      for (;;) {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: full(prefix), MaxKeys: 1000 }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length === 0) return;
+        await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        if (!page.IsTruncated) return;
+      }
     },
 
     async close(): Promise<void> {

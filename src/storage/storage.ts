@@ -33,6 +33,8 @@ export interface ObjectStorage {
   write(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix`, a folder (it ends with `/`): pieces of a recording, say. */
+  deletePrefix(prefix: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -36,7 +36,12 @@ describe('erasing the candidate of an interview', () => {
     channel.send({ type: 'recording.chunk_url', index: 0 });
     const piece = await channel.next('recording.chunk_url');
     expect((await put(piece.url, Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('audio')]))).statusCode).toBe(200);
+    // A piece past a gap (a lost upload): erasure finds it too.
+    const at = channel.messages.length;
+    channel.send({ type: 'recording.chunk_url', index: 7 });
+    expect((await put((await channel.next('recording.chunk_url', at)).url, Buffer.from('later audio'))).statusCode).toBe(200);
     const storage = h.services.files.storage;
+    expect(await storage.head(`interviews/${org.id}/${interview.id}/recording/000007.part`)).not.toBeNull();
     expect(await storage.head(board.key)).not.toBeNull();
 
     await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
@@ -45,6 +50,7 @@ describe('erasing the candidate of an interview', () => {
 
     expect(await storage.head(board.key)).toBeNull();
     expect(await storage.head(`interviews/${org.id}/${interview.id}/recording/000000.part`)).toBeNull();
+    expect(await storage.head(`interviews/${org.id}/${interview.id}/recording/000007.part`)).toBeNull();
     const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key }, 200);
     expect(after).toMatchObject({ candidate_id: null, end_reason: 'abandoned' });
     const turns = await h.db.kysely.selectFrom('interview_turns').select('text').where('interview_id', '=', interview.id).execute();

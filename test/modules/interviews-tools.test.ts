@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
+import { recordingChunkKey } from '../../src/modules/interviews/service.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -127,6 +128,10 @@ describe('recording (live mode only)', () => {
     channel.send({ type: 'recording.chunk_url', index: 1 });
     const second = await channel.next('recording.chunk_url', at);
     expect((await put(second.url, Buffer.from('second piece'))).statusCode).toBe(200);
+    const gapAt = channel.messages.length;
+    channel.send({ type: 'recording.chunk_url', index: 5 }); // past a gap: not joined, but not left behind either
+    expect((await put((await channel.next('recording.chunk_url', gapAt)).url, Buffer.from('stray piece'))).statusCode).toBe(200);
+    expect(await h.services.files.storage.head(recordingChunkKey({ organization_id: org.id, id: interview.id }, 5))).not.toBeNull();
     for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
     await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
     await settleJobs(h, ['interview.process'], 'processing');
@@ -134,6 +139,7 @@ describe('recording (live mode only)', () => {
     expect(link).toMatchObject({ object: 'interview_recording', content_type: 'audio/webm', expires_in: 600 });
     const file = await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search });
     expect(file.rawPayload.equals(Buffer.concat([webmStart, Buffer.from('second piece')]))).toBe(true);
+    for (const index of [0, 1, 5]) expect(await h.services.files.storage.head(recordingChunkKey({ organization_id: org.id, id: interview.id }, index))).toBeNull();
 
     // Safari records MP4: the joined recording is stored and served as what it is, not as WebM.
     const safari = await kit.started(live());

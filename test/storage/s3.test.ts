@@ -63,6 +63,21 @@ describe('S3 storage (s3rver)', () => {
       .toBe(`attachment; filename="R_sum_ _final_.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22.pdf`);
   });
 
+  it('deletePrefix deletes every object under a folder, and nothing beside it', async () => {
+    for (const key of ['interviews/o/i/recording/000000.part', 'interviews/o/i/recording/000009.part', 'interviews/o/i/recording.webm', 'interviews/o/i/recordings/x']) {
+      await storage.write(key, Buffer.from(key), 'application/octet-stream');
+    }
+    await bare.write('interviews/o/i/recording/000001.part', Buffer.from('outside this storage\'s prefix'), 'application/octet-stream');
+    await storage.deletePrefix('interviews/o/i/recording/');
+    expect(await storage.head('interviews/o/i/recording/000000.part')).toBeNull();
+    expect(await storage.head('interviews/o/i/recording/000009.part')).toBeNull();
+    expect(await storage.head('interviews/o/i/recording.webm')).not.toBeNull();
+    expect(await storage.head('interviews/o/i/recordings/x')).not.toBeNull();
+    expect(await bare.head('interviews/o/i/recording/000001.part')).not.toBeNull();
+    await storage.deletePrefix('interviews/o/i/recording/'); // nothing left: not an error
+    await expect(storage.deletePrefix('interviews/o/i/recording')).rejects.toThrow(/ending in \//);
+  });
+
   it('a tampered signed GET URL is refused', async () => {
     await storage.write('resumes/c.pdf', Buffer.from('c'), 'application/pdf');
     const { url } = await storage.signedGetUrl('resumes/c.pdf', { expiresIn: 60, fileName: 'c.pdf' });

@@ -13,7 +13,7 @@ import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
 import { assessWithModel } from './model-assessment.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, type TranscriptTurn } from './service.js';
+import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
 
@@ -86,7 +86,7 @@ export function interviewJobs(deps: {
     if (!format) return null;
     const key = recordingKey(row, format);
     await storage.write(key, Buffer.concat(parts), format.contentType);
-    for (let i = 0; i < parts.length; i++) await storage.delete(recordingChunkKey(row, i));
+    await storage.deletePrefix(recordingPiecesPrefix(row)); // every piece, those past a gap or the cap too
     return key;
   }
 
@@ -152,10 +152,7 @@ export function interviewJobs(deps: {
         for (const key of keys) await storage.delete(key);
         for (const r of recordings) {
           for (const format of RECORDING_FORMATS) await storage.delete(recordingKey(r, format));
-          for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
-            if (!(await storage.head(recordingChunkKey(r, i)))) break;
-            await storage.delete(recordingChunkKey(r, i));
-          }
+          await storage.deletePrefix(recordingPiecesPrefix(r)); // every piece, whatever its number
         }
       },
     },

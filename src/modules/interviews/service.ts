@@ -54,8 +54,10 @@ export const BOARD_MAX_IMAGES = 30;
 export const RECORDING_CHUNK_MAX_BYTES = 5 * 1_048_576;
 export const RECORDING_MAX_BYTES = 64 * 1_048_576;
 export const RECORDING_CHUNKS_MAX = 1000;
+/** The folder of a recording's uploaded pieces (deleted whole once joined, or when the candidate is erased). */
+export const recordingPiecesPrefix = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `interviews/${row.organization_id}/${row.id}/recording/`;
 export const recordingChunkKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, index: number) =>
-  `interviews/${row.organization_id}/${row.id}/recording/${String(index).padStart(6, '0')}.part`;
+  `${recordingPiecesPrefix(row)}${String(index).padStart(6, '0')}.part`;
 /** The joined recording, named for its container (what the room's browser recorded). */
 export const recordingKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, format: RecordingFormat) =>
   `interviews/${row.organization_id}/${row.id}/recording.${format.extension}`;
