@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 // @ts-expect-error: the example is plain JavaScript, shipped for customers to copy
 import { startExampleHost } from '../../examples/embed/server.mjs';
 import { browserAvailable, FAKE_MEDIA, freePort, launchBrowser, screenshotDir } from '../helpers/browser.js';
 import type { Harness, Org } from '../helpers/harness.js';
 import { startHarness } from '../helpers/harness.js';
 import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import { testWorker } from '../helpers/settle.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -16,7 +15,7 @@ let org: Org;
 let browser: Browser;
 let shots: string;
 let base: string;
-let worker: ReturnType<typeof createWorker>;
+let worker: ReturnType<typeof testWorker>;
 
 const interviewOf = (id: string, key = org.keys.secret_test) => kit.client.ok('GET', `/v1/interviews/${id}`, { key }, 200);
 
@@ -63,7 +62,7 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     kit = await interviewKit(h);
     org = await kit.organization('Acme Interviews');
     await h.services.signingKeys.ensureKey();
-    worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} }, pollMs: 50 });
+    worker = testWorker(h, 50);
     await worker.start();
     browser = await launchBrowser(FAKE_MEDIA);
     shots = screenshotDir();

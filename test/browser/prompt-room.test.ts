@@ -1,19 +1,18 @@
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { browserAvailable, freePort, launchBrowser, screenshotDir } from '../helpers/browser.js';
 import { testClient } from '../helpers/client.js';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { fixtureReply, promptKit } from '../helpers/prompt-engineering.js';
+import { testWorker } from '../helpers/settle.js';
 
 let h: Harness;
 let model: FakeModel;
 let browser: Browser;
 let shots: string;
-let worker: ReturnType<typeof createWorker>;
+let worker: ReturnType<typeof testWorker>;
 
 describe.skipIf(!browserAvailable)('the prompt workspace in Chromium, against the fake model', () => {
   beforeAll(async () => {
@@ -22,7 +21,7 @@ describe.skipIf(!browserAvailable)('the prompt workspace in Chromium, against th
     h = await startHarness({ env: { ...model.env, PREP_PUBLIC_URL: `http://127.0.0.1:${port}`, PREP_RATE_LIMIT: '100000', PREP_RATE_LIMIT_MODEL: '100000' } });
     await h.app.listen({ port, host: '127.0.0.1' });
     await h.services.signingKeys.ensureKey();
-    worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} }, pollMs: 20 });
+    worker = testWorker(h, 20);
     await worker.start();
     browser = await launchBrowser();
     shots = screenshotDir();

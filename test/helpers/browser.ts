@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { roomAssetsDir } from '../../src/modules/room/assets.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
-import { createWorker } from '../../src/jobs/worker.js';
 import type { Harness } from './harness.js';
+import { testWorker } from './settle.js';
 
 /** Debian's Chromium (installed by .ci/run); playwright-core drives it, it never downloads a browser. */
 export const CHROMIUM = process.env.PREP_CHROMIUM ?? '/usr/bin/chromium';
@@ -48,7 +47,7 @@ const PUMPED = ['coding.judge', 'coding.complete', 'webhook.deliver'];
  * delivery waits on a retry, moves the harness's manual clock to it (never to a session's timeout).
  */
 export function startPump(h: Harness): { stop(): Promise<void> } {
-  const worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+  const worker = testWorker(h);
   let running = true;
   const loop = (async () => {
     while (running) {

@@ -2,9 +2,9 @@ import { createWorker } from '../../src/jobs/worker.js';
 import { jobHandlers } from '../../src/modules/jobs.js';
 import type { Harness } from './harness.js';
 
-/** A worker over every job kind, on the harness's clock (errors are expected in retry tests and kept quiet). */
-export const testWorker = (h: Harness) =>
-  createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+/** A worker over every job kind, on the harness's clock (errors are expected in retry tests and kept quiet); `pollMs` for a started one. */
+export const testWorker = (h: Harness, pollMs?: number) =>
+  createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} }, ...(pollMs ? { pollMs } : {}) });
 
 /** Runs jobs until none of `kinds` is left queued, moving the clock to each retry. */
 export async function settleJobs(h: Harness, kinds: string[], what = 'background work'): Promise<void> {

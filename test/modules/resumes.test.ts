@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { startFakeModel } from '../helpers/fake-model.js';
+import { testWorker } from '../helpers/settle.js';
 
 const TEXT_RESUME = `Maria Gonzalez
 maria.gonzalez@example.com | (415) 555-0142 | Austin, TX
@@ -65,7 +64,7 @@ async function registered(k = key(), bytes: Buffer | string = TEXT_RESUME) {
 }
 
 async function drainJobs() {
-  const worker = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+  const worker = testWorker(h);
   while ((await worker.runOnce()) > 0) { /* drain */ }
 }
 

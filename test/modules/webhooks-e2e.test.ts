@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { verifyPrepWebhook } from '../../src/modules/webhooks/verify.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { startWebhookReceiver } from '../helpers/tls.js';
+import { testWorker } from '../helpers/settle.js';
 
 let h: Harness;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -19,7 +18,7 @@ afterAll(async () => {
 });
 
 const key = () => h.org.keys.secret_test;
-const worker = () => createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules), log: { error: () => {} } });
+const worker = () => testWorker(h);
 
 describe('webhooks end to end', () => {
   it('delivers an emitted event to a real HTTPS receiver, signed so that an independent HMAC verifies it', async () => {
