@@ -19,6 +19,13 @@ export interface Api {
 const REQUEST_TIMEOUT_MS = 20_000;
 
 /**
+ * PUTs bytes to a signed storage URL (the signature is the grant: no token, no cookies), giving up after `timeoutMs`
+ * so a stalled upload cannot hold what waits for it (End waits for the last whiteboard image and recording piece).
+ */
+export const putSigned = (url: string, body: Blob, contentType: string, timeoutMs: number): Promise<Response> =>
+  fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType }, credentials: 'omit', signal: AbortSignal.timeout(timeoutMs) });
+
+/**
  * `token()` is read on every call, so a refreshed session token is used from the next request on. A call that
  * hangs (a laptop changing networks) gives up after 20 s as a network error, which callers treat as transient.
  */

@@ -3,7 +3,7 @@ import { RoomError } from './api.js';
 import { brandStyle } from './branding.js';
 import { Brand } from './chrome.js';
 import { Drafts } from './drafts.js';
-import { createEditor, type CodeEditor } from './editor.js';
+import { createEditor, defaultLanguage, type CodeEditor } from './editor.js';
 import { Markdown } from './markdown.js';
 import { endedBy, useLifecycle, type Ended, type RoomProps } from './lifecycle.js';
 import { VERDICT_LABELS } from './messages.js';
@@ -106,7 +106,7 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
   // Load the selected problem's draft (or the language's starter) into the editor.
   useEffect(() => {
     if (!detail || !problem || !editor.current) return;
-    const lang = offered(detail, language) ?? offered(detail, drafts.lastLanguage(problem.problem.id)) ?? preferredLanguage(detail);
+    const lang = offered(detail, language) ?? offered(detail, drafts.lastLanguage(problem.problem.id)) ?? defaultLanguage(detail.languages);
     if (lang !== language) return setLanguage(lang);
     const template = detail.languages.find((l) => l.id === lang)?.starter_template ?? '';
     editor.current.load(drafts.load(problem.problem.id, lang) ?? template, lang);
@@ -301,10 +301,6 @@ export function CodingRoom({ host, sessionId, branding, title, lost }: RoomProps
 
 /** `id` when the room offers that language, else null. */
 const offered = (detail: CodingDetail, id: string | null): string | null => (id && detail.languages.some((l) => l.id === id) ? id : null);
-
-function preferredLanguage(detail: CodingDetail): string {
-  return (detail.languages.find((l) => l.id === 'python') ?? detail.languages[0])?.id ?? '';
-}
 
 function confirmReset(root: Document | ShadowRoot): boolean {
   const win = root instanceof Document ? root.defaultView : root.host.ownerDocument.defaultView;

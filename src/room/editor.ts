@@ -25,6 +25,10 @@ const SYNTAX: Record<string, () => Promise<LanguageSupport | Extension>> = {
 export const syntaxFor = (languageId: string): Promise<Extension> =>
   (SYNTAX[languageId]?.() ?? Promise.resolve([])).catch(() => []);
 
+/** The language an editor opens in when the candidate has not chosen one: Python where offered, else the first. */
+export const defaultLanguage = (languages: ReadonlyArray<{ id: string }>): string =>
+  (languages.find((l) => l.id === 'python') ?? languages[0])?.id ?? '';
+
 export interface CodeEditor {
   /** Shows `doc` in `languageId`'s highlighting, with its own undo history. */
   load(doc: string, languageId: string): void;

@@ -85,10 +85,6 @@ export class InterviewChannel {
     outboxStore?: OutboxStore;
   }) {}
 
-  get heldSeq(): number {
-    return this.lastSeq;
-  }
-
   get unsent(): number {
     return this.outbox.length;
   }

@@ -33,7 +33,7 @@ const RECORDING_NOTES: Partial<Record<RecordingState, string>> = {
 };
 
 /** A speaker's line in the room: stored turns by seq, plus the interviewer's turn while a model streams it. */
-interface Line { key: string; speaker: 'interviewer' | 'candidate'; text: string; kind: ChannelTurn['kind']; pending?: boolean }
+interface Line { key: string; speaker: 'interviewer' | 'candidate'; text: string; kind: ChannelTurn['kind'] }
 
 const SILENCE_MS = 2500;
 
@@ -274,7 +274,7 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
 
   const listen = () => {
     if (!listener.current) {
-      listener.current = createListener(config?.language ?? languageRef.current, {
+      listener.current = createListener(languageRef.current, { // a ref: `say` calls this render's first listen
         silenceMs: SILENCE_MS, onDevice: placeRef.current === 'on_device',
         heard: (text) => {
           const answer = typedBefore.current ? `${typedBefore.current} ${text}` : text; // what was typed first stays

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { RoomError } from './api.js';
+import { putSigned, RoomError } from './api.js';
 import { Drafts } from './drafts.js';
-import { createEditor, type CodeEditor } from './editor.js';
+import { createEditor, defaultLanguage, type CodeEditor } from './editor.js';
 import type { RoomHost } from './lifecycle.js';
 import { Markdown } from './markdown.js';
 import type { BoardUpload, InterviewCode, InterviewCodeRun, InterviewJoin } from './types.js';
@@ -33,7 +33,7 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
   const { api } = host;
   const [tab, setTab] = useState<'code' | 'board'>('code');
   const [problem, setProblem] = useState<{ slug: string; title: string; statement: string } | null>(null);
-  const [language, setLanguage] = useState(() => config.code.options.find((l) => l.id === 'python')?.id ?? config.code.languages[0] ?? '');
+  const [language, setLanguage] = useState(() => defaultLanguage(config.code.options));
   const [run, setRun] = useState<InterviewCodeRun | null>(null);
   const [running, setRunning] = useState(false);
   const [codeError, setCodeError] = useState<string | null>(null);
@@ -122,9 +122,7 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
       if (!png) return;
       if (png.size > config.whiteboard.max_bytes) return setBoardError('The drawing is too large to share; clear part of it and try again.');
       const upload = await api.post<BoardUpload>(`${base}/board-upload-url`);
-      const response = await fetch(upload.upload_url, {
-        method: 'PUT', body: png, headers: { 'content-type': 'image/png' }, credentials: 'omit', signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
-      });
+      const response = await putSigned(upload.upload_url, png, 'image/png', UPLOAD_TIMEOUT_MS);
       if (!response.ok) throw new RoomError(response.status, 'upload_failed', 'The snapshot could not be uploaded. Try again.');
       board.current?.markShared();
       setShared((n) => n + 1);

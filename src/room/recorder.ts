@@ -5,6 +5,8 @@
  * as the microphone hears it from the speakers (not through headphones; docs/candidate-room.md says so).
  */
 
+import { putSigned } from './api.js';
+
 export const PIECE_MS = 10_000;
 const UPLOAD_TRIES = 4;
 /** One piece's PUT at most this long: a stalled connection must not hold End (which waits for the last piece). */
@@ -46,7 +48,6 @@ export interface Recording {
   /** Holds the recording while the candidate is away (the interview is paused), and carries on. */
   pause(): void;
   resume(): void;
-  readonly uploaded: number;
 }
 
 export async function startRecording(options: {
@@ -68,7 +69,6 @@ export async function startRecording(options: {
   }
   const counter = pieceCounter(options.interviewId);
   let index = counter.next();
-  let uploaded = 0;
   let chain: Promise<void> = Promise.resolve();
   const mimeType = recordingType();
   const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
@@ -78,12 +78,8 @@ export async function startRecording(options: {
       try {
         const { url, max_bytes } = await options.uploadUrl(at);
         if (piece.size > max_bytes) return options.onState('failed', `A recording piece is larger than ${max_bytes} bytes.`);
-        const response = await fetch(url, {
-          method: 'PUT', body: piece, headers: { 'content-type': piece.type || 'application/octet-stream' }, credentials: 'omit',
-          signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
-        });
+        const response = await putSigned(url, piece, piece.type || 'application/octet-stream', UPLOAD_TIMEOUT_MS);
         if (response.ok) {
-          uploaded += 1;
           // Remembered once stored, so a reload goes on from the pieces that exist and leaves no gap behind.
           if (at + 1 > counter.next()) counter.set(at + 1);
           return;
@@ -119,9 +115,6 @@ export async function startRecording(options: {
     },
     resume() {
       if (recorder.state === 'paused') recorder.resume();
-    },
-    get uploaded() {
-      return uploaded;
     },
   };
 }

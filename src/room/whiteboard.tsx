@@ -55,7 +55,6 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
   const [tool, setTool] = useState<Tool>('pen');
   const [color, setColor] = useState(COLOURS[0]!.value);
   const [typing, setTyping] = useState<{ at: Point; text: string } | null>(null);
-  const [full, setFull] = useState(false);
   const [, setVersion] = useState(0);
 
   const paint = () => {
@@ -69,8 +68,7 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
     if (!frame.current) frame.current = requestAnimationFrame(paint);
   };
   const changed = () => {
-    setVersion(board.version);
-    setFull(board.items.length >= MAX_ITEMS);
+    setVersion(board.version); // a new render: the toolbar and the "full" note read the board
     repaint();
   };
   useEffect(() => {
@@ -109,14 +107,13 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
     setTyping(null);
     if (commit && note && board.add({ kind: 'text', at: note.at, text: note.text, color, size: TEXT_SIZE })) changed();
   };
-  const commitText = () => closeNote(true);
 
   const onPointerDown = (e: PointerEvent) => {
     if (disabled || e.button !== 0 || drawing.current) return;
     e.preventDefault();
     const p = toBoard(e);
     if (tool === 'text') {
-      if (typing) commitText();
+      if (typing) closeNote(true);
       setTyping({ at: p, text: '' });
       return;
     }
@@ -166,7 +163,7 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
       <div class="prep-board-tools" role="toolbar" aria-label="Whiteboard tools" onKeyDown={onKeyDown}>
         {TOOLS.map((t) => (
           <button key={t.id} type="button" class={`prep-board-tool${tool === t.id ? ' prep-board-tool-on' : ''}`} aria-pressed={tool === t.id}
-            title={t.label} onClick={() => { if (typing) commitText(); setTool(t.id); }}>
+            title={t.label} onClick={() => { if (typing) closeNote(true); setTool(t.id); }}>
             <span aria-hidden="true">{t.glyph}</span><span class="prep-board-tool-name">{t.label}</span>
           </button>
         ))}
@@ -201,7 +198,7 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
         ) : null}
       </div>
       <p class="prep-help prep-board-note" aria-live="polite">
-        {full ? 'The board is full: undo or clear to draw more. ' : ''}
+        {board.items.length >= MAX_ITEMS ? 'The board is full: undo or clear to draw more. ' : ''}
         {shareNote ?? 'The interviewer sees the board when you share it (and once more before the interview ends).'}
       </p>
     </div>

@@ -122,9 +122,6 @@ export const DOCUMENT_EXTENSIONS: Record<DocumentContentType, string> = {
   [DOCUMENT_CONTENT_TYPES.text]: 'txt',
 };
 
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** A PNG: its signature, then an IHDR chunk of 13 bytes with a width and height of at least 1 (a header, not a decoder). */
 /** The containers a browser's MediaRecorder writes, told by their first bytes: what a recording is stored and served as. */
 export const RECORDING_FORMATS = [
   { extension: 'webm', contentType: 'audio/webm', starts: (b: Buffer) => b.length >= 4 && b.readUInt32BE(0) === 0x1a45dfa3 }, // EBML
@@ -139,6 +136,9 @@ export const sniffRecording = (bytes: Buffer): RecordingFormat | null => RECORDI
 export const recordingFormatOfKey = (key: string): RecordingFormat =>
   RECORDING_FORMATS.find((f) => key.endsWith(`.${f.extension}`)) ?? RECORDING_FORMATS[0];
 
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG: its signature, then an IHDR chunk of 13 bytes with a width and height of at least 1 (a header, not a decoder). */
 export function isPng(bytes: Buffer): boolean {
   if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_MAGIC)) return false;
   if (bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') return false;

@@ -19,7 +19,6 @@ import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
 
 const SWEEP_BATCH = 200;
 
-/** The start of a recording the browser makes: WebM/Matroska (EBML), Ogg, or MP4 (`ftyp`). */
 const runOf = (run: CodeRun | null) => (run ? { status: run.status, exit_code: run.exitCode, stdout: run.stdout, stderr: run.stderr, time_ms: run.timeMs } : null);
 
 /** A stored turn as the transcript serves it; a whiteboard image counts only if a real PNG within the cap was uploaded. */

@@ -54,13 +54,15 @@ export const BOARD_MAX_IMAGES = 30;
 export const RECORDING_CHUNK_MAX_BYTES = 5 * 1_048_576;
 export const RECORDING_MAX_BYTES = 64 * 1_048_576;
 export const RECORDING_CHUNKS_MAX = 1000;
+/** The interview's folder in storage: its whiteboard images, its recording and the recording's pieces. */
+const interviewFolder = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `interviews/${row.organization_id}/${row.id}/`;
 /** The folder of a recording's uploaded pieces (deleted whole once joined, or when the candidate is erased). */
-export const recordingPiecesPrefix = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `interviews/${row.organization_id}/${row.id}/recording/`;
+export const recordingPiecesPrefix = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `${interviewFolder(row)}recording/`;
 export const recordingChunkKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, index: number) =>
   `${recordingPiecesPrefix(row)}${String(index).padStart(6, '0')}.part`;
 /** The joined recording, named for its container (what the room's browser recorded). */
 export const recordingKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, format: RecordingFormat) =>
-  `interviews/${row.organization_id}/${row.id}/recording.${format.extension}`;
+  `${interviewFolder(row)}recording.${format.extension}`;
 
 /** Code snapshots per interview, and a run's limits when the question names no problem (the coding defaults). */
 export const CODE_SNAPSHOTS_MAX = 200;
@@ -445,7 +447,7 @@ export function createInterviewService(deps: {
     async boardUploadUrl(tenant: Tenant, id: string) {
       const before = await settled(tenant, id);
       assertRunning(before);
-      const key = `interviews/${before.organization_id}/${id}/board/${newId()}.png`;
+      const key = `${interviewFolder(before)}board/${newId()}.png`;
       const turn = await appendArtifact(id, 'board', BOARD_MAX_IMAGES, 'whiteboard images', 'Shared a whiteboard snapshot.', { key });
       const signed = await storage.signedPutUrl(key, { expiresIn: UPLOAD_URL_TTL_S, maxBytes: BOARD_MAX_BYTES, accept: 'png' });
       deps.onTranscriptChange(id);
