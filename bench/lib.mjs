@@ -22,7 +22,7 @@ export async function startBenchApp(extend, env = {}) {
     PREP_DATA_DIR: dir, PREP_LOG_LEVEL: 'silent', PREP_RATE_LIMIT: '10000000', PREP_RATE_LIMIT_WINDOW_MS: '1000',
     PREP_PUBLIC_URL: 'http://localhost:8080', ...env,
   });
-  const db = openDatabase(config);
+  const db = openDatabase({ ...config, backgroundCheckpoints: true }); // as `prep serve` opens it
   await prepareDatabase(db);
   const built = await buildApp({ config, db, logger: false, extend });
   const base = await built.app.listen({ port: 0, host: '127.0.0.1' });

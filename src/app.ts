@@ -74,8 +74,9 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   // Bodies are JSON only: anything else answers 400 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   // An operation that takes a body accepts no body at all as an empty object (attached only where a body schema is).
-  const emptyBody = async (request: { body: unknown }) => {
+  const emptyBody = (request: { body: unknown }, _reply: unknown, done: () => void) => {
     if (request.body === undefined) request.body = {};
+    done();
   };
   app.addHook('onRoute', (route) => {
     if (route.schema?.body) route.preValidation = [...[route.preValidation ?? []].flat(), emptyBody];

@@ -31,7 +31,7 @@ function printFirstStartKeys(organizationId: string, keys: OrganizationKeys, pri
 /** `prep serve`: migrate, create the default organisation on an empty database, listen, run background work. */
 export async function startServer(config: Config, options: { workers: boolean; print?: (line: string) => void } = { workers: true }): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
-  const db = openDatabase(config);
+  const db = openDatabase({ ...config, backgroundCheckpoints: true });
   await prepareDatabase(db);
   const { app, services, modules } = await buildApp({ config, db });
   await services.signingKeys.ensureKey();

@@ -79,7 +79,7 @@ program.command('worker').description('Run background jobs only (timeouts, reten
   .option('--concurrency <n>', 'jobs run at once', wholeNumber, 16)
   .action(async (opts: { concurrency: number }) => {
     const cfg = config();
-    const db = openDatabase(cfg);
+    const db = openDatabase({ ...cfg, backgroundCheckpoints: true });
     await prepareDatabase(db);
     const services = createServices(db, cfg);
     const modules = createModuleServices(services);

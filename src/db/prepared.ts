@@ -26,6 +26,18 @@ export function preparedIn<A extends unknown[], R>(build: (...args: A) => Compil
   return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;
 }
 
+/**
+ * The same, for a hot statement run on its own (`run`, through Db.execute: at once on SQLite when no transaction holds
+ * the connection) or in a transaction it is given (`in`).
+ */
+export function preparedStatement<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>) {
+  const bind = compiledShapes(build);
+  return {
+    run: (...args: A): Promise<R[]> => db.execute<R>(bind(args)),
+    in: async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows,
+  };
+}
+
 /** The compiled query of `build` for these arguments' shape, with their values bound. */
 function compiledShapes<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
   const shapes = new Map<string, { compiled: CompiledQuery<R>; slots: Slot[] }>();

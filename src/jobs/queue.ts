@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -26,12 +26,14 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
   const { clock } = deps;
   const db = deps.db.kysely;
   const postgres = deps.db.dialect === 'postgres';
-  /** A cheap read (no transaction, no write lock) that tells an idle worker whether claiming is worth it. */
-  const anyDue = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id')
-    .where((eb) => eb.or([
-      eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-      eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]),
-    ])).limit(1));
+  // Due jobs are found by two single-index probes, queued ones by (status, run_at) and those whose worker died by
+  // (status, lease_until), rather than one OR: SQLite answers an OR by collecting every match of both indexes before
+  // its LIMIT, so with 200 jobs waiting each claim read all 200 (110 µs instead of 10, bench/prompt-grading.mjs).
+  const dueQueued = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]);
+  const leaseExpired = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]);
+  /** Cheap reads (no transaction, no write lock) that tell an idle worker whether claiming is worth it. */
+  const anyQueued = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => dueQueued(eb, now)).limit(1));
+  const anyExpired = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).limit(1));
 
   return {
     async enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
@@ -52,18 +54,18 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     /** Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs. */
     async claim(workerId: string, kinds: string[], limit: number, leaseMs: number): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0 || limit <= 0) return [];
-      if ((await anyDue(clock.now())).length === 0) return [];
+      const now = clock.now();
+      if ((await anyQueued(now)).length === 0 && (await anyExpired(now)).length === 0) return [];
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
-        let due = tx.selectFrom('background_jobs').select('id')
-          .where('kind', 'in', kinds)
-          .where((eb) => eb.or([
-            eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]),
-            eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]), // its worker died
-          ]))
-          .orderBy('run_at').limit(limit);
-        if (postgres) due = due.forUpdate().skipLocked();
-        const ids = (await due.execute()).map((r) => r.id);
+        const due = async (which: typeof dueQueued, order: 'run_at' | 'lease_until', max: number) => {
+          let query = tx.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((eb) => which(eb, now)).orderBy(order).limit(max);
+          if (postgres) query = query.forUpdate().skipLocked();
+          return (await query.execute()).map((r) => r.id);
+        };
+        // Jobs whose worker died first: they have waited longest.
+        const expired = await due(leaseExpired, 'lease_until', limit);
+        const ids = expired.length < limit ? [...expired, ...await due(dueQueued, 'run_at', limit - expired.length)] : expired;
         if (ids.length === 0) return [];
         await tx.updateTable('background_jobs')
           .set({ status: 'running', locked_by: workerId, lease_until: now + leaseMs, attempts: sql`attempts + 1`, updated_at: now })

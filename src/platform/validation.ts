@@ -31,20 +31,38 @@ export function validatorFactory() {
  * nested body cannot exhaust the stack.
  */
 export function unstorableValue(parts: Array<[label: string, value: unknown]>): ApiError | null {
-  const stack: Array<[path: string, value: unknown]> = parts.map(([label, value]) => [label, value]);
+  // Each entry's path is built only for the error: a walk that finds nothing allocates no strings.
+  interface At { value: unknown; parent: At | null; key: string | number }
+  const pathOf = (at: At): string => {
+    const chain: At[] = [];
+    for (let a: At | null = at; a !== null; a = a.parent) chain.push(a);
+    let path = '';
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const key = chain[i]!.key;
+      path = typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    }
+    return path;
+  };
+  const stack: At[] = parts.map(([label, value]) => ({ value, parent: null, key: label }));
   while (stack.length > 0) {
-    const [at, value] = stack.pop()!;
+    const at = stack.pop()!;
+    const value = at.value;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return new ApiError('parameter_invalid', { param: at || null, message: `Invalid parameter ${at}: must not contain a NUL character.` });
+      if (value.includes('\u0000')) {
+        const path = pathOf(at);
+        return new ApiError('parameter_invalid', { param: path || null, message: `Invalid parameter ${path}: must not contain a NUL character.` });
+      }
     } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return new ApiError('parameter_invalid', { param: at || null, message: `Invalid parameter ${at}: must be a finite number.` });
+      if (!Number.isFinite(value)) {
+        const path = pathOf(at);
+        return new ApiError('parameter_invalid', { param: path || null, message: `Invalid parameter ${path}: must be a finite number.` });
+      }
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([`${at}[${i}]`, item]));
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], parent: at, key: i });
     } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const path = at ? `${at}.${key}` : key;
+      for (const key of Object.keys(value)) {
         if (key.includes('\u0000')) return new ApiError('parameter_invalid', { param: null, message: 'A field name must not contain a NUL character.' });
-        stack.push([path, item]);
+        stack.push({ value: (value as Record<string, unknown>)[key], parent: at, key });
       }
     }
   }

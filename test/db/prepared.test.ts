@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { prepared } from '../../src/db/prepared.js';
+import { prepared, preparedStatement } from '../../src/db/prepared.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -44,6 +44,47 @@ describe('prepared queries', () => {
     release();
     await tx;
     expect(await names(h.org.id)).toEqual([{ name: 'Renamed' }]);
+  });
+
+  it('a statement run on its own commits at once, and one that meets an open transaction runs after it, never in it', async () => {
+    const db = h.db.kysely;
+    const names = prepared(h.db, (id: string) => db.selectFrom('organizations').select('name').where('id', '=', id));
+    const rename = preparedStatement(h.db, (id: string, name: string) => db.updateTable('organizations').set({ name }).where('id', '=', id).returning('name'));
+    const org = await h.createOrg('On Its Own');
+    expect(await names(org.id)).toEqual([{ name: 'On Its Own' }]);
+    expect(await rename.run(org.id, 'Renamed Alone')).toEqual([{ name: 'Renamed Alone' }]);
+    // The read cache saw the write: the next read is fresh.
+    expect(await names(org.id)).toEqual([{ name: 'Renamed Alone' }]);
+
+    // A transaction holds the connection while it awaits, then rolls back: the statement run meanwhile must keep
+    // its own effect (it would be undone had it joined the transaction).
+    const untouched = await names(h.org.id);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let opened!: () => void;
+    const holding = new Promise<void>((resolve) => (opened = resolve));
+    const rolledBack = db.transaction().execute(async (trx) => {
+      await trx.updateTable('organizations').set({ name: 'Never Committed' }).where('id', '=', h.org.id).execute();
+      opened();
+      await gate;
+      throw new Error('roll back');
+    }).catch((error: Error) => error.message);
+    await holding;
+    let done = false;
+    const alone = rename.run(org.id, 'Renamed After').then((rows) => ((done = true), rows));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (h.db.dialect === 'sqlite') expect(done).toBe(false); // one connection: it waits for the transaction
+    release();
+    expect(await rolledBack).toBe('roll back');
+    expect(await alone).toEqual([{ name: 'Renamed After' }]);
+    expect(await names(org.id)).toEqual([{ name: 'Renamed After' }]);
+    expect(await names(h.org.id)).toEqual(untouched);
+    // And in a transaction given to it, it is part of that transaction.
+    await db.transaction().execute(async (trx) => {
+      await rename.in(trx, org.id, 'Inside');
+      throw new Error('undo');
+    }).catch(() => undefined);
+    expect(await names(org.id)).toEqual([{ name: 'Renamed After' }]);
   });
 
   it('a repeated read answers from memory until anything is committed, by this connection or another process\'s', async () => {

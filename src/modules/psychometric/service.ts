@@ -8,7 +8,7 @@ import type { PageRequest } from '../../platform/pagination.js';
 import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
-import { preparedIn } from '../../db/prepared.js';
+import { preparedStatement } from '../../db/prepared.js';
 import type { PsychometricCatalog, PsychometricTest } from './catalog.js';
 import { buildReport, type PsychometricReport } from './report.js';
 import { localNorms, rawScores } from './scoring.js';
@@ -63,17 +63,24 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   };
   const lifecycle = createLifecycle(deps, kind);
   // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
-  // open and not due, so no transaction, lock or read comes first. Anything else falls back to the full path.
+  // open and not due, so no transaction, lock or read comes first. Once the session is in progress the statement
+  // leaves `status` alone, so its index is not rewritten with each page. Anything else falls back to the full path.
   const postgres = deps.database.dialect === 'postgres';
-  const mergeAnswers = preparedIn((id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) => db.updateTable('psychometric_sessions')
-    .set({ answers: postgres ? sql<string>`(answers::jsonb || ${page}::jsonb)::text` : sql<string>`json_patch(answers, ${page})`, status: 'in_progress', updated_at: now })
-    .where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
-    .where('status', 'in', ['started', 'in_progress'])
-    .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
-    // The count of saved answers comes back rather than the answers themselves (a 120-item sheet is 5 KB to move and parse).
-    .returning(postgres
-      ? sql<number>`(select count(*) from jsonb_object_keys(answers::jsonb))::int`.as('answered')
-      : sql<number>`(select count(*) from json_each(answers))`.as('answered')));
+  const mergeInto = (statuses: Array<'started' | 'in_progress'>) => preparedStatement(deps.database, (id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) =>
+    db.updateTable('psychometric_sessions')
+      .set({
+        answers: postgres ? sql<string>`(answers::jsonb || ${page}::jsonb)::text` : sql<string>`json_patch(answers, ${page})`, updated_at: now,
+        ...(statuses.includes('started') ? { status: 'in_progress' as const } : {}),
+      })
+      .where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+      .where('status', 'in', statuses)
+      .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
+      // The count of saved answers comes back rather than the answers themselves (a 120-item sheet is 5 KB to move and parse).
+      .returning(postgres
+        ? sql<number>`(select count(*) from jsonb_object_keys(answers::jsonb))::int`.as('answered')
+        : sql<number>`(select count(*) from json_each(answers))`.as('answered')));
+  const mergeInProgress = mergeInto(['in_progress']);
+  const mergeOpen = mergeInto(['started', 'in_progress']);
   // A session's test never changes: which one it is, per tenant and id, is kept (bounded) rather than read each time.
   const testOfSession = new Map<string, string>();
   async function sessionTest(tenant: Tenant, id: string): Promise<PsychometricTest | undefined> {
@@ -120,16 +127,17 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
 
     /**
      * Saves answers (each may be changed until submit). Nothing of a request with one bad answer is saved. The hot
-     * path of the questionnaire: one compiled statement (mergeAnswers); a session that is not open, or is due, takes the
-     * full path under its lock, which answers why.
+     * path of the questionnaire: one compiled statement run on its own (mergeInProgress; mergeOpen for the first page);
+     * a session that is not open, or is due, takes the full path under its lock, which answers why.
      */
     async progress(tenant: Tenant, id: string, answers: Array<{ item_id: string; value: number }>) {
       const seenIds = new Map<string, number>();
-      answers.forEach((a, i) => {
-        const earlier = seenIds.get(a.item_id);
-        if (earlier !== undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `Item '${a.item_id}' is answered twice in this request (answers[${earlier}] too).` });
-        seenIds.set(a.item_id, i);
-      });
+      for (let i = 0; i < answers.length; i++) {
+        const itemId = answers[i]!.item_id;
+        const earlier = seenIds.get(itemId);
+        if (earlier !== undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `Item '${itemId}' is answered twice in this request (answers[${earlier}] too).` });
+        seenIds.set(itemId, i);
+      }
       const test = await sessionTest(tenant, id);
       if (!test) throw notFound('psychometric session', id);
       // Every session shows all of its test's items, so the test's items are the session's.
@@ -138,20 +146,22 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${items.length} answers, one per item of this session.` });
       }
       const known = itemIdsOf(test);
-      answers.forEach((a, i) => {
-        if (!known.has(a.item_id)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${a.item_id}'.` });
-      });
-      const page = JSON.stringify(Object.fromEntries(answers.map((a) => [a.item_id, a.value])));
-      const merge = async (tx: Kysely<Database>) => {
-        const [merged] = await mergeAnswers(tx as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now());
-        return merged ? { answered: Number(merged.answered), total: items.length } : null;
-      };
-      const saved = (await merge(db)) ?? await db.transaction().execute(async (tx) => {
+      const values: Record<string, number> = {};
+      for (let i = 0; i < answers.length; i++) {
+        const { item_id: itemId, value } = answers[i]!;
+        if (!known.has(itemId)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${itemId}'.` });
+        values[itemId] = value;
+      }
+      const page = JSON.stringify(values);
+      const args = [id, tenant.organizationId, livemodeFlag(tenant), page, clock.now()] as const;
+      const savedAs = ([merged]: Array<{ answered: number }>) => (merged ? { answered: Number(merged.answered), total: items.length } : null);
+      const saved = savedAs(await mergeInProgress.run(...args)) ?? savedAs(await mergeOpen.run(...args)) ?? await db.transaction().execute(async (tx) => {
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
         if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
         lifecycle.assertStarted(row);
-        return merge(tx); // opened since the merge was tried (a start racing this request): merged under the lock
+        // Opened since the merge was tried (a start racing this request): merged under the lock.
+        return savedAs(await mergeOpen.in(tx as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now()));
       });
       if (saved) return saved;
       lifecycle.assertStarted(await lifecycle.settled(tenant, id)); // commits the timeout, then refuses
