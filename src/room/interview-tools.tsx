@@ -118,13 +118,13 @@ export function InterviewTools({ handle, host, base, config, onError, disabled }
     setSharing(true);
     setBoardError(null);
     try {
-      const png = await board.current?.snapshot();
-      if (!png) return;
-      if (png.size > config.whiteboard.max_bytes) return setBoardError('The drawing is too large to share; clear part of it and try again.');
+      const shot = await board.current?.snapshot();
+      if (!shot) return;
+      if (shot.png.size > config.whiteboard.max_bytes) return setBoardError('The drawing is too large to share; clear part of it and try again.');
       const upload = await api.post<BoardUpload>(`${base}/board-upload-url`);
-      const response = await putSigned(upload.upload_url, png, 'image/png', UPLOAD_TIMEOUT_MS);
+      const response = await putSigned(upload.upload_url, shot.png, 'image/png', UPLOAD_TIMEOUT_MS);
       if (!response.ok) throw new RoomError(response.status, 'upload_failed', 'The snapshot could not be uploaded. Try again.');
-      board.current?.markShared();
+      board.current?.markShared(shot.version);
       setShared((n) => n + 1);
     } catch (e) {
       setBoardError(e instanceof RoomError ? e.message : 'The snapshot could not be uploaded. Try again.');

@@ -5,11 +5,12 @@ import {
 
 /** What the interview tools ask of the board: a PNG of it, whether it changed since last shared, and that it was shared. */
 export interface WhiteboardHandle {
-  /** The drawing as a PNG at the board's size; null when the board is empty. */
-  snapshot(): Promise<Blob | null>;
+  /** The drawing as a PNG at the board's size, with the board's version it shows; null when the board is empty. */
+  snapshot(): Promise<{ png: Blob; version: number } | null>;
   /** Something was drawn, undone or cleared since the last share, and there is something to show. */
   dirty(): boolean;
-  markShared(): void;
+  /** The snapshot of this version was shared: what was drawn while it uploaded is still to share. */
+  markShared(version: number): void;
 }
 
 type Tool = 'pen' | 'eraser' | 'text' | ShapeKind;
@@ -79,14 +80,15 @@ export function Whiteboard({ handle, onShare, sharing, shareNote, disabled }: {
   handle.current = {
     snapshot: () => {
       if (!board.items.length) return Promise.resolve(null);
+      const version = board.version;
       const out = document.createElement('canvas');
       out.width = BOARD_WIDTH;
       out.height = BOARD_HEIGHT;
       render(out.getContext('2d')!, board.items, { width: BOARD_WIDTH, height: BOARD_HEIGHT });
-      return new Promise((resolve) => out.toBlob((blob) => resolve(blob), 'image/png'));
+      return new Promise((resolve) => out.toBlob((png) => resolve(png && { png, version }), 'image/png'));
     },
     dirty: () => board.items.length > 0 && board.changedSince(sharedVersion.current),
-    markShared: () => { sharedVersion.current = board.version; },
+    markShared: (version) => { sharedVersion.current = version; },
   };
 
   /** The pointer's position in board coordinates (the canvas is scaled to fit its box). */

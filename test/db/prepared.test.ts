@@ -4,6 +4,14 @@ import { prepared, preparedStatement } from '../../src/db/prepared.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
+
+/** A promise and the function that settles it: a step one side waits for and the other takes. */
+function signal() {
+  let fire!: () => void;
+  const fired = new Promise<void>((resolve) => (fire = resolve));
+  return { fire, fired };
+}
+
 beforeAll(async () => {
   h = await startHarness();
 });
@@ -30,18 +38,16 @@ describe('prepared queries', () => {
   it('reads only committed data: a write still in its transaction is not seen, and is seen once committed', async () => {
     const db = h.db.kysely;
     const names = prepared(h.db, (id: string) => db.selectFrom('organizations').select('name').where('id', '=', id));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let renamed!: () => void;
-    const wrote = new Promise<void>((resolve) => (renamed = resolve));
+    const gate = signal();
+    const wrote = signal();
     const tx = db.transaction().execute(async (trx) => {
       await trx.updateTable('organizations').set({ name: 'Renamed' }).where('id', '=', h.org.id).execute();
-      renamed();
-      await gate;
+      wrote.fire();
+      await gate.fired;
     });
-    await wrote;
+    await wrote.fired;
     expect(await names(h.org.id)).toEqual([{ name: 'Acme' }]);
-    release();
+    gate.fire();
     await tx;
     expect(await names(h.org.id)).toEqual([{ name: 'Renamed' }]);
   });
@@ -59,22 +65,20 @@ describe('prepared queries', () => {
     // A transaction holds the connection while it awaits, then rolls back: the statement run meanwhile must keep
     // its own effect (it would be undone had it joined the transaction).
     const untouched = await names(h.org.id);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let opened!: () => void;
-    const holding = new Promise<void>((resolve) => (opened = resolve));
+    const gate = signal();
+    const holding = signal();
     const rolledBack = db.transaction().execute(async (trx) => {
       await trx.updateTable('organizations').set({ name: 'Never Committed' }).where('id', '=', h.org.id).execute();
-      opened();
-      await gate;
+      holding.fire();
+      await gate.fired;
       throw new Error('roll back');
     }).catch((error: Error) => error.message);
-    await holding;
+    await holding.fired;
     let done = false;
     const alone = rename.run(org.id, 'Renamed After').then((rows) => ((done = true), rows));
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (h.db.dialect === 'sqlite') expect(done).toBe(false); // one connection: it waits for the transaction
-    release();
+    gate.fire();
     expect(await rolledBack).toBe('roll back');
     expect(await alone).toEqual([{ name: 'Renamed After' }]);
     expect(await names(org.id)).toEqual([{ name: 'Renamed After' }]);
