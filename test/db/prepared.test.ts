@@ -12,6 +12,20 @@ function signal() {
   return { fire, fired };
 }
 
+/** A transaction that renames the harness's organisation, then holds its connection until released; it commits or rolls back. */
+async function heldRename(name: string, commit: boolean) {
+  const gate = signal();
+  const held = signal();
+  const done = h.db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('organizations').set({ name }).where('id', '=', h.org.id).execute();
+    held.fire();
+    await gate.fired;
+    if (!commit) throw new Error('roll back');
+  }).then(() => 'committed', (error: Error) => error.message);
+  await held.fired;
+  return { release: gate.fire, done };
+}
+
 beforeAll(async () => {
   h = await startHarness();
 });
@@ -38,17 +52,10 @@ describe('prepared queries', () => {
   it('reads only committed data: a write still in its transaction is not seen, and is seen once committed', async () => {
     const db = h.db.kysely;
     const names = prepared(h.db, (id: string) => db.selectFrom('organizations').select('name').where('id', '=', id));
-    const gate = signal();
-    const wrote = signal();
-    const tx = db.transaction().execute(async (trx) => {
-      await trx.updateTable('organizations').set({ name: 'Renamed' }).where('id', '=', h.org.id).execute();
-      wrote.fire();
-      await gate.fired;
-    });
-    await wrote.fired;
+    const tx = await heldRename('Renamed', true);
     expect(await names(h.org.id)).toEqual([{ name: 'Acme' }]);
-    gate.fire();
-    await tx;
+    tx.release();
+    expect(await tx.done).toBe('committed');
     expect(await names(h.org.id)).toEqual([{ name: 'Renamed' }]);
   });
 
@@ -65,21 +72,13 @@ describe('prepared queries', () => {
     // A transaction holds the connection while it awaits, then rolls back: the statement run meanwhile must keep
     // its own effect (it would be undone had it joined the transaction).
     const untouched = await names(h.org.id);
-    const gate = signal();
-    const holding = signal();
-    const rolledBack = db.transaction().execute(async (trx) => {
-      await trx.updateTable('organizations').set({ name: 'Never Committed' }).where('id', '=', h.org.id).execute();
-      holding.fire();
-      await gate.fired;
-      throw new Error('roll back');
-    }).catch((error: Error) => error.message);
-    await holding.fired;
+    const tx = await heldRename('Never Committed', false);
     let done = false;
     const alone = rename.run(org.id, 'Renamed After').then((rows) => ((done = true), rows));
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (h.db.dialect === 'sqlite') expect(done).toBe(false); // one connection: it waits for the transaction
-    gate.fire();
-    expect(await rolledBack).toBe('roll back');
+    tx.release();
+    expect(await tx.done).toBe('roll back');
     expect(await alone).toEqual([{ name: 'Renamed After' }]);
     expect(await names(org.id)).toEqual([{ name: 'Renamed After' }]);
     expect(await names(h.org.id)).toEqual(untouched);
