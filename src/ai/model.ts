@@ -75,7 +75,12 @@ interface Reply {
   signal: AbortSignal;
 }
 
-const timedOut = (reply: Reply | null, error: unknown) => (error as Error).name === 'TimeoutError' || reply?.signal.aborted === true;
+/** What a failure while the reply was read means: the time limit ran out, or the reply broke off (`retryable` then). */
+function readFailure(res: Reply, error: unknown, retryable: boolean): ModelError {
+  if (error instanceof ModelError) return error;
+  if ((error as Error).name === 'TimeoutError' || res.signal.aborted) return new ModelError('the model did not finish its reply in time', false);
+  return new ModelError(`the model's reply broke off: ${(error as Error).message}`, retryable, 'the model\'s reply broke off');
+}
 
 /** The response body, refused past `max` bytes (read as it arrives, so a huge body is never held whole). */
 async function readCapped(res: Reply, max: number): Promise<string> {
@@ -170,10 +175,7 @@ export function createModel(config: Config['model']): TextModel | null {
     try {
       raw = await readCapped(res, REPLY_MAX_BYTES);
     } catch (error) {
-      if (error instanceof ModelError) throw error;
-      const late = timedOut(res, error);
-      throw new ModelError(late ? 'the model did not finish its reply in time' : `the model's reply broke off: ${(error as Error).message}`, !late,
-        late ? 'the model did not finish its reply in time' : 'the model\'s reply broke off');
+      throw readFailure(res, error, true);
     }
     let body: ChatResponse | null = null;
     try {
@@ -231,10 +233,7 @@ export function createModel(config: Config['model']): TextModel | null {
           onDelta(piece);
         }
       } catch (error) {
-        if (error instanceof ModelError) throw error;
-        const late = timedOut(res, error);
-        throw new ModelError(late ? 'the model did not finish its reply in time' : `the model's reply broke off: ${(error as Error).message}`, false,
-          late ? 'the model did not finish its reply in time' : 'the model\'s reply broke off');
+        throw readFailure(res, error, false); // a stream half shown is never retried
       }
       return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started) };
     },

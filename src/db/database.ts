@@ -72,7 +72,8 @@ export function openDatabase(options: DatabaseOptions): Db {
   // Several processes may share the file (serve + worker): wait for a writer rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   // No memory map on the writing connection: with one, each write to a 60 MB database cost 13 µs more (30 against
-  // 17 µs for a page of answers, bench/psychometric-progress.mjs). The reading connection keeps its map.
+  // 17 µs for a page of answers, run in a loop on bench/psychometric-progress.mjs's database). The reading connection
+  // keeps its map.
   const checkpointer = options.backgroundCheckpoints ? startCheckpointer(sqlite, file) : null;
   const results = new ReadCache(sqlite);
   const writeStatements = withStatementCache(sqlite, { immediateTransactions: true, observe: (sql) => results.observe(sql) });

@@ -22,8 +22,7 @@ export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => 
  * shape, run on the transaction it is given.
  */
 export function preparedIn<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
-  const bind = compiledShapes(build);
-  return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;
+  return runIn(compiledShapes(build));
 }
 
 /**
@@ -32,10 +31,12 @@ export function preparedIn<A extends unknown[], R>(build: (...args: A) => Compil
  */
 export function preparedStatement<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>) {
   const bind = compiledShapes(build);
-  return {
-    run: (...args: A): Promise<R[]> => db.execute<R>(bind(args)),
-    in: async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows,
-  };
+  return { run: (...args: A): Promise<R[]> => db.execute<R>(bind(args)), in: runIn(bind) };
+}
+
+/** Runs the bound statement on the transaction it is given. */
+function runIn<A extends unknown[], R>(bind: (args: A) => CompiledQuery<R>) {
+  return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;
 }
 
 /** The compiled query of `build` for these arguments' shape, with their values bound. */

@@ -6,7 +6,7 @@
 import { createHmac, hkdfSync, timingSafeEqual, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isValidKey, ObjectTooLarge, type ObjectStorage } from './storage.js';
+import { assertFolderPrefix, isValidKey, ObjectTooLarge, type ObjectStorage } from './storage.js';
 
 export interface LocalStorageOptions {
   dir: string;
@@ -96,7 +96,7 @@ export function createLocalStorage(options: LocalStorageOptions) {
       await fs.rm(fileOf(objectKey), { force: true });
     },
     async deletePrefix(prefix) {
-      if (!prefix.endsWith('/')) throw new Error(`a prefix to delete is a folder, ending in /: ${prefix}`);
+      assertFolderPrefix(prefix);
       await fs.rm(fileOf(prefix.slice(0, -1)), { recursive: true, force: true });
     },
     async close() {},

@@ -4,7 +4,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
+import { assertFolderPrefix, attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
 
 export interface S3StorageConfig {
   bucket: string;
@@ -83,7 +83,7 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
     },
 
     async deletePrefix(prefix): Promise<void> {
-      if (!prefix.endsWith('/')) throw new Error(`a prefix to delete is a folder, ending in /: ${prefix}`);
+      assertFolderPrefix(prefix);
       // A page of at most 1,000 keys at a time, each deleted in one request, until the listing is empty.
       for (;;) {
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: full(prefix), MaxKeys: 1000 }));

@@ -52,6 +52,11 @@ export function isValidKey(key: string): boolean {
     && key.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 }
 
+/** A prefix `deletePrefix` accepts: a folder, ending in `/` (so `a/b` never takes `a/bc` with it). */
+export function assertFolderPrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`a prefix to delete is a folder, ending in /: ${prefix}`);
+}
+
 /** `Content-Disposition` for a download: an ASCII fallback and the exact name (RFC 6266 / 5987). */
 export function attachmentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_').trim() || 'download';
