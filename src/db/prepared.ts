@@ -43,7 +43,8 @@ function runIn<A extends unknown[], R>(bind: (args: A) => CompiledQuery<R>) {
 function compiledShapes<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
   const shapes = new Map<string, { compiled: CompiledQuery<R>; slots: Slot[] }>();
   return (args: A): CompiledQuery<R> => {
-    const mask = args.map((a) => (a === undefined ? '0' : '1')).join('');
+    // '' when every argument is present (the usual case): no string is built for it.
+    const mask = args.includes(undefined) ? args.map((a) => (a === undefined ? '0' : '1')).join('') : '';
     let shape = shapes.get(mask);
     if (!shape) {
       const sentinels = args.map((a, i) => (a === undefined ? undefined : sentinel(i))) as A;

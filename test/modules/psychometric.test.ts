@@ -106,6 +106,19 @@ describe('a session', () => {
     expect(values.get(s.items[25]!.id)).toBe(3);
   });
 
+  it('saves a page for its own organisation and environment only, after the session is known and cached too', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    const page = [{ item_id: s.items[0]!.id, value: 4 }];
+    const saved = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: page } });
+    expect(saved.status, saved.raw).toBe(200);
+    // Below the session token's own check (bound to its subject): the service itself answers 404 to another tenant.
+    const other = await h.createOrg('Elsewhere');
+    for (const tenant of [{ organizationId: other.id, livemode: false }, { organizationId: org.id, livemode: true }]) {
+      await expect(h.modules.psychometric.progress(tenant, s.id, page)).rejects.toMatchObject({ code: 'resource_not_found' });
+    }
+    expect((await h.modules.psychometric.progress({ organizationId: org.id, livemode: false }, s.id, page)).answered).toBe(1);
+  });
+
   it('takes no answers before start, and none after submit', async () => {
     const s = await kit.session(key(), 'mini-ipip', { start: false });
     const early = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: 'mini-ipip-01', value: 3 }] } });

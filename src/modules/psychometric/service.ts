@@ -81,25 +81,27 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         : sql<number>`(select count(*) from json_each(answers))`.as('answered')));
   const mergeInProgress = mergeInto(['in_progress']);
   const mergeOpen = mergeInto(['started', 'in_progress']);
-  // A session's test never changes: which one it is, per tenant and id, is kept (bounded) rather than read each time.
-  const testOfSession = new Map<string, string>();
+  // A session's test never changes: which one it is, per id, is kept (bounded) rather than read each time; the
+  // tenant is checked against what was kept, so another organisation's id reads (and finds nothing) as before.
+  const testOfSession = new Map<string, { organizationId: string; livemode: 0 | 1; testId: string }>();
   async function sessionTest(tenant: Tenant, id: string): Promise<PsychometricTest | undefined> {
-    const key = `${tenant.organizationId}:${livemodeFlag(tenant)}:${id}`;
-    let testId = testOfSession.get(key);
-    if (testId === undefined) {
+    const livemode = livemodeFlag(tenant);
+    let kept = testOfSession.get(id);
+    if (kept === undefined || kept.organizationId !== tenant.organizationId || kept.livemode !== livemode) {
       const row = await db.selectFrom('psychometric_sessions').select('test_id').where('id', '=', id)
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst();
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemode).executeTakeFirst();
       if (!row) return undefined;
       if (testOfSession.size >= 10_000) testOfSession.clear();
-      testOfSession.set(key, (testId = row.test_id));
+      testOfSession.set(id, (kept = { organizationId: tenant.organizationId, livemode, testId: row.test_id }));
     }
-    return catalog.get(db, tenant.organizationId, testId);
+    return catalog.get(db, tenant.organizationId, kept.testId);
   }
-  const itemIds = new WeakMap<PsychometricTest, ReadonlySet<string>>();
-  const itemIdsOf = (test: PsychometricTest) => {
-    let ids = itemIds.get(test);
-    if (!ids) itemIds.set(test, (ids = new Set(test.definition.items.map((i) => i.id))));
-    return ids;
+  // Per test, each item id and the JSON key it is saved under (`"id":`), so a page is written without building an object.
+  const itemKeys = new WeakMap<PsychometricTest, ReadonlyMap<string, string>>();
+  const itemKeysOf = (test: PsychometricTest) => {
+    let keys = itemKeys.get(test);
+    if (!keys) itemKeys.set(test, (keys = new Map(test.definition.items.map((i) => [i.id, `${JSON.stringify(i.id)}:`]))));
+    return keys;
   };
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
@@ -145,14 +147,15 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       if (answers.length > items.length) {
         throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${items.length} answers, one per item of this session.` });
       }
-      const known = itemIdsOf(test);
-      const values: Record<string, number> = {};
+      const keys = itemKeysOf(test);
+      let page = '{';
       for (let i = 0; i < answers.length; i++) {
         const { item_id: itemId, value } = answers[i]!;
-        if (!known.has(itemId)) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${itemId}'.` });
-        values[itemId] = value;
+        const key = keys.get(itemId);
+        if (key === undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${itemId}'.` });
+        page += (i === 0 ? key : `,${key}`) + value; // value: an integer 1–5, by the route's schema
       }
-      const page = JSON.stringify(values);
+      page += '}';
       const args = [id, tenant.organizationId, livemodeFlag(tenant), page, clock.now()] as const;
       const savedAs = ([merged]: Array<{ answered: number }>) => (merged ? { answered: Number(merged.answered), total: items.length } : null);
       const saved = savedAs(await mergeInProgress.run(...args)) ?? savedAs(await mergeOpen.run(...args)) ?? await db.transaction().execute(async (tx) => {
