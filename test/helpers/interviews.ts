@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
 import { ORIGIN, testClient } from './client.js';
 
 /** A message the interview channel sent. */
@@ -80,6 +80,16 @@ export class ChannelClient {
       this.socket.close();
     });
   }
+}
+
+/**
+ * A test file's interviews: a harness (rate limits out of the way, plus `env`), its kit, and an organisation with
+ * credits for every interview the file joins.
+ */
+export async function interviewSuite(env: Record<string, string> = {}) {
+  const h = await startHarness({ env: { PREP_RATE_LIMIT: '100000', ...env } });
+  const kit = await interviewKit(h);
+  return { h, kit, org: await kit.organization() };
 }
 
 /** Interviews in the tests: the app listening on a real port (for the WebSocket; a port it already listens on is kept), and the usual steps of a customer and a candidate. */

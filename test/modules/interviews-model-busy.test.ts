@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
-import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 
 let model: FakeModel;
 let h: Harness;
@@ -11,9 +11,7 @@ let org: Org;
 beforeAll(async () => {
   model = await startFakeModel(() => 'Hello.');
   // One model call at a time in this process (PREP_MODEL_CONCURRENCY; the default is 4, the default interview limit 10).
-  h = await startHarness({ env: { ...model.env, PREP_RATE_LIMIT: '100000', PREP_RATE_LIMIT_MODEL: '100000', PREP_MODEL_CONCURRENCY: '1' } });
-  kit = await interviewKit(h);
-  org = await kit.organization();
+  ({ h, kit, org } = await interviewSuite({ ...model.env, PREP_RATE_LIMIT_MODEL: '100000', PREP_MODEL_CONCURRENCY: '1' }));
 });
 afterAll(async () => {
   await h.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel, type FakeModelRequest } from '../helpers/fake-model.js';
-import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 
 let model: FakeModel;
 let h: Harness;
@@ -16,9 +16,7 @@ function reply(request: FakeModelRequest): string {
 
 beforeAll(async () => {
   model = await startFakeModel(reply);
-  h = await startHarness({ env: { ...model.env, PREP_RATE_LIMIT: '100000', PREP_RATE_LIMIT_MODEL: '100000' } });
-  kit = await interviewKit(h);
-  org = await kit.organization();
+  ({ h, kit, org } = await interviewSuite({ ...model.env, PREP_RATE_LIMIT_MODEL: '100000' }));
 });
 afterAll(async () => {
   await h.close();

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app-types.js';
 import { testClient } from '../helpers/client.js';
-import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -14,9 +14,7 @@ let other: App;
 let otherUrl: string;
 
 beforeAll(async () => {
-  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
-  kit = await interviewKit(h);
-  org = await kit.organization();
+  ({ h, kit, org } = await interviewSuite());
   other = (await buildApp({ config: h.config, db: h.db, clock: h.clock, logger: false })).app;
   await other.listen({ port: 0, host: '127.0.0.1' });
   otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;

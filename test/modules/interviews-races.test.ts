@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN } from '../helpers/client.js';
-import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -10,9 +10,7 @@ let org: Org;
 const key = () => org.keys.secret_test;
 
 beforeAll(async () => {
-  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000' } });
-  kit = await interviewKit(h);
-  org = await kit.organization();
+  ({ h, kit, org } = await interviewSuite());
 });
 afterAll(async () => {
   await h.close();

@@ -1,8 +1,8 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { interviewKit, type InterviewKit } from '../helpers/interviews.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
 
@@ -35,9 +35,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
   const port = (smtp.server.address() as AddressInfo).port;
-  h = await startHarness({ env: { PREP_RATE_LIMIT: '100000', PREP_SMTP_URL: `smtp://127.0.0.1:${port}`, PREP_SMTP_FROM: 'Acme Hiring <hiring@acme.test>' } });
-  kit = await interviewKit(h);
-  org = await kit.organization();
+  ({ h, kit, org } = await interviewSuite({ PREP_SMTP_URL: `smtp://127.0.0.1:${port}`, PREP_SMTP_FROM: 'Acme Hiring <hiring@acme.test>' }));
 });
 afterAll(async () => {
   await h.close();
