@@ -5,7 +5,7 @@
 // (Prep used fetch until it measured it: most of a bare fetch call's time is fetch's own).
 // Target: Prep's time per case at most 1.2 × the bare call's (overhead ≤ 20%).
 // Sandbox and rubric assertions are left out: each is a run of its own (a checker program, a second model call),
-// not overhead on the case. Usage: npm run bench:grading [-- --rounds 5 --attempts 40]
+// not overhead on the case. Usage: npm run bench:grading [-- --rounds 5 --attempts 40 --warmup 5]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,11 +18,12 @@ import { testClient } from '../test/helpers/client.ts';
 import { startFakeModel } from '../test/helpers/fake-model.ts';
 import { startBenchApp } from './lib.mjs';
 
-const args = parseArgs({ strict: false, options: { rounds: { type: 'string', default: '5' }, attempts: { type: 'string', default: '40' } } }).values;
+const args = parseArgs({ strict: false, options: { rounds: { type: 'string', default: '5' }, attempts: { type: 'string', default: '40' }, warmup: { type: 'string', default: '5' } } }).values;
 const ROUNDS = Number(args.rounds);
 const ATTEMPTS = Number(args.attempts);
 const CONCURRENCY = 4;
 const CASES = 10;
+const WARMUP_MS = Number(args.warmup) * 1000;
 
 // A task of ten cases checked by local assertions of every kind.
 const dir = mkdtempSync(path.join(tmpdir(), 'prep-bench-pe-'));
@@ -108,9 +109,13 @@ async function bareRound(client) {
   return (performance.now() - started) / total;
 }
 
-await bareRound('request'); // warm every path
-await bareRound('fetch');
-await prepRound();
+// Warm every path for a few seconds first: a fresh process speeds up for its first seconds under load, as V8
+// compiles the hot code and grows its young generation (bench/lib.mjs warms the route benchmarks the same way).
+for (const warmUntil = performance.now() + WARMUP_MS; performance.now() < warmUntil;) {
+  await bareRound('request');
+  await bareRound('fetch');
+  await prepRound();
+}
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) {
   const bare = await bareRound('request');

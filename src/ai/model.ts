@@ -73,6 +73,8 @@ interface Reply {
   body: Readable;
   /** The call's time limit: aborted once it has run out, whatever the body's stream then reports. */
   signal: AbortSignal;
+  /** Stops the time limit's timer once the reply has been read (or given up on). */
+  settle(): void;
 }
 
 /** What a failure while the reply was read means: the time limit ran out, or the reply broke off (`retryable` then). */
@@ -148,7 +150,12 @@ export function createModel(config: Config['model']): TextModel | null {
   async function post(prompt: CompletionRequest, options: CompletionOptions, stream: boolean): Promise<Reply> {
     const messages: Array<{ role: 'system' | 'user'; content: string }> = prompt.system === undefined ? [] : [{ role: 'system', content: prompt.system }];
     messages.push({ role: 'user', content: prompt.user });
-    const signal = AbortSignal.timeout(Math.min(config!.timeoutMs, options.timeoutMs ?? Infinity));
+    // A timer of our own, cleared when the call ends: AbortSignal.timeout's would stay armed for the whole limit
+    // (30 s and more), one per call, thousands at a time under load.
+    const limit = new AbortController();
+    const signal = limit.signal;
+    const timer = setTimeout(() => limit.abort(new DOMException('the time limit ran out', 'TimeoutError')), Math.min(config!.timeoutMs, options.timeoutMs ?? Infinity));
+    const settle = () => clearTimeout(timer);
     try {
       const res = await request(url, {
         method: 'POST', headers, signal,
@@ -160,9 +167,10 @@ export function createModel(config: Config['model']): TextModel | null {
       };
       return {
         status: res.statusCode, ok: res.statusCode >= 200 && res.statusCode < 300, contentType: header('content-type') ?? '',
-        contentLength: header('content-length'), body: res.body, signal,
+        contentLength: header('content-length'), body: res.body, signal, settle,
       };
     } catch (error) {
+      settle();
       if (signal.aborted || (error as Error).name === 'TimeoutError') throw new ModelError('the model did not answer in time', false);
       throw new ModelError(`the model could not be reached: ${(error as Error).message}`, true, 'the model could not be reached');
     }
@@ -176,6 +184,8 @@ export function createModel(config: Config['model']): TextModel | null {
       raw = await readCapped(res, REPLY_MAX_BYTES);
     } catch (error) {
       throw readFailure(res, error, true);
+    } finally {
+      res.settle();
     }
     let body: ChatResponse | null = null;
     try {
@@ -213,30 +223,39 @@ export function createModel(config: Config['model']): TextModel | null {
     async stream(prompt, onDelta, options = {}) {
       const started = performance.now();
       const res = await post(prompt, options, true);
-      if (!res.ok) {
-        const raw = await readCapped(res, REPLY_MAX_BYTES).catch(() => '');
-        throw new ModelError(`the model answered HTTP ${res.status}: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, `the model answered HTTP ${res.status}`);
-      }
-      if (!res.contentType.includes('text/event-stream')) {
-        // A server that ignores `stream` answers in one piece.
-        const body = JSON.parse(await readCapped(res, REPLY_MAX_BYTES).catch(() => 'null')) as ChatResponse | null;
-        const whole = body?.choices?.[0]?.message?.content;
-        if (typeof whole !== 'string') throw new ModelError('the model\'s reply has no message', false);
-        const clean = whole.replaceAll('\u0000', '\uFFFD');
-        onDelta(clean);
-        return { text: clean, inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null, latencyMs: Math.round(performance.now() - started) };
-      }
-      let text = '';
       try {
-        for await (const piece of sseDeltas(res, REPLY_MAX_BYTES)) {
-          text += piece;
-          onDelta(piece);
-        }
-      } catch (error) {
-        throw readFailure(res, error, false); // a stream half shown is never retried
+        return await streamed(res, started, onDelta);
+      } finally {
+        res.settle();
       }
-      return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started) };
     },
   };
+
+  /** A streamed call's reply, read as it arrives (or in one piece from a server that ignores `stream`). */
+  async function streamed(res: Reply, started: number, onDelta: (text: string) => void): Promise<Completion> {
+    if (!res.ok) {
+      const raw = await readCapped(res, REPLY_MAX_BYTES).catch(() => '');
+      throw new ModelError(`the model answered HTTP ${res.status}: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, `the model answered HTTP ${res.status}`);
+    }
+    if (!res.contentType.includes('text/event-stream')) {
+      // A server that ignores `stream` answers in one piece.
+      const body = JSON.parse(await readCapped(res, REPLY_MAX_BYTES).catch(() => 'null')) as ChatResponse | null;
+      const whole = body?.choices?.[0]?.message?.content;
+      if (typeof whole !== 'string') throw new ModelError('the model\'s reply has no message', false);
+      const clean = whole.replaceAll('\u0000', '\uFFFD');
+      onDelta(clean);
+      return { text: clean, inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null, latencyMs: Math.round(performance.now() - started) };
+    }
+    let text = '';
+    try {
+      for await (const piece of sseDeltas(res, REPLY_MAX_BYTES)) {
+        text += piece;
+        onDelta(piece);
+      }
+    } catch (error) {
+      throw readFailure(res, error, false); // a stream half shown is never retried
+    }
+    return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started) };
+  }
   return model;
 }

@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_question_bank_stats_index.js';
 import * as m0011 from './migrations/0011_resumes.js';
 import * as m0012 from './migrations/0012_prompt_engineering.js';
 import * as m0013 from './migrations/0013_interviews.js';
+import * as m0014 from './migrations/0014_background_jobs_partial_indexes.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011_resumes': m0011,
   '0012_prompt_engineering': m0012,
   '0013_interviews': m0013,
+  '0014_background_jobs_partial_indexes': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, preparedStatement } from '../db/prepared.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database, BackgroundJobsTable } from '../db/schema.js';
 import type { Clock } from '../platform/clock.js';
@@ -15,6 +15,7 @@ export interface EnqueueOptions {
 }
 
 const LAST_ERROR_MAX = 2000;
+const LEASE_CHECK_MS = 1000;
 
 /**
  * The durable queue in the service's own database. Enqueue inside the caller's transaction, so a job
@@ -26,14 +27,39 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
   const { clock } = deps;
   const db = deps.db.kysely;
   const postgres = deps.db.dialect === 'postgres';
-  // Due jobs are found by two single-index probes, queued ones by (status, run_at) and those whose worker died by
-  // (status, lease_until), rather than one OR: SQLite answers an OR by collecting every match of both indexes before
-  // its LIMIT, so with 200 jobs waiting each claim read all 200 (a claim's select took 107 µs, now 45, in bench/prompt-grading.mjs).
-  const dueQueued = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)]);
-  const leaseExpired = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', 'running'), eb('lease_until', '<=', now)]);
+  // Due jobs are found by two single-index probes, queued ones by run_at and those whose worker died by lease_until
+  // (each a partial index of its status, named as a literal so that the planner can use it), rather than one OR:
+  // SQLite answers an OR by collecting every match of both indexes before its LIMIT, so with 200 jobs waiting each
+  // claim read all 200 (a claim's select took 107 µs, then 45, in bench/prompt-grading.mjs).
+  const dueQueued = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', sql.lit('queued')), eb('run_at', '<=', now)]);
+  const leaseExpired = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', sql.lit('running')), eb('lease_until', '<=', now)]);
   /** Cheap reads (no transaction, no write lock) that tell an idle worker whether claiming is worth it. */
   const anyQueued = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => dueQueued(eb, now)).limit(1));
   const anyExpired = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).limit(1));
+  /** The two leasing statements for a worker's kinds (one list per worker), compiled once. */
+  const leasesByKinds = new Map<string, ReturnType<typeof leases>>();
+  const leasesFor = (kinds: string[]) => {
+    const key = kinds.join('\n');
+    let found = leasesByKinds.get(key);
+    if (!found) leasesByKinds.set(key, (found = leases(kinds)));
+    return found;
+  };
+  const leases = (kinds: string[]) => {
+    const lease = (which: typeof dueQueued, order: 'run_at' | 'lease_until') => preparedStatement(deps.db, (workerId: string, leaseUntil: number, now: number, max: number) =>
+      db.updateTable('background_jobs')
+        .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
+        .where('id', 'in', (eb) => {
+          const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now)).orderBy(order).limit(max);
+          return postgres ? picked.forUpdate().skipLocked() : picked;
+        })
+        .returningAll());
+    return { expired: lease(leaseExpired, 'lease_until'), queued: lease(dueQueued, 'run_at') };
+  };
+  let leasesCheckedAt = -Infinity;
+  const settle = preparedStatement(deps.db, (id: string, workerId: string, attempts: number, now: number) => db.updateTable('background_jobs')
+    .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: now })
+    .where('id', '=', id).where('locked_by', '=', workerId).where('attempts', '=', attempts).where('status', '=', 'running')
+    .returning('id'));
 
   return {
     async enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
@@ -51,36 +77,32 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
     },
 
-    /** Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs. */
-    async claim(workerId: string, kinds: string[], limit: number, leaseMs: number): Promise<BackgroundJobsTable[]> {
+    /**
+     * Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs: first those whose worker died
+     * (they have waited longest), then queued ones. Each is one statement (an UPDATE of the rows its sub-select picks,
+     * RETURNING them), atomic on its own, so no transaction is held open. `probe: false` skips the read that tells an
+     * idle worker whether claiming is worth it (its last claim found work); dead workers' leases are then looked for
+     * at most once a second.
+     */
+    async claim(workerId: string, kinds: string[], limit: number, leaseMs: number, options: { probe?: boolean } = {}): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0 || limit <= 0) return [];
       const now = clock.now();
-      if ((await anyQueued(now)).length === 0 && (await anyExpired(now)).length === 0) return [];
-      return db.transaction().execute(async (tx) => {
-        const now = clock.now();
-        const due = async (which: typeof dueQueued, order: 'run_at' | 'lease_until', max: number) => {
-          let query = tx.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((eb) => which(eb, now)).orderBy(order).limit(max);
-          if (postgres) query = query.forUpdate().skipLocked();
-          return (await query.execute()).map((r) => r.id);
-        };
-        // Jobs whose worker died first: they have waited longest.
-        const expired = await due(leaseExpired, 'lease_until', limit);
-        const ids = expired.length < limit ? [...expired, ...await due(dueQueued, 'run_at', limit - expired.length)] : expired;
-        if (ids.length === 0) return [];
-        await tx.updateTable('background_jobs')
-          .set({ status: 'running', locked_by: workerId, lease_until: now + leaseMs, attempts: sql`attempts + 1`, updated_at: now })
-          .where('id', 'in', ids).execute();
-        return tx.selectFrom('background_jobs').selectAll().where('id', 'in', ids).orderBy('run_at').execute();
-      });
+      let expired: boolean;
+      if (options.probe === false) expired = now - leasesCheckedAt >= LEASE_CHECK_MS;
+      else {
+        expired = (await anyExpired(now)).length > 0;
+        if (!expired && (await anyQueued(now)).length === 0) return [];
+      }
+      if (expired) leasesCheckedAt = now;
+      const statements = leasesFor(kinds);
+      const jobs = expired ? await statements.expired.run(workerId, now + leaseMs, now, limit) : [];
+      if (jobs.length < limit) jobs.push(...await statements.queued.run(workerId, now + leaseMs, now, limit - jobs.length));
+      return jobs.sort((a, b) => a.run_at - b.run_at);
     },
 
     /** Done. Only the current lease holder can settle a job (a worker whose lease ran out cannot). */
     async succeed(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<boolean> {
-      const r = await db.updateTable('background_jobs')
-        .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: clock.now() })
-        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      return (await settle.run(job.id, workerId, job.attempts, clock.now())).length === 1;
     },
 
     /** Failed this attempt: runs again at `retryAt`, or is marked failed when `retryAt` is null. */

@@ -36,6 +36,7 @@ export function createWorker(deps: {
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  let foundWork = false;
 
   async function execute(job: BackgroundJobsTable): Promise<void> {
     const handler = handlers.get(job.kind)!;
@@ -56,7 +57,9 @@ export function createWorker(deps: {
   async function claimAndStart(): Promise<Array<Promise<void>>> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return [];
-    const jobs = await queue.claim(id, kinds, free, leaseMs);
+    // A claim that found work a moment ago skips the probe: more is likely waiting.
+    const jobs = await queue.claim(id, kinds, free, leaseMs, { probe: !foundWork });
+    foundWork = jobs.length > 0;
     return jobs.map((job) => {
       const running = execute(job).finally(() => {
         inFlight.delete(running);

@@ -82,6 +82,20 @@ describe('the job queue', () => {
     expect((await jobsOf(kind))[0].status).toBe('succeeded');
   });
 
+  it('a busy worker (its last claim found work, so it skips the probe) still takes a dead worker\'s job first once the lease runs out', async () => {
+    const kind = freshKind();
+    const q = h.services.queue;
+    const dead = await q.enqueue(h.db.kysely, kind, 'dead');
+    expect((await q.claim('worker-that-dies', [kind], 1, 30_000)).map((j) => j.id)).toEqual([dead]);
+    const queued = [await q.enqueue(h.db.kysely, kind, 'q1'), await q.enqueue(h.db.kysely, kind, 'q2')];
+    expect((await q.claim('busy', [kind], 1, 120_000, { probe: false })).map((j) => j.id)).toEqual([queued[0]]);
+    h.clock.advance(30_000);
+    const [taken, next] = await q.claim('busy', [kind], 2, 120_000, { probe: false });
+    expect(taken).toMatchObject({ id: dead, attempts: 2, locked_by: 'busy' });
+    expect(next.id).toBe(queued[1]);
+    expect(await q.claim('busy', [kind], 2, 120_000, { probe: false })).toEqual([]);
+  });
+
   it('keeps one pending job per unique key', async () => {
     const kind = freshKind();
     const first = await h.services.queue.enqueue(h.db.kysely, kind, 1, { uniqueKey: `${kind}:x` });

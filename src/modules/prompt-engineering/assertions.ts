@@ -80,12 +80,21 @@ function needStrings(a: Assertion, where: string): string[] {
   return a.value as string[];
 }
 
-function parseJson(output: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+// The last output parsed, with its result: a case's is-json and json-schema assertions read the same output.
+let lastParsed: { output: string; parsed: Parsed } | null = null;
+
+/** The output as JSON (read-only: a value may be shared between the assertions of one output). */
+function parseJson(output: string): Parsed {
+  if (lastParsed?.output === output) return lastParsed.parsed;
+  let parsed: Parsed;
   try {
-    return { ok: true, value: JSON.parse(output.trim()) };
+    parsed = { ok: true, value: JSON.parse(output.trim()) };
   } catch (error) {
-    return { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
+    parsed = { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
   }
+  lastParsed = { output, parsed };
+  return parsed;
 }
 
 function measure(output: string, unit: LengthUnit): number {
@@ -99,29 +108,36 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
   switch (base) {
     case 'equals': {
       const want = needString(a, where).trim();
-      return (o) => (o.trim() === want ? { passed: true, reason: `the output equals ${quote(want)}` } : { passed: false, reason: `the output ${quote(o.trim())} is not ${quote(want)}` });
+      const shown = quote(want);
+      return (o) => (o.trim() === want ? { passed: true, reason: `the output equals ${shown}` } : { passed: false, reason: `the output ${quote(o.trim())} is not ${shown}` });
     }
     case 'contains': {
       const want = needString(a, where);
-      return (o) => (o.includes(want) ? { passed: true, reason: `found ${quote(want)}` } : { passed: false, reason: `${quote(want)} not found` });
+      const found = { passed: true, reason: `found ${quote(want)}` };
+      const missing = { passed: false, reason: `${quote(want)} not found` };
+      return (o) => (o.includes(want) ? found : missing);
     }
     case 'icontains': {
       const want = needString(a, where);
       const lower = want.toLowerCase();
-      return (o) => (o.toLowerCase().includes(lower) ? { passed: true, reason: `found ${quote(want)} (ignoring case)` } : { passed: false, reason: `${quote(want)} not found (ignoring case)` });
+      const found = { passed: true, reason: `found ${quote(want)} (ignoring case)` };
+      const missing = { passed: false, reason: `${quote(want)} not found (ignoring case)` };
+      return (o) => (o.toLowerCase().includes(lower) ? found : missing);
     }
     case 'contains-all': {
       const wants = needStrings(a, where);
+      const all = { passed: true, reason: `found all ${wants.length}` };
       return (o) => {
         const missing = wants.filter((w) => !o.includes(w));
-        return missing.length === 0 ? { passed: true, reason: `found all ${wants.length}` } : { passed: false, reason: `missing ${missing.map(quote).join(', ')}` };
+        return missing.length === 0 ? all : { passed: false, reason: `missing ${missing.map(quote).join(', ')}` };
       };
     }
     case 'contains-any': {
       const wants = needStrings(a, where);
+      const none = { passed: false, reason: `none of ${wants.map(quote).join(', ')} found` };
       return (o) => {
         const found = wants.find((w) => o.includes(w));
-        return found !== undefined ? { passed: true, reason: `found ${quote(found)}` } : { passed: false, reason: `none of ${wants.map(quote).join(', ')} found` };
+        return found !== undefined ? { passed: true, reason: `found ${quote(found)}` } : none;
       };
     }
     case 'regex': {
@@ -141,7 +157,8 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
     }
     case 'starts-with': {
       const want = needString(a, where);
-      return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${quote(want)}` } : { passed: false, reason: `starts with ${quote(o.trimStart().slice(0, want.length + 10))}, not ${quote(want)}` });
+      const shown = quote(want);
+      return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${shown}` } : { passed: false, reason: `starts with ${quote(o.trimStart().slice(0, want.length + 10))}, not ${shown}` });
     }
     case 'is-json':
       return (o) => {

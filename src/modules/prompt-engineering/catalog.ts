@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, PromptEngineeringAssessmentsTable, PromptEngineeringTasksTable } from '../../db/schema.js';
+import { prepared } from '../../db/prepared.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import type { CompiledAssertion } from './assertions.js';
 import { assessmentId, caseAssertions, readCatalogFolder, taskId, type AssessmentFile, type LoadedTask, type StoredCase, type TaskDefinition } from './content.js';
@@ -27,6 +28,7 @@ export function createPromptCatalog(database: Db) {
   const visible = (organizationId: string) => db.selectFrom('prompt_engineering_assessments').selectAll()
     .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]));
   const pageOf = keysetPager(database, (organizationId: string) => visible(organizationId));
+  const digestOf = prepared(database, (id: string) => db.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', '=', id));
 
   function hydrateTask(row: PromptEngineeringTasksTable): PromptTask {
     const definition = JSON.parse(row.definition) as TaskDefinition;
@@ -40,9 +42,9 @@ export function createPromptCatalog(database: Db) {
   }
 
   /** Tasks by id: their digests are read, and the content only of those not kept at that digest. */
-  async function tasksById(tx: Kysely<Database>, ids: string[]): Promise<Map<string, PromptTask>> {
+  async function tasksById(tx: Kysely<Database>, ids: string[], known?: Array<{ id: string; digest: string }>): Promise<Map<string, PromptTask>> {
     if (ids.length === 0) return new Map();
-    const digests = await tx.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', 'in', ids).execute();
+    const digests = known ?? await tx.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', 'in', ids).execute();
     const found = new Map<string, PromptTask>();
     const stale: string[] = [];
     for (const d of digests) {
@@ -72,7 +74,8 @@ export function createPromptCatalog(database: Db) {
         .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst();
       return row ? hydrate(tx, row) : undefined;
     },
-    task: async (tx: Kysely<Database>, id: string): Promise<PromptTask | undefined> => (await tasksById(tx, [id])).get(id),
+    /** One task as committed now (its digest read through the read cache: a grader asks for the same few tasks). */
+    task: async (id: string): Promise<PromptTask | undefined> => (await tasksById(db, [id], await digestOf(id))).get(id),
   };
 }
 

@@ -198,20 +198,20 @@ export function createGrader(deps: GraderDeps) {
 
   async function fail(attempt: PromptAttemptsTable, message: string): Promise<void> {
     const now = clock.now();
-    await repo.transition(db, attempt.id, ['queued', 'running'], { status: 'error', error: clip(message, 500), model: model?.id ?? null, updated_at: now, graded_at: now });
+    await repo.transition(attempt.id, ['queued', 'running'], { status: 'error', error: clip(message, 500), model: model?.id ?? null, updated_at: now, graded_at: now });
   }
 
   return {
     /** `retry`: an earlier run of this job may have saved some outputs; `finalAttempt`: the last run the queue allows. */
     async grade(attemptId: string, options: { retry: boolean; finalAttempt: boolean }): Promise<void> {
       const { retry, finalAttempt } = options;
-      const attempt = await repo.claim(db, attemptId, clock.now());
+      const attempt = await repo.claim(attemptId, clock.now());
       if (!attempt) return; // graded, failed, or gone
-      const task = await catalog.task(db, attempt.task_id);
+      const task = await catalog.task(attempt.task_id);
       if (!task) return fail(attempt, 'the task of this attempt no longer exists');
       if (!model) {
         const now = clock.now();
-        await repo.transition(db, attempt.id, ['queued', 'running'], {
+        await repo.transition(attempt.id, ['queued', 'running'], {
           status: 'graded', execution: 'unavailable', execution_reason: NO_MODEL_REASON, results: JSON.stringify({ cases: [] } satisfies AttemptResults),
           updated_at: now, graded_at: now,
         });
@@ -226,14 +226,14 @@ export function createGrader(deps: GraderDeps) {
         await writer.done(true).catch(() => undefined); // the outputs so far, for the retry
         const message = (error as Error).message;
         if (error instanceof GradingFailure || finalAttempt) return fail(attempt, message);
-        if (!(error instanceof SandboxBusyError)) await repo.transition(db, attempt.id, ['running'], { error: clip(message, 500), updated_at: clock.now() });
+        if (!(error instanceof SandboxBusyError)) await repo.transition(attempt.id, ['running'], { error: clip(message, 500), updated_at: clock.now() });
         throw error; // retried by the queue; the outputs saved so far are kept
       }
       const score = hiddenScore(cases);
       const sum = (pick: (c: CaseResult) => number | null) => cases.reduce<number | null>((s, c) => (s === null || pick(c) === null ? null : s + pick(c)!), 0);
       const now = clock.now();
       // From queued or running only: a second grader that finished later changes nothing.
-      await repo.transition(db, attempt.id, ['queued', 'running'], {
+      await repo.transition(attempt.id, ['queued', 'running'], {
         status: 'graded', execution: 'executed', execution_reason: null, results: JSON.stringify({ cases } satisfies AttemptResults),
         score: score.score, hidden_passed: score.passed, hidden_total: score.total, model: model.id,
         input_tokens: sum((c) => c.input_tokens), output_tokens: sum((c) => c.output_tokens), latency_ms: sum((c) => c.latency_ms),

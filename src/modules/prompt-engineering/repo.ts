@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { preparedStatement } from '../../db/prepared.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable, PromptEngineeringSessionsTable } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
@@ -13,6 +14,20 @@ export function createPromptRepo(database: Db) {
       .where('session_id', '=', sessionId).where('task_id', '=', taskId));
   const scoped = (tenant: Tenant, sessionId: string) => db.selectFrom('prompt_attempts')
     .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('session_id', '=', sessionId);
+
+  // The grader's statements, compiled once: the transition per set of columns it changes and states it moves from.
+  const transitions = new Map<string, ReturnType<typeof transitionStatement>>();
+  const transitionStatement = (from: PromptAttemptsTable['status'][], columns: Array<keyof PromptAttemptsTable>) => preparedStatement(database, (id: string, ...values: unknown[]) =>
+    db.updateTable('prompt_attempts').set(Object.fromEntries(columns.map((c, i) => [c, values[i]])) as Partial<PromptAttemptsTable>)
+      .where('id', '=', id).where('status', 'in', from).returning('id'));
+  const transitionOf = (from: PromptAttemptsTable['status'][], columns: Array<keyof PromptAttemptsTable>) => {
+    const key = `${from.join()}:${columns.join()}`;
+    let statement = transitions.get(key);
+    if (!statement) transitions.set(key, (statement = transitionStatement(from, columns)));
+    return statement;
+  };
+  const claim = preparedStatement(database, (id: string, now: number) => db.updateTable('prompt_attempts').set({ status: 'running', updated_at: now })
+    .where('id', '=', id).where('status', 'in', ['queued', 'running']).returningAll());
 
   return {
     sessions: createAssessmentRepo<PromptEngineeringSessionsTable>(database, { kind: 'prompt_engineering', sessions: 'prompt_engineering_sessions', reports: 'prompt_engineering_reports' }),
@@ -39,15 +54,14 @@ export function createPromptRepo(database: Db) {
         .where('session_id', '=', sessionId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Moves an attempt on only from the states given (so a second grader never overwrites the first). */
-    async transition(tx: Kysely<Database>, id: string, from: PromptAttemptsTable['status'][], changes: Partial<PromptAttemptsTable>): Promise<boolean> {
-      const r = await tx.updateTable('prompt_attempts').set(changes).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    /** Moves an attempt on only from the states given (so a second grader never overwrites the first); run on its own. */
+    async transition(id: string, from: PromptAttemptsTable['status'][], changes: Partial<PromptAttemptsTable>): Promise<boolean> {
+      const columns = Object.keys(changes) as Array<keyof PromptAttemptsTable>;
+      return (await transitionOf(from, columns).run(id, ...columns.map((c) => changes[c]))).length === 1;
     },
 
     /** Takes an attempt for grading (queued, or running under a grader that died): the row, or nothing to do. */
-    claim: async (tx: Kysely<Database>, id: string, now: number) => tx.updateTable('prompt_attempts').set({ status: 'running', updated_at: now })
-      .where('id', '=', id).where('status', 'in', ['queued', 'running']).returningAll().executeTakeFirst(),
+    claim: async (id: string, now: number) => (await claim.run(id, now))[0],
     outputs: (tx: Kysely<Database>, attemptId: string) => tx.selectFrom('prompt_attempt_outputs').selectAll().where('attempt_id', '=', attemptId).execute(),
     /** Keeps the first output of a case: a second grader's copy of the same case is dropped. */
     saveOutputs: (tx: Kysely<Database>, rows: PromptAttemptOutputsTable[]) => tx.insertInto('prompt_attempt_outputs').values(rows)
