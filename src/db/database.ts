@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
+import { mergeMarks } from './functions.js';
 import { ReadCache } from './read-cache.js';
 import type { Database } from './schema.js';
 
@@ -71,6 +72,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   // Several processes may share the file (serve + worker): wait for a writer rather than fail.
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.function('merge_marks', { deterministic: true }, mergeMarks); // PostgreSQL: migration 0015
   // No memory map on the writing connection: with one, each write to a 60 MB database cost 13 µs more (30 against
   // 17 µs for a page of answers, run in a loop on bench/psychometric-progress.mjs's database). The reading connection
   // keeps its map.

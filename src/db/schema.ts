@@ -264,7 +264,7 @@ export interface PsychometricSessionsTable extends AssessmentSessionColumns {
   language: string;
   /** JSON array of item ids in the order this session shows them. */
   item_order: string;
-  /** JSON object: item id -> answer 1..5. */
+  /** One character per item of the test, in the test's item order: '0' unanswered, '1'–'5' (psychometric/answers.ts). */
   answers: string;
 }
 

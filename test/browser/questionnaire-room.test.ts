@@ -24,6 +24,14 @@ async function assign(slug: string, language?: string) {
   return { id: assigned.body.id as string, url: link.body.url as string };
 }
 
+/** A session's saved answers by item id, read off the stored sheet: one character per item of its test, '0' unanswered. */
+async function savedAnswers(sessionId: string): Promise<Record<string, number>> {
+  const row = await h.db.kysely.selectFrom('psychometric_sessions').select(['answers', 'test_id']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+  const test = await h.db.kysely.selectFrom('psychometric_tests').select('definition').where('id', '=', row.test_id).executeTakeFirstOrThrow();
+  const items = (JSON.parse(test.definition) as { items: Array<{ id: string }> }).items;
+  return Object.fromEntries(items.flatMap((item, i) => (row.answers[i] === '0' ? [] : [[item.id, Number(row.answers[i])]])));
+}
+
 describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
   beforeAll(async () => {
     const port = await freePort();
@@ -66,18 +74,15 @@ describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
     await page.keyboard.press('ArrowDown');
     for (const key of ['2', '3', '4', '5', '1', '2', '3', '4', '5']) await page.keyboard.press(key);
     await page.getByText('10 of 20 answered').waitFor();
-    await expect.poll(async () => {
-      const row = await h.db.kysely.selectFrom('psychometric_sessions').select('answers').where('id', '=', session.id).executeTakeFirstOrThrow();
-      return Object.keys(JSON.parse(row.answers)).length;
-    }).toBe(10);
-    const row = await h.db.kysely.selectFrom('psychometric_sessions').select(['answers', 'item_order']).where('id', '=', session.id).executeTakeFirstOrThrow();
-    const order = JSON.parse(row.item_order) as string[];
-    expect(JSON.parse(row.answers)).toEqual(Object.fromEntries(order.slice(0, 10).map((id, i) => [id, [4, 2, 3, 4, 5, 1, 2, 3, 4, 5][i]])));
+    await expect.poll(async () => Object.keys(await savedAnswers(session.id)).length).toBe(10);
+    const { item_order: shown } = await h.db.kysely.selectFrom('psychometric_sessions').select('item_order').where('id', '=', session.id).executeTakeFirstOrThrow();
+    const order = JSON.parse(shown) as string[];
+    expect(await savedAnswers(session.id)).toEqual(Object.fromEntries(order.slice(0, 10).map((id, i) => [id, [4, 2, 3, 4, 5, 1, 2, 3, 4, 5][i]])));
 
     await page.getByRole('button', { name: 'Next' }).click();
     for (let i = 0; i < 5; i++) await page.locator('fieldset').nth(i).getByText('Neither Accurate Nor Inaccurate').click();
     await page.getByText('15 of 20 answered').waitFor();
-    await expect.poll(async () => Object.keys(JSON.parse((await h.db.kysely.selectFrom('psychometric_sessions').select('answers').where('id', '=', session.id).executeTakeFirstOrThrow()).answers)).length).toBe(15);
+    await expect.poll(async () => Object.keys(await savedAnswers(session.id)).length).toBe(15);
 
     // A reload comes back to the page of the first unanswered statement, with every answer shown.
     await page.reload();

@@ -106,6 +106,30 @@ describe('a session', () => {
     expect(values.get(s.items[25]!.id)).toBe(3);
   });
 
+  it('stores one character per item in the test\'s order (0 unanswered), and migration 0015 converts answers saved as JSON', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    const stored = async () => (await h.db.kysely.selectFrom('psychometric_sessions').select(['answers', 'test_id']).where('id', '=', s.id).executeTakeFirstOrThrow());
+    const { test_id: testId } = await stored();
+    const definition = await h.db.kysely.selectFrom('psychometric_tests').select('definition').where('id', '=', testId).executeTakeFirstOrThrow();
+    const bank = (JSON.parse(definition.definition) as { items: Array<{ id: string }> }).items.map((i) => i.id);
+    expect((await stored()).answers).toBe('0'.repeat(20));
+    await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: bank[19]!, value: 5 }, { item_id: bank[2]!, value: 1 }] } });
+    expect((await stored()).answers).toBe(`001${'0'.repeat(16)}5`);
+
+    // A sheet as it was saved before 0015, converted by the migration (which runs again without harm).
+    await h.db.kysely.updateTable('psychometric_sessions').set({ answers: JSON.stringify({ [bank[0]!]: 4, [bank[7]!]: 2 }) }).where('id', '=', s.id).execute();
+    const { up } = await import('../../src/db/migrations/0015_psychometric_answer_marks.js');
+    await up(h.db.kysely);
+    await up(h.db.kysely);
+    expect((await stored()).answers).toBe(`4000000200${'0'.repeat(10)}`);
+    const detail = (await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body;
+    expect(detail.answered_count).toBe(2);
+    expect(new Map(detail.answers.map((a: any) => [a.item_id, a.value]))).toEqual(new Map([[bank[0], 4], [bank[7], 2]]));
+    const saved = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: [{ item_id: bank[1]!, value: 3 }] } });
+    expect(saved.body.answered_count).toBe(3);
+    expect((await kit.call('GET', `/v1/psychometric-sessions?limit=100`, { key: key() })).body.data.find((r: any) => r.id === s.id)).toMatchObject({ answered_count: 3, item_count: 20 });
+  });
+
   it('saves a page for its own organisation and environment only, after the session is known and cached too', async () => {
     const s = await kit.session(key(), 'mini-ipip');
     const page = [{ item_id: s.items[0]!.id, value: 4 }];

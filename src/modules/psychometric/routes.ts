@@ -8,6 +8,7 @@ import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQuery, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { assignmentEndsAt } from '../assessments/lifecycle.js';
 import { AssessmentStatusSchema, lifecycleRoutes } from '../assessments/routes.js';
+import { answeredCount, answersById } from './answers.js';
 import type { PsychometricTest } from './catalog.js';
 import type { PsychometricService } from './service.js';
 
@@ -78,7 +79,7 @@ export function presentPsychometricSession(r: PsychometricSessionsTable) {
   return {
     object: 'psychometric_session' as const, id: r.id, livemode: r.livemode === 1, status: r.status, candidate_id: r.candidate_id,
     psychometric_test_id: r.test_id, language: r.language,
-    answered_count: Object.keys(JSON.parse(r.answers) as object).length, item_count: (JSON.parse(r.item_order) as unknown[]).length,
+    answered_count: answeredCount(r.answers), item_count: r.answers.length,
     created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at), started_at: toUnixSeconds(r.started_at),
     ended_at: toUnixSeconds(r.ended_at), assignment_expires_at: toUnixSeconds(assignmentEndsAt(r)),
   };
@@ -86,7 +87,7 @@ export function presentPsychometricSession(r: PsychometricSessionsTable) {
 
 function presentDetail({ row, test }: { row: PsychometricSessionsTable; test: PsychometricTest }) {
   const texts = new Map(test.definition.items.map((i) => [i.id, i.text[row.language] ?? i.text.en ?? '']));
-  const answers = JSON.parse(row.answers) as Record<string, number>;
+  const answers = answersById(test, row.answers);
   const order = JSON.parse(row.item_order) as string[];
   const labels = test.definition.choices[row.language] ?? test.definition.choices.en!;
   return {

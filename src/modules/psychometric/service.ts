@@ -10,6 +10,7 @@ import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
 import { preparedStatement } from '../../db/prepared.js';
 import type { PsychometricCatalog, PsychometricTest } from './catalog.js';
+import { answersById, itemPositions, KEEP, noAnswers, UNANSWERED } from './answers.js';
 import { buildReport, type PsychometricReport } from './report.js';
 import { localNorms, rawScores } from './scoring.js';
 
@@ -25,7 +26,6 @@ export interface AssignInput {
 
 import type { Emit } from '../webhooks/service.js';
 
-const answersOf = (row: PsychometricSessionsTable) => JSON.parse(row.answers) as Record<string, number>;
 const orderOf = (row: PsychometricSessionsTable) => JSON.parse(row.item_order) as string[];
 
 function shuffled<T>(items: T[]): T[] {
@@ -57,7 +57,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         throw new ApiError('parameter_invalid', { param: 'language', message: `This test is not available in '${language}'; available: ${test.definition.languages.join(', ')}.` });
       }
       // The order is drawn once and kept: a reload, or another device, shows the same sequence.
-      return { ...shared, language, item_order: JSON.stringify(shuffled(test.definition.items.map((i) => i.id))), answers: '{}' };
+      return { ...shared, language, item_order: JSON.stringify(shuffled(test.definition.items.map((i) => i.id))), answers: noAnswers(test) };
     },
     detail: async (tx, row) => ({ row, test: await testOf(tx, row) }),
   };
@@ -65,20 +65,17 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
   // open and not due, so no transaction, lock or read comes first. Once the session is in progress the statement
   // leaves `status` alone, so its index is not rewritten with each page. Anything else falls back to the full path.
-  const postgres = deps.database.dialect === 'postgres';
   const mergeInto = (statuses: Array<'started' | 'in_progress'>) => preparedStatement(deps.database, (id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) =>
     db.updateTable('psychometric_sessions')
       .set({
-        answers: postgres ? sql<string>`(answers::jsonb || ${page}::jsonb)::text` : sql<string>`json_patch(answers, ${page})`, updated_at: now,
+        answers: sql<string>`merge_marks(answers, ${page})`, updated_at: now,
         ...(statuses.includes('started') ? { status: 'in_progress' as const } : {}),
       })
       .where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
       .where('status', 'in', statuses)
       .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
-      // The count of saved answers comes back rather than the answers themselves (a 120-item sheet is 5 KB to move and parse).
-      .returning(postgres
-        ? sql<number>`(select count(*) from jsonb_object_keys(answers::jsonb))::int`.as('answered')
-        : sql<number>`(select count(*) from json_each(answers))`.as('answered')));
+      // The count of saved answers comes back: the items not marked unanswered.
+      .returning(sql<number>`length(replace(answers, ${UNANSWERED}, ''))`.as('answered')));
   const mergeInProgress = mergeInto(['in_progress']);
   const mergeOpen = mergeInto(['started', 'in_progress']);
   // A session's test never changes: which one it is, per id, is kept (bounded) rather than read each time; the
@@ -96,13 +93,6 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     }
     return catalog.get(db, tenant.organizationId, kept.testId);
   }
-  // Per test, each item id and the JSON key it is saved under (`"id":`), so a page is written without building an object.
-  const itemKeys = new WeakMap<PsychometricTest, ReadonlyMap<string, string>>();
-  const itemKeysOf = (test: PsychometricTest) => {
-    let keys = itemKeys.get(test);
-    if (!keys) itemKeys.set(test, (keys = new Map(test.definition.items.map((i) => [i.id, `${JSON.stringify(i.id)}:`]))));
-    return keys;
-  };
 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
@@ -147,15 +137,15 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       if (answers.length > items.length) {
         throw new ApiError('parameter_invalid', { param: 'answers', message: `At most ${items.length} answers, one per item of this session.` });
       }
-      const keys = itemKeysOf(test);
-      let page = '{';
+      const positions = itemPositions(test);
+      const marks = Buffer.alloc(items.length, KEEP);
       for (let i = 0; i < answers.length; i++) {
         const { item_id: itemId, value } = answers[i]!;
-        const key = keys.get(itemId);
-        if (key === undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${itemId}'.` });
-        page += (i === 0 ? key : `,${key}`) + value; // value: an integer 1–5, by the route's schema
+        const at = positions.get(itemId);
+        if (at === undefined) throw new ApiError('parameter_invalid', { param: `answers[${i}].item_id`, message: `No such item in this session: '${itemId}'.` });
+        marks[at] = 48 + value; // value: an integer 1–5, by the route's schema
       }
-      page += '}';
+      const page = marks.toString('latin1');
       const args = [id, tenant.organizationId, livemodeFlag(tenant), page, clock.now()] as const;
       const savedAs = ([merged]: Array<{ answered: number }>) => (merged ? { answered: Number(merged.answered), total: items.length } : null);
       const saved = savedAs(await mergeInProgress.run(...args)) ?? savedAs(await mergeOpen.run(...args)) ?? await db.transaction().execute(async (tx) => {
@@ -185,7 +175,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         if (current.status === 'completed') return current;
         if (current.status !== 'started' && current.status !== 'in_progress') throw new ApiError('session_already_finalized');
         const order = orderOf(current);
-        const answers = answersOf(current);
+        const test = await testOf(tx, current);
+        const answers = answersById(test, current.answers);
         const missing = order.map((itemId, i) => ({ itemId, position: i + 1 })).filter((m) => answers[m.itemId] === undefined);
         if (missing.length > 0) {
           throw new ApiError('answers_incomplete', {
@@ -193,7 +184,6 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
             message: `${missing.length} of ${order.length} items are unanswered; the first is '${missing[0]!.itemId}' (item ${missing[0]!.position} in this session's order).`,
           });
         }
-        const test = await testOf(tx, current);
         const now = clock.now();
         const raw = rawScores(test.instrument, answers);
         const normGroup = await norms(tx, current, test, raw);
