@@ -15,14 +15,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     $$`.execute(db);
   }
   const itemsOf = new Map<string, string[]>();
-  const sheets = await db.selectFrom('psychometric_sessions').select(['id', 'test_id', 'answers']).where('answers', 'like', '{%').execute();
-  for (const sheet of sheets) {
-    let items = itemsOf.get(sheet.test_id);
-    if (!items) {
-      const test = await db.selectFrom('psychometric_tests').select('definition').where('id', '=', sheet.test_id).executeTakeFirstOrThrow();
-      itemsOf.set(sheet.test_id, (items = (JSON.parse(test.definition).items as Array<{ id: string }>).map((i) => i.id)));
+  // A batch at a time, by id: a large table is never read into memory whole.
+  for (let after: string | null = null; ;) {
+    let batch = db.selectFrom('psychometric_sessions').select(['id', 'test_id', 'answers']).where('answers', 'like', '{%').orderBy('id').limit(500);
+    if (after !== null) batch = batch.where('id', '>', after);
+    const sheets = await batch.execute();
+    if (sheets.length === 0) return;
+    for (const sheet of sheets) {
+      let items = itemsOf.get(sheet.test_id);
+      if (!items) {
+        const test = await db.selectFrom('psychometric_tests').select('definition').where('id', '=', sheet.test_id).executeTakeFirstOrThrow();
+        itemsOf.set(sheet.test_id, (items = (JSON.parse(test.definition).items as Array<{ id: string }>).map((i) => i.id)));
+      }
+      const answers = JSON.parse(sheet.answers) as Record<string, number>;
+      await db.updateTable('psychometric_sessions').set({ answers: items.map((id) => String(answers[id] ?? 0)).join('') }).where('id', '=', sheet.id).execute();
     }
-    const answers = JSON.parse(sheet.answers) as Record<string, number>;
-    await db.updateTable('psychometric_sessions').set({ answers: items.map((id) => String(answers[id] ?? 0)).join('') }).where('id', '=', sheet.id).execute();
+    after = sheets.at(-1)!.id;
   }
 }
