@@ -48,9 +48,11 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     const lease = (which: typeof dueQueued, order: 'run_at' | 'lease_until') => preparedStatement(deps.db, (workerId: string, leaseUntil: number, now: number, max: number) =>
       db.updateTable('background_jobs')
         .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
-        .where('id', 'in', (eb) => {
+        .where((eb) => {
           const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now)).orderBy(order).limit(max);
-          return postgres ? picked.forUpdate().skipLocked() : picked;
+          // PostgreSQL: = ANY(ARRAY(…)) runs the locking sub-select exactly once (an IN could be rescanned by a nested
+          // loop, and with SKIP LOCKED a rescan may pick other rows).
+          return postgres ? eb('id', '=', sql<string>`any(array(${picked.forUpdate().skipLocked()}))`) : eb('id', 'in', picked);
         })
         .returningAll());
     return { expired: lease(leaseExpired, 'lease_until'), queued: lease(dueQueued, 'run_at') };
