@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.js';
 import type { App } from '../src/app-types.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/database.js';
+import { MIN_NODE, supportsNode } from '../src/platform/node-version.js';
 import { bearer, throwawayDatabase } from './helpers/harness.js';
 
 const run = promisify(execFile);
@@ -46,6 +47,30 @@ async function api(): Promise<App> {
   }
   return app;
 }
+
+describe('the Node.js it runs on', () => {
+  it('accepts the versions package.json names and refuses older ones', () => {
+    const engines = JSON.parse(readFileSync('package.json', 'utf8')).engines.node as string;
+    expect(engines).toBe(`>=${MIN_NODE.major}.${MIN_NODE.minor}`);
+    for (const v of ['22.13.0', '22.20.1', '23.0.0', '24.21.0', '30.1.2']) expect(supportsNode(v), v).toBe(true);
+    for (const v of ['22.12.9', '21.7.3', '20.20.2', '18.0.0']) expect(supportsNode(v), v).toBe(false);
+  });
+
+  // The machines ship Node 20 as /usr/bin/node: prep refuses it in a sentence (before, opening SQLite crashed it).
+  const system = '/usr/bin/node';
+  const old = (() => {
+    try {
+      return existsSync(system) && !supportsNode(execFileSync(system, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim());
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!old)('stops on an older Node.js with a sentence, before opening anything', async () => {
+    const result = await run(system, ['bin/prep.js', 'serve'], { env: { ...process.env, ...env } }).then(() => ({ code: 0, stderr: '' }), (error: any) => ({ code: error.code, stderr: String(error.stderr) }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Prep needs Node\.js 22\.13 or later/);
+  });
+});
 
 describe('prep CLI', () => {
   it('migrate applies every migration once', async () => {

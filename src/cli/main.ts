@@ -1,3 +1,4 @@
+import './node-check.js'; // first: stops on a Node.js too old to run the rest
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
