@@ -80,21 +80,12 @@ function needStrings(a: Assertion, where: string): string[] {
   return a.value as string[];
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
-// The last output parsed, with its result: a case's is-json and json-schema assertions read the same output.
-let lastParsed: { output: string; parsed: Parsed } | null = null;
-
-/** The output as JSON (read-only: a value may be shared between the assertions of one output). */
-function parseJson(output: string): Parsed {
-  if (lastParsed?.output === output) return lastParsed.parsed;
-  let parsed: Parsed;
+function parseJson(output: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   try {
-    parsed = { ok: true, value: JSON.parse(output.trim()) };
+    return { ok: true, value: JSON.parse(output.trim()) };
   } catch (error) {
-    parsed = { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
+    return { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
   }
-  lastParsed = { output, parsed };
-  return parsed;
 }
 
 function measure(output: string, unit: LengthUnit): number {

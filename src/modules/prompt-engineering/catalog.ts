@@ -42,9 +42,13 @@ export function createPromptCatalog(database: Db) {
   }
 
   /** Tasks by id: their digests are read, and the content only of those not kept at that digest. */
-  async function tasksById(tx: Kysely<Database>, ids: string[], known?: Array<{ id: string; digest: string }>): Promise<Map<string, PromptTask>> {
+  async function tasksById(tx: Kysely<Database>, ids: string[]): Promise<Map<string, PromptTask>> {
     if (ids.length === 0) return new Map();
-    const digests = known ?? await tx.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', 'in', ids).execute();
+    return tasksAt(tx, await tx.selectFrom('prompt_engineering_tasks').select(['id', 'digest']).where('id', 'in', ids).execute());
+  }
+
+  /** The tasks at these digests: those kept at the same digest as they are, the others read and compiled. */
+  async function tasksAt(tx: Kysely<Database>, digests: ReadonlyArray<{ id: string; digest: string }>): Promise<Map<string, PromptTask>> {
     const found = new Map<string, PromptTask>();
     const stale: string[] = [];
     for (const d of digests) {
@@ -75,7 +79,7 @@ export function createPromptCatalog(database: Db) {
       return row ? hydrate(tx, row) : undefined;
     },
     /** One task as committed now (its digest read through the read cache: a grader asks for the same few tasks). */
-    task: async (id: string): Promise<PromptTask | undefined> => (await tasksById(db, [id], await digestOf(id))).get(id),
+    task: async (id: string): Promise<PromptTask | undefined> => (await tasksAt(db, await digestOf(id))).get(id),
   };
 }
 

@@ -15,7 +15,7 @@ export const noAnswers = (test: PsychometricTest) => UNANSWERED.repeat(test.defi
 /** How many items a stored sheet has answered. */
 export function answeredCount(stored: string): number {
   let n = 0;
-  for (let i = 0; i < stored.length; i++) if (stored.charCodeAt(i) !== 48) n++; // '0'
+  for (let i = 0; i < stored.length; i++) if (stored[i] !== UNANSWERED) n++;
   return n;
 }
 
