@@ -64,7 +64,12 @@ async function candidateLoop(pool, ms, latencies) {
   let exchanges = 0;
   const end = performance.now() + ms;
   while (performance.now() < end) {
-    const interview = pool.pop() ?? await readyInterview();
+    let interview = pool.pop();
+    if (!interview) {
+      pool.ranDry = true;
+      interview = await readyInterview();
+    }
+    pool.used = (pool.used ?? 0) + 1;
     const ch = await open(`${wsBase}/interview-channel`);
     ch.send({ type: 'auth', token: interview.token, interview_id: interview.id, last_seq: 0 });
     await ch.next((m) => m.type === 'ready');
@@ -107,19 +112,33 @@ async function echoLoop(ms, latencies) {
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = Number(options.duration) * 1000;
 const rounds = Number(options.rounds);
+// Interviews are created (REST calls: create, session token, join) before each round, not during it: what is measured
+// is the conversation, and a finished interview's candidate goes straight on to the next one. The pool is sized from
+// what the warm-up and earlier rounds used; a round that still runs it dry says so.
 const pool = [];
-for (let i = 0; i < CLIENTS * 6; i++) pool.push(await readyInterview());
-
+const fill = async (n) => { while (pool.length < n) pool.push(await readyInterview()); };
+await fill(CLIENTS * 2);
 await Promise.all(Array.from({ length: CLIENTS }, () => echoLoop(1000, []))); // warm-up
+pool.used = 0;
+await Promise.all(Array.from({ length: CLIENTS }, () => candidateLoop(pool, 1000, []))); // warm-up
+let usedPerSecond = pool.used;
 const results = { echo: [], interview: [] };
 for (let round = 0; round < rounds; round++) {
   for (const name of process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['echo', 'interview']) {
     const latencies = [];
+    if (name === 'interview') {
+      await fill(Math.ceil(usedPerSecond * (ms / 1000) * 1.5) + CLIENTS);
+      pool.used = 0;
+      pool.ranDry = false;
+    }
     const started = performance.now();
     const counts = await Promise.all(Array.from({ length: CLIENTS }, () => (name === 'echo' ? echoLoop(ms, latencies) : candidateLoop(pool, ms, latencies))));
     const seconds = (performance.now() - started) / 1000;
     results[name].push({ rate: counts.reduce((a, b) => a + b, 0) / seconds, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99) });
-    if (name === 'interview') while (pool.length < CLIENTS * 4) pool.push(await readyInterview());
+    if (name === 'interview') {
+      usedPerSecond = Math.max(usedPerSecond, pool.used / seconds);
+      if (pool.ranDry) console.log(`round ${round + 1}: the pool of interviews ran dry; some were created during the round`);
+    }
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { BoundedMap } from '../platform/bounded-map.js';
 import { startCheckpointer } from './checkpointer.js';
 import { mergeMarks } from './functions.js';
 import { ReadCache } from './read-cache.js';
@@ -130,7 +131,7 @@ export function openDatabase(options: DatabaseOptions): Db {
  * Statements are reusable, and Kysely runs one query at a time per connection, so keep them (bounded).
  */
 function withStatementCache(sqlite: SQLite.Database, options: { immediateTransactions?: boolean; observe?: (sql: string) => void } = {}, max = 500) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new BoundedMap<string, SQLite.Statement>(max);
   return {
     close: () => sqlite.close(),
     prepare(query: string): SQLite.Statement {
@@ -143,7 +144,6 @@ function withStatementCache(sqlite: SQLite.Database, options: { immediateTransac
       let statement = cache.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
         cache.set(sql, statement);
       }
       return statement;

@@ -1,5 +1,6 @@
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
 import type { SubjectKind } from '../../db/schema.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import { TOKEN_LIFETIME_SECONDS, type SigningKeys } from '../signing-keys/service.js';
@@ -34,7 +35,7 @@ const invalid = (message = 'The session token is invalid or expired; refresh the
  */
 export function createSessionTokens(deps: { signingKeys: SigningKeys; clock: Clock; issuer: string }) {
   const { signingKeys, clock, issuer } = deps;
-  const verified = new Map<string, SessionClaims>();
+  const verified = new BoundedMap<string, SessionClaims>(VERIFIED_CACHE_MAX);
 
   return {
     async mint(claims: Omit<SessionClaims, 'expiresAt'>): Promise<{ token: string; expiresAt: number; refreshAfter: number }> {
@@ -86,7 +87,6 @@ export function createSessionTokens(deps: { signingKeys: SigningKeys; clock: Clo
       const claims: SessionClaims = {
         jti, organizationId: org, livemode, subjectKind: kind as SubjectKind, subjectId: sub, origin, expiresAt: exp * 1000,
       };
-      if (verified.size >= VERIFIED_CACHE_MAX) verified.delete(verified.keys().next().value as string);
       verified.set(token, claims);
       return claims;
     },

@@ -69,7 +69,7 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
   const connections = new Map<string, Connection>();
 
   async function flushOnce(c: Connection): Promise<void> {
-    const rows = await deps.repo.turns(deps.repo.db, c.interviewId, c.lastSent);
+    const rows = await deps.repo.turnsNow(c.interviewId, c.lastSent);
     for (const row of rows) {
       send(c.socket, turnMessage(row));
       c.lastSent = row.seq;
@@ -252,7 +252,7 @@ export function channelRoute(app: App, deps: {
       const now = clock.now();
       const due = force || !known || Date.now() - lastRead >= READ_EVERY_MS || remainingMs(known, now) <= WRAP_UP_MS + TICK_MS;
       if (due) {
-        const read = await repo.byId(repo.db, connection.interviewId);
+        const read = await repo.byIdNow(connection.interviewId);
         if (!read) return socket.close(CLOSE.ended, 'gone');
         known = await service.ending.settle(repo.db, read);
         lastRead = Date.now();

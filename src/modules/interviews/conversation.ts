@@ -4,6 +4,7 @@ import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import type { Limiter } from '../../ai/limiter.js';
 import type { TextModel } from '../../ai/model.js';
 import type { Clock } from '../../platform/clock.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import type { Ending } from './ending.js';
 import { closeForTime, onCode, openInterview, respond } from './interviewer/interviewer.js';
 import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, Turn } from './interviewer/types.js';
@@ -59,12 +60,12 @@ export function createConversation(deps: {
 }) {
   const { db, clock, repo, ending, model, listener } = deps;
   const chains = new Map<string, Promise<unknown>>();
-  const setups = new Map<string, InterviewSetup>();
+  const setups = new BoundedMap<string, InterviewSetup>(SNAPSHOTS_MAX);
   /**
    * The interview as this process last read or wrote it: its row and its turns. A write goes through only if the row
    * is still exactly this (`repo.advance`), so a stale snapshot costs a re-read, never a wrong transcript.
    */
-  const snapshots = new Map<string, Snapshot>();
+  const snapshots = new BoundedMap<string, Snapshot>(SNAPSHOTS_MAX);
 
   /** Runs `work` after everything queued for this interview in this process. */
   function serial<T>(interviewId: string, work: () => Promise<T>): Promise<T> {
@@ -75,24 +76,21 @@ export function createConversation(deps: {
     return next;
   }
 
-  function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
-    map.delete(key);
-    if (map.size >= max) map.delete(map.keys().next().value!);
-    map.set(key, value);
-    return value;
-  }
-
   async function snapshotOf(interviewId: string, fresh: boolean): Promise<Snapshot | null> {
     const cached = fresh ? undefined : snapshots.get(interviewId);
     if (cached) return cached;
-    const [row, turns] = await Promise.all([repo.byId(db, interviewId), repo.turns(db, interviewId)]);
+    const [row, turns] = await Promise.all([repo.byIdNow(interviewId), repo.turnsNow(interviewId)]);
     if (!row) return null;
-    return remember(snapshots, interviewId, { row, turns }, SNAPSHOTS_MAX);
+    const snap = { row, turns };
+    snapshots.set(interviewId, snap);
+    return snap;
   }
 
   /** What the interviewer knows (fixed once the interview runs, so kept per process). */
   async function setupOf(row: InterviewRow): Promise<InterviewSetup> {
-    return setups.get(row.id) ?? remember(setups, row.id, await loadSetup(db, repo, row), SNAPSHOTS_MAX);
+    let setup = setups.get(row.id);
+    if (!setup) setups.set(row.id, (setup = await loadSetup(db, repo, row)));
+    return setup;
   }
 
   function refuseUnlessRunning(row: InterviewRow): void {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { prepared, preparedIn } from '../../db/prepared.js';
+import { prepared, preparedIn, preparedStatement } from '../../db/prepared.js';
 import type {
   Database, InterviewQuestionsTable, InterviewReportsTable, InterviewStatus, InterviewsTable, InterviewTurnsTable, ProctoringEventsTable,
 } from '../../db/schema.js';
@@ -9,6 +9,11 @@ import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { topicsOfQuestion } from '../question-bank/repo.js';
 
 export type InterviewRow = InterviewsTable;
+
+/** Every column of a turn, in the order a compiled insert binds them. */
+const TURN_COLUMNS = Object.keys({
+  interview_id: 1, seq: 1, speaker: 1, kind: 1, text: 1, question_position: 1, client_id: 1, data: 1, at_ms: 1, created_at: 1,
+} satisfies Record<keyof InterviewTurnsTable, 1>) as Array<keyof InterviewTurnsTable>;
 
 /** The tenant an interview row belongs to. */
 export const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>): Tenant => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
@@ -26,6 +31,28 @@ export function createInterviewRepo(database: Db) {
   const byId = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
     db.selectFrom('interviews').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
   const lockRow = preparedIn((id: string) => db.updateTable('interviews').set({ status: sql`status` }).where('id', '=', id));
+  // The conversation's statements, one exchange after another: compiled once. Its reads run on the writing connection
+  // (its pages are the ones just written; a reading connection would read them back from the WAL after every commit).
+  const byIdNow = preparedStatement(database, (id: string) => db.selectFrom('interviews').selectAll().where('id', '=', id));
+  const turnsNow = preparedStatement(database, (id: string, afterSeq: number) => db.selectFrom('interview_turns').selectAll()
+    .where('interview_id', '=', id).where('seq', '>', afterSeq).orderBy('seq'));
+  const advanceFrom = preparedIn((id: string, seenSeq: number, seenAt: number, nextSeq: number, now: number, interviewer?: string) =>
+    db.updateTable('interviews')
+      .set({ next_seq: nextSeq, updated_at: now, ...(interviewer === undefined ? {} : { interviewer }) })
+      .where('id', '=', id).where('next_seq', '=', seenSeq).where('updated_at', '=', seenAt).where('status', '=', 'in_progress')
+      .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
+      .returning('id'));
+  /** A multi-row insert of turns, compiled once per number of rows (an exchange stores one or two). */
+  const insertTurnRows = new Map<number, ReturnType<typeof preparedIn<unknown[], unknown>>>();
+  const turnRowsInsert = (count: number) => {
+    let insert = insertTurnRows.get(count);
+    if (!insert) {
+      insert = preparedIn((...values: unknown[]) => db.insertInto('interview_turns').values(Array.from({ length: count }, (_, r) =>
+        Object.fromEntries(TURN_COLUMNS.map((column, c) => [column, values[r * TURN_COLUMNS.length + c]])) as unknown as InterviewTurnsTable)));
+      if (count <= 4) insertTurnRows.set(count, insert);
+    }
+    return insert;
+  };
 
   return {
     /** The plain connection, for reads outside a transaction. */
@@ -35,6 +62,8 @@ export function createInterviewRepo(database: Db) {
       .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
     read: async (tenant: Tenant, id: string) => (await byId(id, tenant.organizationId, livemodeFlag(tenant)))[0] as InterviewRow | undefined,
     byId: (tx: Kysely<Database>, id: string) => tx.selectFrom('interviews').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** The interview's row as committed now, outside any transaction. */
+    byIdNow: async (id: string) => (await byIdNow.run(id))[0] as InterviewRow | undefined,
     /** The interview's row under its lock for the rest of the transaction (SQLite's write transaction already holds one). */
     async locked(tx: Kysely<Database>, id: string): Promise<InterviewRow | undefined> {
       if (database.dialect === 'postgres') await lockRow(tx as unknown as Kysely<any>, id);
@@ -87,6 +116,8 @@ export function createInterviewRepo(database: Db) {
 
     turns: (tx: Kysely<Database>, interviewId: string, afterSeq = 0) => tx.selectFrom('interview_turns').selectAll()
       .where('interview_id', '=', interviewId).where('seq', '>', afterSeq).orderBy('seq').execute(),
+    /** The turns after `afterSeq` as committed now, outside any transaction. */
+    turnsNow: (interviewId: string, afterSeq = 0) => turnsNow.run(interviewId, afterSeq) as Promise<InterviewTurnsTable[]>,
     async countTurns(tx: Kysely<Database>, interviewId: string, kind: InterviewTurnsTable['kind']): Promise<number> {
       const row = await tx.selectFrom('interview_turns').select((eb) => eb.fn.countAll<number>().as('n'))
         .where('interview_id', '=', interviewId).where('kind', '=', kind).executeTakeFirstOrThrow();
@@ -100,13 +131,13 @@ export function createInterviewRepo(database: Db) {
      * deadline. False: something changed meanwhile (another turn, a pause, the end), and nothing was written.
      */
     async advance(tx: Kysely<Database>, seen: Pick<InterviewRow, 'id' | 'next_seq' | 'updated_at'>, count: number, interviewer: string | null, now: number): Promise<boolean> {
-      const r = await tx.updateTable('interviews')
-        .set({ next_seq: seen.next_seq + count, updated_at: now, ...(interviewer === null ? {} : { interviewer }) })
-        .where('id', '=', seen.id).where('next_seq', '=', seen.next_seq).where('updated_at', '=', seen.updated_at).where('status', '=', 'in_progress')
-        .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)])).executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      const moved = await advanceFrom(tx as unknown as Kysely<any>, seen.id, seen.next_seq, seen.updated_at, seen.next_seq + count, now, interviewer ?? undefined);
+      return moved.length === 1;
     },
-    insertTurns: (tx: Kysely<Database>, rows: InterviewTurnsTable[]) => tx.insertInto('interview_turns').values(rows).execute(),
+    async insertTurns(tx: Kysely<Database>, rows: InterviewTurnsTable[]): Promise<void> {
+      if (rows.length === 0) return;
+      await turnRowsInsert(rows.length)(tx as unknown as Kysely<any>, ...rows.flatMap((row) => TURN_COLUMNS.map((column) => row[column])));
+    },
     /** Appends a turn at the interview's next sequence number (the caller holds the interview's lock). */
     async appendTurn(tx: Kysely<Database>, turn: Omit<InterviewTurnsTable, 'seq'>): Promise<InterviewTurnsTable> {
       const row = await tx.updateTable('interviews').set({ next_seq: sql`next_seq + 1` }).where('id', '=', turn.interview_id)

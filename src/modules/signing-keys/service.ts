@@ -1,6 +1,7 @@
 import { exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database, SigningKeysTable } from '../../db/schema.js';
+import { BoundedMap } from '../../platform/bounded-map.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Encryption } from '../../platform/encryption.js';
 import { newId } from '../../platform/ids.js';
@@ -32,7 +33,7 @@ export interface PublicJwk {
 export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption; repo: SigningKeyRepo }) {
   const { db, clock, encryption, repo } = deps;
   let current: { kid: string; key: CryptoKey; loadedAt: number } | null = null;
-  const verifying = new Map<string, { key: CryptoKey | null; until: number }>();
+  const verifying = new BoundedMap<string, { key: CryptoKey | null; until: number }>(1000);
 
   const retiredAfter = () => clock.now() - RETIRED_KEY_GRACE_MS;
 
@@ -93,7 +94,6 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
       const key = row ? ((await importJWK(JSON.parse(row.public_jwk) as JWK, 'EdDSA')) as CryptoKey) : null;
       // Known keys are re-checked every 30 s (to notice retirement); unknown kids are not looked up again for 5 s.
       verifying.set(kid, { key, until: clock.now() + (key ? CURRENT_KEY_CACHE_MS : 5_000) });
-      if (verifying.size > 1000) verifying.delete(verifying.keys().next().value as string);
       return key;
     },
 

@@ -4,6 +4,7 @@
  * Pure and deterministic: sentence-level cue lexicons and weighted word overlap, no model. Every finding carries a
  * verbatim excerpt of the candidate's words (Evidence), so a report can quote it and a reader can check it.
  */
+import { BoundedMap, memoByText } from '../../../platform/bounded-map.js';
 import type { Turn } from './types.js';
 
 /** A verbatim excerpt of one candidate turn: at most 200 characters, cut at word boundaries with "…" where cut; always a substring of the turn's text apart from the ellipses. */
@@ -29,6 +30,12 @@ export const CUE_THRESHOLD = 2;
 export const POINT_COVERED_THRESHOLD = 0.35;
 /** Sentences longer than this many words (unpunctuated speech) are cut into clauses. */
 const LONG_SENTENCE_WORDS = 35;
+/**
+ * An answer's texts and sentences are read again on every later turn of its question (and by the report): what is
+ * worked out from one text alone is kept for this many texts per kind of reading.
+ */
+const TEXT_MEMO = 20_000;
+const SENTENCE_MEMO = 10_000;
 
 /** Lower-cased word tokens (letters/digits, unicode aware). */
 export function words(text: string): string[] {
@@ -109,23 +116,29 @@ export function candidateTexts(turns: Turn[]): Turn[] {
 export function sentencesOf(turns: Turn[]): Sentence[] {
   const out: Sentence[] = [];
   for (const turn of candidateTexts(turns)) {
-    const text = turn.text;
-    const cuts = [0];
-    for (const m of text.matchAll(/[.!?;]+(?=\s)|\n+/g)) cuts.push(m.index + m[0].length);
-    cuts.push(text.length);
-    for (let i = 0; i + 1 < cuts.length; i++) {
-      let start = cuts[i];
-      let end = cuts[i + 1];
-      // Trim whitespace and bullet / numbering markers ("- ", "* ", "• ", "1. ", "2) ").
-      const lead = /^\s*(?:(?:[-*•]|\d{1,2}[.)])\s+)?/.exec(text.slice(start, end))!;
-      start += lead[0].length;
-      while (end > start && /\s/.test(text[end - 1])) end--;
-      if (end <= start || !/[\p{L}\p{N}]/u.test(text.slice(start, end))) continue;
-      for (const piece of clauses(text, start, end)) out.push({ seq: turn.seq, text, start: piece[0], end: piece[1] });
-    }
+    for (const [start, end] of sentenceSpans(turn.text)) out.push({ seq: turn.seq, text: turn.text, start, end });
   }
   return out;
 }
+
+/** Where one text's sentences are: [start, end) offsets. */
+const sentenceSpans = memoByText((text: string): ReadonlyArray<readonly [number, number]> => {
+  const out: Array<[number, number]> = [];
+  const cuts = [0];
+  for (const m of text.matchAll(/[.!?;]+(?=\s)|\n+/g)) cuts.push(m.index + m[0].length);
+  cuts.push(text.length);
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    let start = cuts[i];
+    let end = cuts[i + 1];
+    // Trim whitespace and bullet / numbering markers ("- ", "* ", "• ", "1. ", "2) ").
+    const lead = /^\s*(?:(?:[-*•]|\d{1,2}[.)])\s+)?/.exec(text.slice(start, end))!;
+    start += lead[0].length;
+    while (end > start && /\s/.test(text[end - 1])) end--;
+    if (end <= start || !/[\p{L}\p{N}]/u.test(text.slice(start, end))) continue;
+    out.push(...clauses(text, start, end));
+  }
+  return Object.freeze(out);
+}, TEXT_MEMO, 16_000);
 
 /** Cuts a long span into clauses of at least a few words each; a short span is returned whole. */
 function clauses(text: string, start: number, end: number): Array<[number, number]> {
@@ -198,14 +211,23 @@ function cueScore(sentence: string, cues: Cue[]): CueHit {
   return { score, focus: Math.max(0, focus) };
 }
 
-/** The best sentence for a lexicon (earliest on ties) when it reaches the threshold. */
-function bestSentence(sentences: Sentence[], cues: Cue[]): Evidence | null {
-  let best: { s: Sentence; hit: CueHit } | null = null;
-  for (const s of sentences) {
-    const hit = cueScore(normalised(sentenceText(s)), cues);
-    if (hit.score >= CUE_THRESHOLD && (!best || hit.score > best.hit.score)) best = { s, hit };
-  }
-  return best ? evidenceOf(best.s, best.hit.focus) : null;
+/**
+ * Reads sentences against a set of lexicons (the parts of STAR, the phases of a design): for each lexicon, the best
+ * sentence (earliest on ties) when it reaches the threshold. A sentence's scores are kept.
+ */
+function lexiconReader<P extends string>(lexicons: Record<P, Cue[]>): (sentences: Sentence[]) => Record<P, Evidence | null> {
+  const parts = Object.keys(lexicons) as P[];
+  const scores = memoByText((sentence: string) => Object.freeze(parts.map((p) => cueScore(sentence, lexicons[p]))), SENTENCE_MEMO);
+  return (sentences) => {
+    const best: Array<{ s: Sentence; hit: CueHit } | null> = parts.map(() => null);
+    for (const s of sentences) {
+      const hits = scores(normalised(sentenceText(s)));
+      hits.forEach((hit, i) => {
+        if (hit.score >= CUE_THRESHOLD && (!best[i] || hit.score > best[i].hit.score)) best[i] = { s, hit };
+      });
+    }
+    return Object.fromEntries(parts.map((p, i) => [p, best[i] ? evidenceOf(best[i].s, best[i].hit.focus) : null])) as Record<P, Evidence | null>;
+  };
 }
 
 // Past-tense verbs people use when telling what they did (regular "-ed" verbs are matched by shape).
@@ -221,8 +243,10 @@ const actionStatement = (subject: string) => new RegExp(`\\b${subject}\\s+${ADVE
 const I_ACTION = actionStatement('i');
 const WE_ACTION = actionStatement('we');
 
-/** How many action statements of a subject a sentence holds. */
-const actionCount = (sentence: string, pattern: RegExp) => [...sentence.matchAll(new RegExp(pattern.source, 'g'))].length;
+const I_ACTIONS = new RegExp(I_ACTION.source, 'g');
+const WE_ACTIONS = new RegExp(WE_ACTION.source, 'g');
+/** How many action statements of the speaker's own, and of the team's, a (normalised) sentence holds. */
+const actionCounts = memoByText((sentence: string) => Object.freeze([sentence.match(I_ACTIONS)?.length ?? 0, sentence.match(WE_ACTIONS)?.length ?? 0] as const), SENTENCE_MEMO);
 
 const SITUATION: Cue[] = [
   [/\b(?:at|in) my (?:last|previous|current|old|first|second|former) (?:job|company|role|team|employer|internship|position|workplace|startup)\b/, 2],
@@ -280,13 +304,11 @@ const RESULT: Cue[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // STAR
 
+const readStar = lexiconReader({ situation: SITUATION, task: TASK, action: ACTION, result: RESULT });
+
 export function analyseStar(turns: Turn[]): StarAnalysis {
   const sentences = sentencesOf(turns);
-  const situation = bestSentence(sentences, SITUATION);
-  const task = bestSentence(sentences, TASK);
-  const action = bestSentence(sentences, ACTION);
-  const result = bestSentence(sentences, RESULT);
-  const parts = { situation, task, action, result };
+  const parts = readStar(sentences);
   const missing = (['situation', 'task', 'action', 'result'] as StarPart[]).filter((p) => parts[p] === null);
   return { ...parts, missing, ownership: ownershipOf(sentences) };
 }
@@ -296,9 +318,9 @@ function ownershipOf(sentences: Sentence[]): StarAnalysis['ownership'] {
   let mine = 0;
   let ours = 0;
   for (const s of sentences) {
-    const text = normalised(sentenceText(s));
-    mine += actionCount(text, I_ACTION);
-    ours += actionCount(text, WE_ACTION);
+    const [i, we] = actionCounts(normalised(sentenceText(s)));
+    mine += i;
+    ours += we;
   }
   if (mine === 0 && ours === 0) return 'unclear';
   if (mine >= 2 * ours) return 'i';
@@ -314,21 +336,10 @@ function ownershipOf(sentences: Sentence[]): StarAnalysis['ownership'] {
  * "breadth-first search"), complexity expressions normalised ("O(n + m)" → linear), stop words and grader verbs
  * dropped, light stemming.
  */
-export function terms(text: string): string[] {
-  // The same texts (guidance points, follow-ups, the answers so far) are read on every turn: their terms are kept.
-  const cached = termsCache.get(text);
-  if (cached) return cached;
-  const found = Object.freeze(computeTerms(text)) as string[];
-  if (text.length <= TERMS_CACHE_TEXT_MAX) {
-    if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.delete(termsCache.keys().next().value!);
-    termsCache.set(text, found);
-  }
-  return found;
-}
-
-const TERMS_CACHE_SIZE = 20_000;
-const TERMS_CACHE_TEXT_MAX = 4000;
-const termsCache = new Map<string, string[]>();
+export const terms: (text: string) => readonly string[] = memoByText((text) => Object.freeze(computeTerms(text)), TEXT_MEMO);
+/** A text's distinct terms. */
+const termSet: (text: string) => ReadonlySet<string> = memoByText((text) => new Set(terms(text)), TEXT_MEMO);
+const distinctTerms: (text: string) => readonly string[] = memoByText((text) => Object.freeze([...termSet(text)]), TEXT_MEMO);
 
 function computeTerms(text: string): string[] {
   let t = normalised(text).replace(/[\u2010-\u2015]/g, '-');
@@ -395,20 +406,24 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\binner[\s-]+joins?\b/g, ' innerjoin '],
 ];
 
-/** Tokens of each text, and each token's inverse document frequency over those texts (how distinctive it is among them). */
-/** The idf of a question's guidance points (the same few sets of points on every turn: kept). */
-function pointsIdf(points: string[]): Map<string, number> {
+/**
+ * The idf of a question's guidance points: the same few sets of points on every turn, kept by the list (a process
+ * keeps each interview's setup) and by its content.
+ */
+function pointsIdf(points: readonly string[]): Map<string, number> {
+  let idf = idfByList.get(points);
+  if (idf) return idf;
   const key = points.join('\u0001');
-  const cached = idfCache.get(key);
-  if (cached) return cached;
-  const idf = idfOver(points.map((p) => [...new Set(terms(p))]));
-  if (idfCache.size >= 2000) idfCache.delete(idfCache.keys().next().value!);
-  idfCache.set(key, idf);
+  idf = idfByContent.get(key);
+  if (!idf) idfByContent.set(key, (idf = idfOver(points.map(distinctTerms))));
+  idfByList.set(points, idf);
   return idf;
 }
-const idfCache = new Map<string, Map<string, number>>();
+const idfByList = new WeakMap<readonly string[], Map<string, number>>();
+const idfByContent = new BoundedMap<string, Map<string, number>>(2000);
 
-function idfOver(docs: string[][]): Map<string, number> {
+/** Each token's inverse document frequency over these texts' tokens (how distinctive it is among them). */
+function idfOver(docs: ReadonlyArray<readonly string[]>): Map<string, number> {
   const df = new Map<string, number>();
   for (const doc of docs) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = new Map<string, number>();
@@ -423,7 +438,7 @@ function idfOver(docs: string[][]): Map<string, number> {
  */
 interface PointUnits { main: string[]; groups: string[][] }
 
-function pointUnits(point: string): PointUnits {
+const pointUnits = memoByText((point: string): PointUnits => {
   const groups: string[][] = [];
   // Parentheses after a space (not O(n) or COUNT(*)), and example lists up to the end of their clause.
   const rest = point
@@ -431,7 +446,7 @@ function pointUnits(point: string): PointUnits {
     .replace(/\b(?:e\.g\.|for example|such as)[:,]?\s+([^;.()]+)/gi, (_, list: string) => { groups.push([...new Set(terms(list))]); return ' '; });
   const inGroups = new Set(groups.flat());
   return { main: [...new Set(terms(rest))].filter((t) => !inGroups.has(t)), groups: groups.filter((g) => g.length > 0) };
-}
+}, TEXT_MEMO);
 
 /**
  * Which guidance points the answer covers. A point's score is the share of its units (terms weighted by how
@@ -441,14 +456,14 @@ function pointUnits(point: string): PointUnits {
  */
 export function coverKeyPoints(keyPoints: string[], turns: Turn[]): PointCoverage[] {
   const idf = pointsIdf(keyPoints);
-  const units = keyPoints.map(pointUnits);
+  const units = keyPoints.map((point) => pointUnits(point));
   const sentences = sentencesOf(turns);
-  const sentenceTerms = sentences.map((s) => new Set(terms(sentenceText(s))));
+  const sentenceTerms = sentences.map((s) => termSet(sentenceText(s)));
   return keyPoints.map((point, index) => {
     const { main, groups } = units[index];
     const groupWeight = groups.map((g) => g.reduce((sum, t) => sum + idf.get(t)!, 0) / g.length);
     const total = main.reduce((sum, t) => sum + idf.get(t)!, 0) + groupWeight.reduce((a, b) => a + b, 0);
-    const weight = (have: Set<string>) => (total === 0 ? 0
+    const weight = (have: ReadonlySet<string>) => (total === 0 ? 0
       : (main.reduce((sum, t) => sum + (have.has(t) ? idf.get(t)! : 0), 0) + groups.reduce((sum, g, i) => sum + (g.some((t) => have.has(t)) ? groupWeight[i] : 0), 0)) / total);
     let score = 0;
     let best = -1;
@@ -482,8 +497,8 @@ function focusOf(s: Sentence, wanted: string[]): number {
  */
 export function relatedness(point: string, text: string, allPoints: string[]): number {
   const idf = pointsIdf(allPoints);
-  const wanted = [...new Set(terms(point))];
-  const have = new Set(terms(text));
+  const wanted = distinctTerms(point);
+  const have = termSet(text);
   const total = wanted.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
   return total === 0 ? 0 : wanted.reduce((sum, t) => sum + (have.has(t) ? idf.get(t) ?? 0 : 0), 0) / total;
 }
@@ -495,17 +510,17 @@ const REQUEST_VERBS = /(?:^|[,;:]\s*(?:and\s+|then\s+)?)(?:please\s+)?(?:explain
  * The parts of a question's prompt that ask for something to be explained ("Explain where you put the date filter and
  * why it matters."; "Which would you choose, and why?"), verbatim, code blocks and Markdown emphasis left out.
  */
-export function promptRequests(prompt: string): string[] {
+export const promptRequests = memoByText((prompt: string): readonly string[] => {
   const text = prompt.replace(/```[\s\S]*?```/g, '\n').replace(/\*\*|__/g, '');
-  return text.split(/(?<=[.?!])\s+|\n+/)
+  return Object.freeze(text.split(/(?<=[.?!])\s+|\n+/)
     .map((part) => part.replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '').trim())
     .filter((part) => part.length > 0 && !/:$/.test(part) && (REQUEST_VERBS.test(part.toLowerCase()) || (part.endsWith('?') && words(part).length >= 4)))
-    .filter((part) => new Set(terms(part)).size >= 2);
-}
+    .filter((part) => termSet(part).size >= 2));
+}, TEXT_MEMO, 16_000);
 
 /** The share of a request's content terms found anywhere in the candidate's answer (0..1). */
 export function requestCoverage(request: string, turns: Turn[]): number {
-  const wanted = [...new Set(terms(request))];
+  const wanted = distinctTerms(request);
   if (wanted.length === 0) return 1;
   const have = new Set(candidateTexts(turns).flatMap((t) => terms(t.text)));
   return wanted.filter((t) => have.has(t)).length / wanted.length;
@@ -552,11 +567,10 @@ const DESIGN: Record<DesignPhase, Cue[]> = {
   ],
 };
 
+const readDesign = lexiconReader(DESIGN);
+
 export function analyseDesign(turns: Turn[]): Record<DesignPhase, Evidence | null> {
-  const sentences = sentencesOf(turns);
-  const out = {} as Record<DesignPhase, Evidence | null>;
-  for (const phase of DESIGN_PHASES) out[phase] = bestSentence(sentences, DESIGN[phase]);
-  return out;
+  return readDesign(sentencesOf(turns));
 }
 
 const CODING: Record<keyof CodingTalk, Cue[]> = {
@@ -580,11 +594,8 @@ const CODING: Record<keyof CodingTalk, Cue[]> = {
   ],
 };
 
+const readCoding = lexiconReader(CODING);
+
 export function analyseCodingTalk(turns: Turn[]): CodingTalk {
-  const sentences = sentencesOf(turns);
-  return {
-    approach: bestSentence(sentences, CODING.approach),
-    complexity: bestSentence(sentences, CODING.complexity),
-    testing: bestSentence(sentences, CODING.testing),
-  };
+  return readCoding(sentencesOf(turns));
 }

@@ -6,12 +6,15 @@
  * interview replays identically. Guidance points are never read out: probes come from the bank's follow-ups or from
  * neutral, topic-level questions.
  */
+import { memoByText } from '../../../platform/bounded-map.js';
 import {
   analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, promptRequests, relatedness, requestCoverage, terms, words,
   type DesignPhase, type PointCoverage,
 } from './analysis.js';
 import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn } from './types.js';
 
+/** The candidate's turns are classified again on every later turn of their question: the verdicts for this many texts are kept. */
+const TURN_MEMO = 20_000;
 /** Probes per question (markers such as encouragement, clarifications, the nudge to code are not counted). */
 export const MAX_PROBES: Record<RoundStyle, number> = { behavioral: 3, technical: 3, coding: 4, system_design: 4 };
 /** With less than this left, the interviewer stops asking and closes (inviting the candidate's questions). */
@@ -93,13 +96,13 @@ const NON_ANSWERS: RegExp[] = [
 ];
 
 /** No answer: empty, "I don't know", "no idea", "pass", a grunt, or a couple of words without content. */
-export function isNonAnswer(text: string): boolean {
+export const isNonAnswer = memoByText((text: string): boolean => {
   const t = lower(text).replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim();
   if (t.length === 0 || isSkipRequest(t) || isPleasantry(t)) return true;
   const filler = t.replace(/\b(?:um+|uh+|hmm+|erm*|ah+|well|sorry|so|honestly|really|i think|to be honest)\b/g, ' ').replace(/\s+/g, ' ').trim();
   if (filler.length === 0 || NON_ANSWERS.some((re) => re.test(filler))) return true;
   return words(t).length <= 2 && terms(text).length === 0;
-}
+}, TURN_MEMO);
 
 /** A short question back to the interviewer ("Can I assume the input fits in memory?"). */
 export function isClarifyingQuestion(text: string): boolean {
@@ -140,7 +143,8 @@ function questionTurns(turns: Turn[], index: number, answer: string): Turn[] {
 }
 
 /** Turns that say something (not "I don't know", "repeat that", nor a question back). */
-const substantive = (turns: Turn[]) => candidateTexts(turns).filter((t) => !isNonAnswer(t.text) && !isRepeatRequest(t.text) && !isClarifyingQuestion(t.text) && !isThinkingPause(t.text));
+const isSubstantive = memoByText((text: string) => !isNonAnswer(text) && !isRepeatRequest(text) && !isClarifyingQuestion(text) && !isThinkingPause(text), TURN_MEMO);
+const substantive = (turns: Turn[]) => candidateTexts(turns).filter((t) => isSubstantive(t.text));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Asking questions

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InterviewTurnsTable } from '../../src/db/schema.js';
+import { createInterviewRepo } from '../../src/modules/interviews/repo.js';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let org: Org;
+
+beforeAll(async () => {
+  ({ h, kit, org } = await interviewSuite());
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** A joined interview (in progress), with nothing said yet. */
+async function running() {
+  const key = org.keys.secret_test;
+  const interview = await kit.create(key);
+  await kit.join(await kit.token(key, interview.id), interview.id);
+  return interview.id as string;
+}
+
+const turn = (interviewId: string, seq: number, extra: Partial<InterviewTurnsTable> = {}): InterviewTurnsTable => ({
+  interview_id: interviewId, seq, speaker: 'candidate', kind: 'text', text: `turn ${seq}`, question_position: seq % 2 === 0 ? null : 1,
+  client_id: seq % 2 === 0 ? null : `c-${seq}`, data: seq % 3 === 0 ? JSON.stringify({ seq }) : null, at_ms: seq * 100, created_at: 1_000 + seq, ...extra,
+});
+
+describe('the conversation\'s compiled statements', () => {
+  it('store one, two and many turns per statement, every column as given, and read them back in order', async () => {
+    const repo = createInterviewRepo(h.db);
+    const id = await running();
+    const batches = [[turn(id, 1)], [turn(id, 2), turn(id, 3, { speaker: 'interviewer', kind: 'board' })], [4, 5, 6, 7, 8].map((s) => turn(id, s))];
+    for (const rows of batches) await h.db.kysely.transaction().execute((tx) => repo.insertTurns(tx, rows));
+    expect(await repo.turnsNow(id)).toEqual(batches.flat());
+    expect((await repo.turnsNow(id, 6)).map((t) => t.seq)).toEqual([7, 8]);
+  });
+
+  it('advance moves the interview on only from the row it saw, with or without the interviewer\'s state', async () => {
+    const repo = createInterviewRepo(h.db);
+    const id = await running();
+    const seen = (await repo.byIdNow(id))!;
+    const now = seen.updated_at + 1;
+    expect(await h.db.kysely.transaction().execute((tx) => repo.advance(tx, seen, 2, '{"phase":"question"}', now))).toBe(true);
+    // The same snapshot again is stale: nothing changes.
+    expect(await h.db.kysely.transaction().execute((tx) => repo.advance(tx, seen, 2, '{"phase":"x"}', now + 1))).toBe(false);
+    const moved = (await repo.byIdNow(id))!;
+    expect(moved).toMatchObject({ next_seq: seen.next_seq + 2, updated_at: now, interviewer: '{"phase":"question"}' });
+    expect(await h.db.kysely.transaction().execute((tx) => repo.advance(tx, moved, 1, null, now + 2))).toBe(true);
+    expect(await repo.byIdNow(id)).toMatchObject({ next_seq: seen.next_seq + 3, interviewer: '{"phase":"question"}' });
+  });
+});
