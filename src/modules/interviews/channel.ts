@@ -36,6 +36,8 @@ export const CLOSE = {
 interface Connection {
   interviewId: string;
   socket: WebSocket;
+  /** The network connection under the WebSocket (the upgraded request's socket), corked to send several messages in one write. */
+  wire: { cork(): void; uncork(): void } | null;
   lastSent: number;
   flushing: Promise<void> | null;
   dirty: boolean;
@@ -47,6 +49,16 @@ type Outgoing = Record<string, unknown> & { type: string };
 
 function send(socket: WebSocket, message: Outgoing): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+}
+
+/** Messages that go out together (a candidate's turn and the reply to it) in one write: one system call and packet, not one each. */
+function sendAll(c: Connection, messages: Outgoing[]): void {
+  if (messages.length > 1) c.wire?.cork();
+  try {
+    for (const message of messages) send(c.socket, message);
+  } finally {
+    if (messages.length > 1) c.wire?.uncork();
+  }
 }
 
 /** Answers a ping within `ms`: the connection is alive. */
@@ -70,10 +82,8 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
 
   async function flushOnce(c: Connection): Promise<void> {
     const rows = await deps.repo.turnsNow(c.interviewId, c.lastSent);
-    for (const row of rows) {
-      send(c.socket, turnMessage(row));
-      c.lastSent = row.seq;
-    }
+    sendAll(c, rows.map(turnMessage));
+    if (rows.length > 0) c.lastSent = rows[rows.length - 1].seq;
   }
 
   function flush(c: Connection): Promise<void> {
@@ -106,7 +116,7 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
       if (!c) return;
       // The common case: the connection has everything before these, so they go out without a read.
       if (!c.flushing && rows.length > 0 && rows[0].seq === c.lastSent + 1) {
-        for (const row of rows) send(c.socket, turnMessage(row));
+        sendAll(c, rows.map(turnMessage));
         c.lastSent = rows[rows.length - 1].seq;
       } else void flush(c).catch(() => undefined);
     },
@@ -212,7 +222,8 @@ export function channelRoute(app: App, deps: {
       if (closed) return;
       clearTimeout(authTimer);
       // A last_seq beyond the transcript would hide the turns still to come: it counts as the latest there is.
-      connection = { interviewId, socket, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
+      const wire = request.raw.socket as Connection['wire'] | undefined;
+      connection = { interviewId, socket, wire: typeof wire?.cork === 'function' ? wire : null, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
       known = row;
       lastRead = Date.now();
       hub.connections.set(interviewId, connection);

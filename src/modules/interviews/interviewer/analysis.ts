@@ -463,17 +463,26 @@ export function coverKeyPoints(keyPoints: string[], turns: Turn[]): PointCoverag
     const { main, groups } = units[index];
     const groupWeight = groups.map((g) => g.reduce((sum, t) => sum + idf.get(t)!, 0) / g.length);
     const total = main.reduce((sum, t) => sum + idf.get(t)!, 0) + groupWeight.reduce((a, b) => a + b, 0);
-    const weight = (have: ReadonlySet<string>) => (total === 0 ? 0
-      : (main.reduce((sum, t) => sum + (have.has(t) ? idf.get(t)! : 0), 0) + groups.reduce((sum, g, i) => sum + (g.some((t) => have.has(t)) ? groupWeight[i] : 0), 0)) / total);
+    // The point's units (its main terms, then its example lists) each sentence holds; a window holds what any of its
+    // sentences does. Weights are added in the units' order, as the sum over the window's terms would be.
+    const unitWeight = [...main.map((t) => idf.get(t)!), ...groupWeight];
+    const holds = sentenceTerms.map((have) => [...main.map((t) => have.has(t)), ...groups.map((g) => g.some((t) => have.has(t)))]);
+    const weight = (held: boolean[]) => {
+      let mainSum = 0;
+      let groupSum = 0;
+      for (let k = 0; k < held.length; k++) if (held[k]) k < main.length ? (mainSum += unitWeight[k]) : (groupSum += unitWeight[k]);
+      return total === 0 ? 0 : (mainSum + groupSum) / total;
+    };
     let score = 0;
     let best = -1;
     let bestSingle = 0;
     for (let i = 0; i < sentences.length; i++) {
-      const single = weight(sentenceTerms[i]);
+      const single = weight(holds[i]);
       if (single > bestSingle) { bestSingle = single; best = i; }
-      const window = new Set(sentenceTerms[i]);
-      for (let j = i; j < Math.min(sentences.length, i + 3); j++) {
-        for (const t of sentenceTerms[j]) window.add(t);
+      score = Math.max(score, single);
+      const window = [...holds[i]];
+      for (let j = i + 1; j < Math.min(sentences.length, i + 3); j++) {
+        for (let k = 0; k < window.length; k++) window[k] ||= holds[j][k];
         score = Math.max(score, weight(window));
       }
     }
