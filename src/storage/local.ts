@@ -52,12 +52,17 @@ export function createLocalStorage(options: LocalStorageOptions) {
     return url.toString();
   }
 
-  async function write(objectKey: string, body: Buffer): Promise<void> {
+  async function write(objectKey: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
     const target = fileOf(objectKey);
     await fs.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
     try {
-      await fs.writeFile(temp, body);
+      const file = await fs.open(temp, 'wx');
+      try {
+        for await (const part of parts) await file.write(part);
+      } finally {
+        await file.close();
+      }
       await fs.rename(temp, target);
     } catch (error) {
       await fs.rm(temp, { force: true });
@@ -91,7 +96,8 @@ export function createLocalStorage(options: LocalStorageOptions) {
       if (info.size > maxBytes) throw new ObjectTooLarge(maxBytes);
       return fs.readFile(fileOf(objectKey));
     },
-    write: (objectKey, body) => write(objectKey, body),
+    write: (objectKey, body) => write(objectKey, [body]),
+    writeParts: (objectKey, parts) => write(objectKey, parts),
     async delete(objectKey) {
       await fs.rm(fileOf(objectKey), { force: true });
     },

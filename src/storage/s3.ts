@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
-  type S3ClientConfig,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand,
+  GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, UploadPartCommand,
+  type CompletedPart, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertFolderPrefix, attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES, type ObjectInfo, type ObjectStorage, type SignedPut } from './storage.js';
@@ -18,6 +19,9 @@ export interface S3StorageConfig {
   /** Prepended to every key as is (so usually ends with `/`); may be empty. */
   prefix: string;
 }
+
+/** A multipart upload's part size (S3: at least 5 MiB, except the last part). */
+export const MULTIPART_PART_BYTES = 8 * 1_048_576;
 
 export function createS3Storage(config: S3StorageConfig): ObjectStorage {
   const client = new S3Client(clientConfig(config));
@@ -75,6 +79,40 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
 
     async write(key, body, contentType): Promise<void> {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: full(key), Body: body, ContentType: contentType }));
+    },
+
+    // Parts are gathered into uploads of MULTIPART_PART_BYTES (S3 wants at least 5 MiB in every part but the last);
+    // an object that never reaches one part is a plain PUT. A failure aborts the multipart upload.
+    async writeParts(key, parts, contentType): Promise<void> {
+      const target = { Bucket: bucket, Key: full(key) };
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      let uploadId: string | undefined;
+      const done: CompletedPart[] = [];
+      const sendPart = async () => {
+        uploadId ??= (await client.send(new CreateMultipartUploadCommand({ ...target, ContentType: contentType }))).UploadId!;
+        const PartNumber = done.length + 1;
+        const { ETag } = await client.send(new UploadPartCommand({ ...target, UploadId: uploadId, PartNumber, Body: Buffer.concat(pending) }));
+        done.push({ ETag, PartNumber });
+        pending = [];
+        pendingBytes = 0;
+      };
+      try {
+        for await (const part of parts) {
+          pending.push(part);
+          pendingBytes += part.length;
+          if (pendingBytes >= MULTIPART_PART_BYTES) await sendPart();
+        }
+        if (uploadId === undefined) {
+          await client.send(new PutObjectCommand({ ...target, Body: Buffer.concat(pending), ContentType: contentType }));
+          return;
+        }
+        if (pendingBytes > 0) await sendPart();
+        await client.send(new CompleteMultipartUploadCommand({ ...target, UploadId: uploadId, MultipartUpload: { Parts: done } }));
+      } catch (error) {
+        if (uploadId !== undefined) await client.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId })).catch(() => undefined);
+        throw error;
+      }
     },
 
     async delete(key): Promise<void> {

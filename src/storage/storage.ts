@@ -31,6 +31,11 @@ export interface ObjectStorage {
   /** The object's bytes, or null when there is none; throws ObjectTooLarge past `maxBytes` without reading further. */
   read(key: string, maxBytes: number): Promise<Buffer | null>;
   write(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * An object written from its parts, in order, without holding it whole (a recording joined from its pieces). It
+   * appears only once complete; when `parts` throws, nothing is left behind.
+   */
+  writeParts(key: string, parts: AsyncIterable<Buffer>, contentType: string): Promise<void>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Deletes every object whose key starts with `prefix`, a folder (it ends with `/`): pieces of a recording, say. */

@@ -68,23 +68,28 @@ export function interviewJobs(deps: {
   /**
    * Live interviews: the pieces the room uploaded, joined in order into one recording (stops at the first missing
    * piece; nothing when the first is not a WebM, Ogg or MP4 start), stored and later served as that container.
-   * Pieces are deleted once joined.
+   * The pieces are read one at a time and written on as they come (never the whole recording in memory), and
+   * deleted once joined.
    */
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
     for (const format of RECORDING_FORMATS) if (await storage.head(recordingKey(row, format))) return recordingKey(row, format); // joined by an earlier try
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (let i = 0; i < RECORDING_CHUNKS_MAX; i++) {
-      const piece = await storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES).catch(() => null);
-      if (!piece || total + piece.length > RECORDING_MAX_BYTES) break;
-      parts.push(piece);
-      total += piece.length;
+    const piece = (i: number) => storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES).catch(() => null);
+    const first = await piece(0);
+    const format = first ? sniffRecording(first) : null;
+    if (!first || !format) return null;
+    async function* pieces(): AsyncGenerator<Buffer> {
+      let total = first!.length;
+      yield first!;
+      for (let i = 1; i < RECORDING_CHUNKS_MAX; i++) {
+        const next = await piece(i);
+        if (!next || total + next.length > RECORDING_MAX_BYTES) return;
+        total += next.length;
+        yield next;
+      }
     }
-    const format = parts.length ? sniffRecording(parts[0]!) : null;
-    if (!format) return null;
     const key = recordingKey(row, format);
-    await storage.write(key, Buffer.concat(parts), format.contentType);
+    await storage.writeParts(key, pieces(), format.contentType);
     await storage.deletePrefix(recordingPiecesPrefix(row)); // every piece, those past a gap or the cap too
     return key;
   }
