@@ -1,10 +1,12 @@
 import { SMTPServer } from 'smtp-server';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
+import { joinWebmStreams } from '../../src/storage/webm-join.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -158,6 +160,31 @@ describe('recording (live mode only)', () => {
     test.channel.send({ type: 'recording.chunk_url', index: 0 });
     expect((await test.channel.next('error')).code).toBe('recording_not_ready');
     await test.channel.close();
+  });
+});
+
+describe('recording across a reload of the room', () => {
+  it('joins the second recorder\'s WebM stream onto the first, one header and one timeline, as stored and served', async () => {
+    const a = readFileSync(new URL('../fixtures/recordings/chromium-a.webm', import.meta.url));
+    const b = readFileSync(new URL('../fixtures/recordings/chromium-b.webm', import.meta.url));
+    // Pieces 0 and 1 from the first tab's recorder, 2 and 3 from the reloaded tab's (which carried on the numbering).
+    const pieces = [a.subarray(0, 20_000), a.subarray(20_000), b.subarray(0, 15_000), b.subarray(15_000)];
+    const { interview, token, channel } = await kit.started(live());
+    for (const [index, piece] of pieces.entries()) {
+      const at = channel.messages.length;
+      channel.send({ type: 'recording.chunk_url', index });
+      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
+    }
+    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
+    const file = (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
+    const joined: Buffer[] = [];
+    for await (const part of joinWebmStreams((async function* () { yield* pieces; })())) joined.push(part);
+    expect(file.equals(Buffer.concat(joined))).toBe(true);
+    expect(file.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
+    expect(file.indexOf(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), 1)).toBe(-1); // one EBML header: the second was dropped
   });
 });
 

@@ -5,6 +5,7 @@ import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording } from '../../storage/file-type.js';
 import type { ObjectStorage } from '../../storage/storage.js';
+import { joinWebmStreams } from '../../storage/webm-join.js';
 import type { Emit } from '../webhooks/service.js';
 import { turnOf } from './conversation.js';
 import { ERASE_FILES_JOB, PROCESS_JOB, TIMEOUT_JOB, type Ending } from './ending.js';
@@ -69,7 +70,8 @@ export function interviewJobs(deps: {
    * Live interviews: the pieces the room uploaded, joined in order into one recording (stops at the first missing
    * piece; nothing when the first is not a WebM, Ogg or MP4 start), stored and later served as that container.
    * The pieces are read one at a time and written on as they come (never the whole recording in memory), and
-   * deleted once joined.
+   * deleted once joined. A WebM recording that a reload of the room started over (a second stream in later pieces)
+   * is joined into one stream on one timeline (storage/webm-join.ts).
    */
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
@@ -89,7 +91,7 @@ export function interviewJobs(deps: {
       }
     }
     const key = recordingKey(row, format);
-    await storage.writeParts(key, pieces(), format.contentType);
+    await storage.writeParts(key, format.extension === 'webm' ? joinWebmStreams(pieces()) : pieces(), format.contentType);
     await storage.deletePrefix(recordingPiecesPrefix(row)); // every piece, those past a gap or the cap too
     return key;
   }
