@@ -114,20 +114,24 @@ const ms = Number(options.duration) * 1000;
 const rounds = Number(options.rounds);
 // Interviews are created (REST calls: create, session token, join) before each round, not during it: what is measured
 // is the conversation, and a finished interview's candidate goes straight on to the next one. The pool is sized from
-// what the warm-up and earlier rounds used; a round that still runs it dry says so.
+// what the warm-up and earlier rounds used (two and a half times over); a round that still runs it dry says so.
 const pool = [];
 const fill = async (n) => { while (pool.length < n) pool.push(await readyInterview()); };
 await fill(CLIENTS * 2);
-await Promise.all(Array.from({ length: CLIENTS }, () => echoLoop(1000, []))); // warm-up
+// Warm-up: 2 s of echo, then 5 s of interviews (the first measured round ran about 15% slower after 1 s, as V8 was
+// still compiling the interviewer and growing its young generation).
+const WARMUP_MS = 5000;
+await Promise.all(Array.from({ length: CLIENTS }, () => echoLoop(2000, [])));
+await fill(CLIENTS * 10);
 pool.used = 0;
-await Promise.all(Array.from({ length: CLIENTS }, () => candidateLoop(pool, 1000, []))); // warm-up
-let usedPerSecond = pool.used;
+await Promise.all(Array.from({ length: CLIENTS }, () => candidateLoop(pool, WARMUP_MS, [])));
+let usedPerSecond = pool.used / (WARMUP_MS / 1000);
 const results = { echo: [], interview: [] };
 for (let round = 0; round < rounds; round++) {
   for (const name of process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['echo', 'interview']) {
     const latencies = [];
     if (name === 'interview') {
-      await fill(Math.ceil(usedPerSecond * (ms / 1000) * 1.5) + CLIENTS);
+      await fill(Math.ceil(usedPerSecond * (ms / 1000) * 2.5) + CLIENTS);
       pool.used = 0;
       pool.ranDry = false;
     }
