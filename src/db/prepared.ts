@@ -39,12 +39,15 @@ function runIn<A extends unknown[], R>(bind: (args: A) => CompiledQuery<R>) {
   return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;
 }
 
-/** The compiled query of `build` for these arguments' shape, with their values bound. */
+/**
+ * The compiled query of `build` for these arguments' shape, with their values bound. A shape is which arguments are
+ * present and how many there are (a variadic `build`, such as a multi-row insert, compiles once per count).
+ */
 function compiledShapes<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
-  const shapes = new Map<string, { compiled: CompiledQuery<R>; slots: Slot[] }>();
+  const shapes = new Map<string | number, { compiled: CompiledQuery<R>; slots: Slot[] }>();
   return (args: A): CompiledQuery<R> => {
-    // '' when every argument is present (the usual case): no string is built for it.
-    const mask = args.includes(undefined) ? args.map((a) => (a === undefined ? '0' : '1')).join('') : '';
+    // The count when every argument is present (the usual case): no string is built for it.
+    const mask = args.includes(undefined) ? args.map((a) => (a === undefined ? '0' : '1')).join('') : args.length;
     let shape = shapes.get(mask);
     if (!shape) {
       const sentinels = args.map((a, i) => (a === undefined ? undefined : sentinel(i))) as A;

@@ -139,7 +139,7 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
   let end = 0; // the latest block time written
   let step = DEFAULT_STEP;
   let passThrough = false; // something did not parse: the rest goes out as it is
-  let compatible = true; // false once a later stream cannot be appended: nothing more is written
+  let compatible = true; // false once a later stream cannot be appended: the recording ends there
 
   const noteBlock = (at: number) => {
     if (at > end) {
@@ -190,7 +190,6 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
         continue;
       }
       // A later stream: its clusters go on, moved in time; its headers are checked against the first's and dropped.
-      if (!compatible) continue;
       if (e.id === ID.tracks && (first.tracks === null || tracksSignature(data) !== first.tracks)) compatible = false;
       else if (e.id === ID.info && timecodeScaleOf(data) !== first.scale) compatible = false;
       else if (!KEPT_IN_LATER_STREAMS.has(e.id)) continue;
@@ -204,6 +203,7 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
         const relative = blockRelative(e.id, data);
         if (relative !== null) noteBlock(cluster + relative);
       }
+      if (!compatible) break; // nothing of this stream, or after it, is written
     }
     if (out.length > 0) yield Buffer.concat(out);
     buf = buf.subarray(at);

@@ -42,17 +42,10 @@ export function createInterviewRepo(database: Db) {
       .where('id', '=', id).where('next_seq', '=', seenSeq).where('updated_at', '=', seenAt).where('status', '=', 'in_progress')
       .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
       .returning('id'));
-  /** A multi-row insert of turns, compiled once per number of rows (an exchange stores one or two). */
-  const insertTurnRows = new Map<number, ReturnType<typeof preparedIn<unknown[], unknown>>>();
-  const turnRowsInsert = (count: number) => {
-    let insert = insertTurnRows.get(count);
-    if (!insert) {
-      insert = preparedIn((...values: unknown[]) => db.insertInto('interview_turns').values(Array.from({ length: count }, (_, r) =>
-        Object.fromEntries(TURN_COLUMNS.map((column, c) => [column, values[r * TURN_COLUMNS.length + c]])) as unknown as InterviewTurnsTable)));
-      if (count <= 4) insertTurnRows.set(count, insert);
-    }
-    return insert;
-  };
+  /** A multi-row insert of turns, its values in TURN_COLUMNS order row after row: compiled once per number of rows. */
+  const insertTurnRows = preparedIn((...values: unknown[]) => db.insertInto('interview_turns').values(
+    Array.from({ length: values.length / TURN_COLUMNS.length }, (_, r) =>
+      Object.fromEntries(TURN_COLUMNS.map((column, c) => [column, values[r * TURN_COLUMNS.length + c]])) as unknown as InterviewTurnsTable)));
 
   return {
     /** The plain connection, for reads outside a transaction. */
@@ -136,7 +129,7 @@ export function createInterviewRepo(database: Db) {
     },
     async insertTurns(tx: Kysely<Database>, rows: InterviewTurnsTable[]): Promise<void> {
       if (rows.length === 0) return;
-      await turnRowsInsert(rows.length)(tx as unknown as Kysely<any>, ...rows.flatMap((row) => TURN_COLUMNS.map((column) => row[column])));
+      await insertTurnRows(tx as unknown as Kysely<any>, ...rows.flatMap((row) => TURN_COLUMNS.map((column) => row[column])));
     },
     /** Appends a turn at the interview's next sequence number (the caller holds the interview's lock). */
     async appendTurn(tx: Kysely<Database>, turn: Omit<InterviewTurnsTable, 'seq'>): Promise<InterviewTurnsTable> {
