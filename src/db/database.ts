@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kyse
 import pg from 'pg';
 import { BoundedMap } from '../platform/bounded-map.js';
 import { startCheckpointer } from './checkpointer.js';
+import { groupCommit } from './group-commit.js';
 import { mergeMarks } from './functions.js';
 import { ReadCache } from './read-cache.js';
 import type { Database } from './schema.js';
@@ -24,8 +25,10 @@ export interface Db {
   read<R>(query: CompiledQuery<R>): Promise<R[]>;
   /**
    * Runs one statement on its own (autocommit, a write or a read that must see the latest commit) and returns its
-   * rows. On SQLite it runs at once on the writing connection unless a transaction holds that connection, and then
-   * after it, through Kysely: handing the connection over through Kysely costs about as much as a small write.
+   * rows once it is committed. On SQLite, on the writing connection: a read at once; a write with the others of this
+   * turn of the event loop, in one transaction at its end (group-commit.ts). When a transaction holds the connection,
+   * the statement runs after it, through Kysely: handing the connection over through Kysely costs about as much as a
+   * small write.
    */
   execute<R>(query: CompiledQuery<R>): Promise<R[]>;
   /** SQLite: checks now for other processes' commits (the app calls it as each request arrives); PostgreSQL: nothing. */
@@ -81,6 +84,18 @@ export function openDatabase(options: DatabaseOptions): Db {
   const results = new ReadCache(sqlite);
   const writeStatements = withStatementCache(sqlite, { immediateTransactions: true, observe: (sql) => results.observe(sql) });
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writeStatements }) });
+  const writes = groupCommit({
+    inTransaction: () => sqlite.inTransaction,
+    run(sql, parameters) {
+      const statement = writeStatements.prepare(sql);
+      if (statement.reader) return statement.all(parameters);
+      statement.run(parameters);
+      return [];
+    },
+    begin: () => writeStatements.prepare('begin').run(),
+    commit: () => writeStatements.prepare('commit').run(),
+    rollback: () => writeStatements.prepare('rollback').run(),
+  });
   const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
   reader.pragma('busy_timeout = 5000');
   reader.pragma('query_only = ON');
@@ -94,10 +109,9 @@ export function openDatabase(options: DatabaseOptions): Db {
       // Kysely holds the connection across a transaction's awaits; a statement run now would join that transaction.
       // Outside one, this statement runs and commits before anything else can (better-sqlite3 is synchronous).
       if (sqlite.inTransaction) return (await kysely.executeQuery(query)).rows;
-      const statement = writeStatements.prepare(query.sql);
-      if (statement.reader) return statement.all(query.parameters) as R[];
-      statement.run(query.parameters);
-      return [];
+      const statement = writeStatements.statement(query.sql);
+      if (statement.readonly) return statement.all(query.parameters) as R[];
+      return writes.write(query.sql, query.parameters) as Promise<R[]>;
     },
     async read<R>(query: CompiledQuery<R>): Promise<R[]> {
       const key = results.key(query);
@@ -119,6 +133,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       }));
     },
     close: async () => {
+      writes.flush();
       await checkpointer?.stop();
       reader.close();
       await kysely.destroy();
@@ -134,9 +149,14 @@ function withStatementCache(sqlite: SQLite.Database, options: { immediateTransac
   const cache = new BoundedMap<string, SQLite.Statement>(max);
   return {
     close: () => sqlite.close(),
+    /** The statement for `query`, for running now: what it writes is reported to `observe` first. */
     prepare(query: string): SQLite.Statement {
       // Kysely's driver runs a statement in the same tick as it prepares it.
       options.observe?.(query);
+      return this.statement(query);
+    },
+    /** The statement for `query`, not yet to be run. */
+    statement(query: string): SQLite.Statement {
       // Kysely opens transactions with a deferred BEGIN; with several processes on one file, a transaction that
       // reads and then writes can then fail with SQLITE_BUSY_SNAPSHOT. BEGIN IMMEDIATE takes the write lock up
       // front, waiting (busy_timeout) for another process's transaction instead of failing.

@@ -63,7 +63,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   };
   const lifecycle = createLifecycle(deps, kind);
   // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
-  // open and not due, so no transaction, lock or read comes first. Once the session is in progress the statement
+  // open and not due, so no transaction of its own, lock or read comes first (on SQLite it commits with the other
+  // writes of its turn of the event loop: group-commit.ts). Once the session is in progress the statement
   // leaves `status` alone, so its index is not rewritten with each page. Anything else falls back to the full path.
   const mergeInto = (statuses: Array<'started' | 'in_progress'>) => preparedStatement(deps.database, (id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) =>
     db.updateTable('psychometric_sessions')
