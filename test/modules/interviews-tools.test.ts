@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
+import { interviewJobs } from '../../src/modules/interviews/processing.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
+import type { ObjectStorage } from '../../src/storage/storage.js';
 import { joinWebmStreams } from '../../src/storage/webm-join.js';
 
 let h: Harness;
@@ -160,6 +162,80 @@ describe('recording (live mode only)', () => {
     test.channel.send({ type: 'recording.chunk_url', index: 0 });
     expect((await test.channel.next('error')).code).toBe('recording_not_ready');
     await test.channel.close();
+  });
+});
+
+describe('joining a recording when a run of the job is slow or storage fails', () => {
+  const ANSWERS = ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.'];
+  const PIECES = [Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('first piece ')]), Buffer.from('second piece '), Buffer.from('third piece')];
+
+  /** A live interview whose room uploaded PIECES, ended (its processing job queued, not run). */
+  async function endedWithPieces() {
+    const { interview, token, channel } = await kit.started(live());
+    for (const [index, piece] of PIECES.entries()) {
+      const at = channel.messages.length;
+      channel.send({ type: 'recording.chunk_url', index });
+      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
+    }
+    for (const text of ANSWERS) await channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await channel.close();
+    return interview.id as string;
+  }
+
+  /** The processing job's handler, over the storage given. */
+  const processingOver = (storage: ObjectStorage) => {
+    const handler = interviewJobs({
+      db: h.db.kysely, clock: h.clock, repo: h.modules.interviewRepo, ending: h.modules.interviews.ending, storage, model: null,
+      emit: h.modules.webhooks.emitEvent, changed: () => {},
+    }).find((j) => j.kind === 'interview.process')!;
+    return (interviewId: string) => handler.run({ interview_id: interviewId }, {} as never);
+  };
+
+  const served = async (interviewId: string) => {
+    const link = await kit.client.ok('GET', `/v1/interviews/${interviewId}/recording-url`, { key: live() }, 200);
+    return (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
+  };
+
+  it('a run that finds the pieces deleted under it by a run that joined them keeps the whole recording, not its shorter one', async () => {
+    const id = await endedWithPieces();
+    const storage = h.services.files.storage;
+    const fast = processingOver(storage);
+    let overtaken = false;
+    // The slow run's lease ran out after it read the first piece; a second run joins everything and deletes the pieces.
+    const slow = processingOver({
+      ...storage,
+      read: async (key, max) => {
+        if (key === recordingChunkKey({ organization_id: org.id, id }, 1) && !overtaken) {
+          overtaken = true;
+          await fast(id);
+        }
+        return storage.read(key, max);
+      },
+    });
+    await slow(id);
+    expect(overtaken).toBe(true);
+    expect((await served(id)).equals(Buffer.concat(PIECES))).toBe(true);
+    const row = await h.db.kysely.selectFrom('interviews').select(['status', 'recording_key']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('completed');
+  });
+
+  it('a piece that cannot be read fails the run and keeps every piece; the next run joins the whole recording', async () => {
+    const id = await endedWithPieces();
+    const storage = h.services.files.storage;
+    const flaky = processingOver({
+      ...storage,
+      read: async (key, max) => {
+        if (key === recordingChunkKey({ organization_id: org.id, id }, 2)) throw new Error('storage unavailable');
+        return storage.read(key, max);
+      },
+    });
+    await expect(flaky(id)).rejects.toThrow('storage unavailable');
+    for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).not.toBeNull();
+    expect((await h.db.kysely.selectFrom('interviews').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('ended');
+    await processingOver(storage)(id);
+    expect((await served(id)).equals(Buffer.concat(PIECES))).toBe(true);
+    for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording } from '../../storage/file-type.js';
-import type { ObjectStorage } from '../../storage/storage.js';
+import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
 import { joinWebmStreams } from '../../storage/webm-join.js';
 import type { Emit } from '../webhooks/service.js';
 import { turnOf } from './conversation.js';
@@ -19,6 +19,9 @@ import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
 
 const SWEEP_BATCH = 200;
+
+/** Another run of the processing job joined this recording while this one was reading its pieces. */
+class JoinedElsewhere extends Error {}
 
 const runOf = (run: CodeRun | null) => (run ? { status: run.status, exit_code: run.exitCode, stdout: run.stdout, stderr: run.stderr, time_ms: run.timeMs } : null);
 
@@ -76,22 +79,34 @@ export function interviewJobs(deps: {
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
     for (const format of RECORDING_FORMATS) if (await storage.head(recordingKey(row, format))) return recordingKey(row, format); // joined by an earlier try
-    const piece = (i: number) => storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES).catch(() => null);
+    // A piece over the cap (the signed upload refuses one) ends the recording as a gap does. Any other failure to read
+    // fails the job, which runs again later, rather than store a recording cut short and delete the rest of it.
+    const piece = (i: number) => storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES)
+      .catch((error: unknown) => (error instanceof ObjectTooLarge ? null : Promise.reject(error)));
     const first = await piece(0);
     const format = first ? sniffRecording(first) : null;
     if (!first || !format) return null;
+    const key = recordingKey(row, format);
     async function* pieces(): AsyncGenerator<Buffer> {
       let total = first!.length;
       yield first!;
       for (let i = 1; i < RECORDING_CHUNKS_MAX; i++) {
         const next = await piece(i);
+        // A missing piece is a gap in what the room uploaded, or the work of another run of this job (one whose lease
+        // ran out while it was slow) that has joined the recording and deleted the pieces: that run stored the whole
+        // recording before deleting any piece, and this shorter one must not replace it.
+        if (!next && await storage.head(key)) throw new JoinedElsewhere();
         if (!next || total + next.length > RECORDING_MAX_BYTES) return;
         total += next.length;
         yield next;
       }
     }
-    const key = recordingKey(row, format);
-    await storage.writeParts(key, format.extension === 'webm' ? joinWebmStreams(pieces()) : pieces(), format.contentType);
+    try {
+      await storage.writeParts(key, format.extension === 'webm' ? joinWebmStreams(pieces()) : pieces(), format.contentType);
+    } catch (error) {
+      if (error instanceof JoinedElsewhere) return key; // nothing of this run was stored
+      throw error;
+    }
     await storage.deletePrefix(recordingPiecesPrefix(row)); // every piece, those past a gap or the cap too
     return key;
   }
