@@ -8,6 +8,7 @@ import { settleJobs } from '../helpers/settle.js';
 import { interviewJobs } from '../../src/modules/interviews/processing.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
+import { joinMp4Streams } from '../../src/storage/mp4-join.js';
 import { joinWebmStreams } from '../../src/storage/webm-join.js';
 
 let h: Harness;
@@ -261,6 +262,29 @@ describe('recording across a reload of the room', () => {
     expect(file.equals(Buffer.concat(joined))).toBe(true);
     expect(file.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
     expect(file.indexOf(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), 1)).toBe(-1); // one EBML header: the second was dropped
+  });
+
+  it('joins a second MP4 recorder\'s fragments onto the first (Safari\'s container), as stored and served', async () => {
+    const a = readFileSync(new URL('../fixtures/recordings/chromium-a.mp4', import.meta.url));
+    const b = readFileSync(new URL('../fixtures/recordings/chromium-b.mp4', import.meta.url));
+    const pieces = [a.subarray(0, 20_000), a.subarray(20_000), b.subarray(0, 15_000), b.subarray(15_000)];
+    const { interview, token, channel } = await kit.started(live());
+    for (const [index, piece] of pieces.entries()) {
+      const at = channel.messages.length;
+      channel.send({ type: 'recording.chunk_url', index });
+      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
+    }
+    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
+    expect(link.content_type).toBe('audio/mp4');
+    const file = (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
+    const joined: Buffer[] = [];
+    for await (const part of joinMp4Streams((async function* () { yield* pieces; })())) joined.push(part);
+    expect(file.equals(Buffer.concat(joined))).toBe(true);
+    expect(file.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
+    expect(file.indexOf(Buffer.from('moov'), a.length)).toBe(-1); // one moov: the second was dropped
   });
 });
 

@@ -3,8 +3,9 @@ import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import { isPng, RECORDING_FORMATS, sniffRecording } from '../../storage/file-type.js';
+import { isPng, RECORDING_FORMATS, sniffRecording, type RecordingFormat } from '../../storage/file-type.js';
 import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
+import { joinMp4Streams } from '../../storage/mp4-join.js';
 import { joinWebmStreams } from '../../storage/webm-join.js';
 import type { Emit } from '../webhooks/service.js';
 import { turnOf } from './conversation.js';
@@ -19,6 +20,13 @@ import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
 
 const SWEEP_BATCH = 200;
+
+/** A recording's pieces as one stream: a later recorder's stream (a reload of the room) appended to the first's. */
+function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  if (format.extension === 'webm') return joinWebmStreams(pieces);
+  if (format.extension === 'm4a') return joinMp4Streams(pieces);
+  return pieces; // Ogg: a chained stream is valid as it is
+}
 
 /** Another run of the processing job joined this recording while this one was reading its pieces. */
 class JoinedElsewhere extends Error {}
@@ -73,8 +81,8 @@ export function interviewJobs(deps: {
    * Live interviews: the pieces the room uploaded, joined in order into one recording (stops at the first missing
    * piece; nothing when the first is not a WebM, Ogg or MP4 start), stored and later served as that container.
    * The pieces are read one at a time and written on as they come (never the whole recording in memory), and
-   * deleted once joined. A WebM recording that a reload of the room started over (a second stream in later pieces)
-   * is joined into one stream on one timeline (storage/webm-join.ts).
+   * deleted once joined. A WebM or MP4 recording that a reload of the room started over (a second stream in later
+   * pieces) is joined into one stream on one timeline (storage/webm-join.ts, storage/mp4-join.ts).
    */
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
@@ -102,7 +110,7 @@ export function interviewJobs(deps: {
       }
     }
     try {
-      await storage.writeParts(key, format.extension === 'webm' ? joinWebmStreams(pieces()) : pieces(), format.contentType);
+      await storage.writeParts(key, joinStreams(format, pieces()), format.contentType);
     } catch (error) {
       if (error instanceof JoinedElsewhere) return key; // nothing of this run was stored
       throw error;
