@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { joinAll } from '../helpers/recordings.js';
 import { settleJobs } from '../helpers/settle.js';
 import { interviewJobs } from '../../src/modules/interviews/processing.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
@@ -120,6 +121,30 @@ describe('proctoring signals', () => {
   });
 });
 
+/** Answers that make an interview scorable. */
+const ANSWERS = ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.'];
+
+/** A live interview whose room uploaded `pieces` (numbered from 0), ended: its processing job queued, not run. */
+async function endedWithPieces(pieces: Buffer[]): Promise<string> {
+  const { interview, token, channel } = await kit.started(live());
+  for (const [index, piece] of pieces.entries()) {
+    const at = channel.messages.length;
+    channel.send({ type: 'recording.chunk_url', index });
+    expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
+  }
+  for (const text of ANSWERS) await channel.answer(text);
+  await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+  await channel.close();
+  return interview.id as string;
+}
+
+/** The recording as `recording-url` serves it, and the content type it names. */
+async function served(interviewId: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const link = await kit.client.ok('GET', `/v1/interviews/${interviewId}/recording-url`, { key: live() }, 200);
+  const bytes = (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
+  return { bytes, contentType: link.content_type };
+}
+
 describe('recording (live mode only)', () => {
   it('joins the pieces the room uploaded into one recording behind a signed link; test mode never records', async () => {
     const { interview, token, channel } = await kit.started(live());
@@ -135,7 +160,7 @@ describe('recording (live mode only)', () => {
     channel.send({ type: 'recording.chunk_url', index: 5 }); // past a gap: not joined, but not left behind either
     expect((await put((await channel.next('recording.chunk_url', gapAt)).url, Buffer.from('stray piece'))).statusCode).toBe(200);
     expect(await h.services.files.storage.head(recordingChunkKey({ organization_id: org.id, id: interview.id }, 5))).not.toBeNull();
-    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
+    for (const text of ANSWERS) await channel.answer(text);
     await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
     await settleJobs(h, ['interview.process'], 'processing');
     const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
@@ -149,7 +174,7 @@ describe('recording (live mode only)', () => {
     safari.channel.send({ type: 'recording.chunk_url', index: 0 });
     const mp4Start = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42 moov…')]);
     expect((await put((await safari.channel.next('recording.chunk_url')).url, mp4Start)).statusCode).toBe(200);
-    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await safari.channel.answer(text);
+    for (const text of ANSWERS) await safari.channel.answer(text);
     await kit.client.ok('POST', `/v1/interviews/${safari.interview.id}/end`, { token: safari.token }, 200);
     await settleJobs(h, ['interview.process'], 'processing');
     const mp4 = await kit.client.ok('GET', `/v1/interviews/${safari.interview.id}/recording-url`, { key: live() }, 200);
@@ -167,22 +192,7 @@ describe('recording (live mode only)', () => {
 });
 
 describe('joining a recording when a run of the job is slow or storage fails', () => {
-  const ANSWERS = ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.'];
   const PIECES = [Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('first piece ')]), Buffer.from('second piece '), Buffer.from('third piece')];
-
-  /** A live interview whose room uploaded PIECES, ended (its processing job queued, not run). */
-  async function endedWithPieces() {
-    const { interview, token, channel } = await kit.started(live());
-    for (const [index, piece] of PIECES.entries()) {
-      const at = channel.messages.length;
-      channel.send({ type: 'recording.chunk_url', index });
-      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
-    }
-    for (const text of ANSWERS) await channel.answer(text);
-    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
-    await channel.close();
-    return interview.id as string;
-  }
 
   /** The processing job's handler, over the storage given. */
   const processingOver = (storage: ObjectStorage) => {
@@ -193,13 +203,8 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     return (interviewId: string) => handler.run({ interview_id: interviewId }, {} as never);
   };
 
-  const served = async (interviewId: string) => {
-    const link = await kit.client.ok('GET', `/v1/interviews/${interviewId}/recording-url`, { key: live() }, 200);
-    return (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
-  };
-
   it('a run that finds the pieces deleted under it by a run that joined them keeps the whole recording, not its shorter one', async () => {
-    const id = await endedWithPieces();
+    const id = await endedWithPieces(PIECES);
     const storage = h.services.files.storage;
     const fast = processingOver(storage);
     let overtaken = false;
@@ -216,13 +221,13 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     });
     await slow(id);
     expect(overtaken).toBe(true);
-    expect((await served(id)).equals(Buffer.concat(PIECES))).toBe(true);
+    expect((await served(id)).bytes.equals(Buffer.concat(PIECES))).toBe(true);
     const row = await h.db.kysely.selectFrom('interviews').select(['status', 'recording_key']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe('completed');
   });
 
   it('a piece that cannot be read fails the run and keeps every piece; the next run joins the whole recording', async () => {
-    const id = await endedWithPieces();
+    const id = await endedWithPieces(PIECES);
     const storage = h.services.files.storage;
     const flaky = processingOver({
       ...storage,
@@ -235,56 +240,27 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).not.toBeNull();
     expect((await h.db.kysely.selectFrom('interviews').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('ended');
     await processingOver(storage)(id);
-    expect((await served(id)).equals(Buffer.concat(PIECES))).toBe(true);
+    expect((await served(id)).bytes.equals(Buffer.concat(PIECES))).toBe(true);
     for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).toBeNull();
   });
 });
 
 describe('recording across a reload of the room', () => {
-  it('joins the second recorder\'s WebM stream onto the first, one header and one timeline, as stored and served', async () => {
-    const a = readFileSync(new URL('../fixtures/recordings/chromium-a.webm', import.meta.url));
-    const b = readFileSync(new URL('../fixtures/recordings/chromium-b.webm', import.meta.url));
+  it.each([
+    { container: 'WebM', file: 'webm', contentType: 'audio/webm', join: joinWebmStreams, header: Buffer.from([0x1a, 0x45, 0xdf, 0xa3]) },
+    { container: 'MP4 (Safari\'s container)', file: 'mp4', contentType: 'audio/mp4', join: joinMp4Streams, header: Buffer.from('moov') },
+  ])('joins the second $container recorder\'s stream onto the first, one header and one timeline, as stored and served', async ({ file, contentType, join, header }) => {
+    const a = readFileSync(new URL(`../fixtures/recordings/chromium-a.${file}`, import.meta.url));
+    const b = readFileSync(new URL(`../fixtures/recordings/chromium-b.${file}`, import.meta.url));
     // Pieces 0 and 1 from the first tab's recorder, 2 and 3 from the reloaded tab's (which carried on the numbering).
     const pieces = [a.subarray(0, 20_000), a.subarray(20_000), b.subarray(0, 15_000), b.subarray(15_000)];
-    const { interview, token, channel } = await kit.started(live());
-    for (const [index, piece] of pieces.entries()) {
-      const at = channel.messages.length;
-      channel.send({ type: 'recording.chunk_url', index });
-      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
-    }
-    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
-    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    const id = await endedWithPieces(pieces);
     await settleJobs(h, ['interview.process'], 'processing');
-    const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
-    const file = (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
-    const joined: Buffer[] = [];
-    for await (const part of joinWebmStreams((async function* () { yield* pieces; })())) joined.push(part);
-    expect(file.equals(Buffer.concat(joined))).toBe(true);
-    expect(file.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
-    expect(file.indexOf(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), 1)).toBe(-1); // one EBML header: the second was dropped
-  });
-
-  it('joins a second MP4 recorder\'s fragments onto the first (Safari\'s container), as stored and served', async () => {
-    const a = readFileSync(new URL('../fixtures/recordings/chromium-a.mp4', import.meta.url));
-    const b = readFileSync(new URL('../fixtures/recordings/chromium-b.mp4', import.meta.url));
-    const pieces = [a.subarray(0, 20_000), a.subarray(20_000), b.subarray(0, 15_000), b.subarray(15_000)];
-    const { interview, token, channel } = await kit.started(live());
-    for (const [index, piece] of pieces.entries()) {
-      const at = channel.messages.length;
-      channel.send({ type: 'recording.chunk_url', index });
-      expect((await put((await channel.next('recording.chunk_url', at)).url, piece)).statusCode).toBe(200);
-    }
-    for (const text of ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.']) await channel.answer(text);
-    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
-    await settleJobs(h, ['interview.process'], 'processing');
-    const link = await kit.client.ok('GET', `/v1/interviews/${interview.id}/recording-url`, { key: live() }, 200);
-    expect(link.content_type).toBe('audio/mp4');
-    const file = (await h.app.inject({ method: 'GET', url: new URL(link.url).pathname + new URL(link.url).search })).rawPayload;
-    const joined: Buffer[] = [];
-    for await (const part of joinMp4Streams((async function* () { yield* pieces; })())) joined.push(part);
-    expect(file.equals(Buffer.concat(joined))).toBe(true);
-    expect(file.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
-    expect(file.indexOf(Buffer.from('moov'), a.length)).toBe(-1); // one moov: the second was dropped
+    const stored = await served(id);
+    expect(stored.contentType).toBe(contentType);
+    expect(stored.bytes.equals(await joinAll(join, pieces))).toBe(true);
+    expect(stored.bytes.subarray(0, a.length).equals(a)).toBe(true); // the first recording as it was
+    expect(stored.bytes.indexOf(header, a.length)).toBe(-1); // one header: the second recorder's was dropped
   });
 });
 
