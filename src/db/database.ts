@@ -31,6 +31,12 @@ export interface Db {
    * small write.
    */
   execute<R>(query: CompiledQuery<R>): Promise<R[]>;
+  /**
+   * Runs statements in order as one transaction of their own and returns each one's rows; a step's `proceed`, when
+   * given, decides whether it goes on: if not, everything of it is undone and the answer is null. On SQLite it is
+   * committed with the other writes of its turn of the event loop, as `execute` is.
+   */
+  executeAll(steps: ReadonlyArray<{ query: CompiledQuery; proceed?: (rows: unknown[]) => boolean }>): Promise<unknown[][] | null>;
   /** SQLite: checks now for other processes' commits (the app calls it as each request arrives); PostgreSQL: nothing. */
   freshen(): void;
   close(): Promise<void>;
@@ -64,6 +70,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       // Frozen as on SQLite, where results are shared between callers.
       read: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows.map((row) => Object.freeze(row)),
       execute: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows,
+      executeAll: (steps) => executeAllThrough(kysely, steps),
       freshen: () => {},
       close: () => kysely.destroy(),
     };
@@ -92,9 +99,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       statement.run(parameters);
       return [];
     },
-    begin: () => writeStatements.prepare('begin').run(),
-    commit: () => writeStatements.prepare('commit').run(),
-    rollback: () => writeStatements.prepare('rollback').run(),
+    control: (statement) => void writeStatements.prepare(statement).run(),
   });
   const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
   reader.pragma('busy_timeout = 5000');
@@ -112,6 +117,10 @@ export function openDatabase(options: DatabaseOptions): Db {
       const statement = writeStatements.statement(query.sql);
       if (statement.readonly) return statement.all(query.parameters) as R[];
       return writes.write(query.sql, query.parameters) as Promise<R[]>;
+    },
+    async executeAll(steps) {
+      if (sqlite.inTransaction) return executeAllThrough(kysely, steps); // after the transaction that holds the connection
+      return writes.unit(steps.map(({ query, proceed }) => ({ sql: query.sql, parameters: query.parameters, proceed })));
     },
     async read<R>(query: CompiledQuery<R>): Promise<R[]> {
       const key = results.key(query);
@@ -139,6 +148,25 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/** Db.executeAll through Kysely: a transaction of the steps, rolled back when one's `proceed` says no. */
+async function executeAllThrough(kysely: Kysely<Database>, steps: Parameters<Db['executeAll']>[0]): Promise<unknown[][] | null> {
+  const undone = new Error('undone');
+  try {
+    return await kysely.transaction().execute(async (tx) => {
+      const results: unknown[][] = [];
+      for (const { query, proceed } of steps) {
+        const { rows } = await tx.executeQuery(query);
+        if (proceed && !proceed(rows)) throw undone;
+        results.push(rows);
+      }
+      return results;
+    });
+  } catch (error) {
+    if (error === undone) return null;
+    throw error;
+  }
 }
 
 /**

@@ -3,17 +3,25 @@ export interface WritingConnection {
   inTransaction(): boolean;
   /** Runs one statement, its changes inside whatever transaction is open; answers its rows. */
   run(sql: string, parameters: readonly unknown[]): unknown[];
-  begin(): void;
-  commit(): void;
-  rollback(): void;
+  /** Runs a statement that controls the transaction: begin, commit, rollback, savepoint, release, rollback to. */
+  control(sql: 'begin' | 'commit' | 'rollback' | 'savepoint grouped' | 'release grouped' | 'rollback to grouped'): void;
+}
+
+/** A statement of a unit, and whether the unit goes on after it (false: the unit is undone and answers null). */
+export interface Step {
+  sql: string;
+  parameters: readonly unknown[];
+  proceed?: (rows: unknown[]) => boolean;
 }
 
 interface Queued {
-  sql: string;
-  parameters: readonly unknown[];
-  resolve(rows: unknown[]): void;
+  steps: readonly Step[];
+  resolve(rows: unknown[][] | null): void;
   reject(error: unknown): void;
 }
+
+/** Thrown inside a unit to undo it: its `proceed` said no. */
+const UNDONE = Symbol('undone');
 
 /**
  * Group commit for SQLite's writing connection: the writes run on their own (autocommit) during one turn of the event
@@ -21,10 +29,11 @@ interface Queued {
  * locks, its WAL frames and the checkpoint's copy of them) instead of one each. Each caller's promise settles only
  * after the commit that holds its write, so nothing is acknowledged before it is durable as before.
  *
- * A statement that fails on its own (a constraint) leaves the transaction open and only its caller sees the error.
- * A failure that ends the transaction (or a commit that fails) undoes the batch: each of its writes then runs again
- * on its own, as it would have without grouping. While a transaction taken through Kysely holds the connection, the
- * batch waits for the next turn.
+ * A unit is several statements that stand or fall together (a small transaction of its own): in a batch it runs
+ * under a savepoint, alone in a transaction. A statement or unit that fails on its own (a constraint) is undone alone
+ * and only its caller sees the error. A failure that ends the transaction (or a commit that fails) undoes the batch:
+ * each of its writes then runs again on its own, as it would have without grouping. While a transaction taken through
+ * Kysely holds the connection, the batch waits for the next turn.
  */
 export function groupCommit(connection: WritingConnection) {
   let queue: Queued[] = [];
@@ -36,12 +45,31 @@ export function groupCommit(connection: WritingConnection) {
     setImmediate(flush);
   };
 
+  /** The steps' rows; UNDONE thrown when a step's `proceed` says no. */
+  function runSteps(steps: readonly Step[]): unknown[][] {
+    const results: unknown[][] = [];
+    for (const step of steps) {
+      const rows = connection.run(step.sql, step.parameters);
+      if (step.proceed && !step.proceed(rows)) throw UNDONE;
+      results.push(rows);
+    }
+    return results;
+  }
+
+  /** One statement is atomic by itself; more, or a condition, need a transaction (alone) or a savepoint (in a batch). */
+  const needsBracket = (write: Queued) => write.steps.length > 1 || write.steps[0]!.proceed !== undefined;
+
   function runAlone(write: Queued) {
-    let rows: unknown[];
+    const bracket = needsBracket(write);
+    let rows: unknown[][] | null;
     try {
-      rows = connection.run(write.sql, write.parameters);
+      if (bracket) connection.control('begin');
+      rows = runSteps(write.steps);
+      if (bracket) connection.control('commit');
     } catch (error) {
-      write.reject(error);
+      if (bracket && connection.inTransaction()) connection.control('rollback');
+      if (error === UNDONE) write.resolve(null);
+      else write.reject(error);
       return;
     }
     write.resolve(rows);
@@ -49,27 +77,34 @@ export function groupCommit(connection: WritingConnection) {
 
   function runTogether(batch: Queued[]) {
     try {
-      connection.begin();
+      connection.control('begin');
     } catch {
       batch.forEach(runAlone);
       return;
     }
-    const outcomes: Array<{ rows: unknown[] } | { error: unknown }> = [];
+    const outcomes: Array<{ rows: unknown[][] | null } | { error: unknown }> = [];
     for (const write of batch) {
+      const bracket = needsBracket(write);
       try {
-        outcomes.push({ rows: connection.run(write.sql, write.parameters) });
+        if (bracket) connection.control('savepoint grouped');
+        outcomes.push({ rows: runSteps(write.steps) });
+        if (bracket) connection.control('release grouped');
       } catch (error) {
         if (!connection.inTransaction()) {
           batch.forEach(runAlone);
           return;
         }
-        outcomes.push({ error });
+        if (bracket) {
+          connection.control('rollback to grouped');
+          connection.control('release grouped');
+        }
+        outcomes.push(error === UNDONE ? { rows: null } : { error });
       }
     }
     try {
-      connection.commit();
+      connection.control('commit');
     } catch {
-      if (connection.inTransaction()) connection.rollback();
+      if (connection.inTransaction()) connection.control('rollback');
       batch.forEach(runAlone);
       return;
     }
@@ -93,14 +128,16 @@ export function groupCommit(connection: WritingConnection) {
     else runTogether(batch);
   }
 
+  const enqueue = (steps: readonly Step[]) => new Promise<unknown[][] | null>((resolve, reject) => {
+    queue.push({ steps, resolve, reject });
+    schedule();
+  });
+
   return {
-    /** Queues one write; settles once it is committed (or has failed). */
-    write(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-      return new Promise((resolve, reject) => {
-        queue.push({ sql, parameters, resolve, reject });
-        schedule();
-      });
-    },
+    /** Queues one write; settles with its rows once it is committed (or has failed). */
+    write: async (sql: string, parameters: readonly unknown[]): Promise<unknown[]> => (await enqueue([{ sql, parameters }]))![0]!,
+    /** Queues a unit; settles with each step's rows once committed, or null when a step's `proceed` undid it. */
+    unit: (steps: readonly Step[]): Promise<unknown[][] | null> => enqueue(steps),
     /** Runs what is queued now (before the connection closes). */
     flush,
   };

@@ -34,6 +34,12 @@ export function preparedStatement<A extends unknown[], R>(db: Db, build: (...arg
   return { run: (...args: A): Promise<R[]> => db.execute<R>(bind(args)), in: runIn(bind) };
 }
 
+/** The same, compiled and bound but not run: for a step of `Db.executeAll`. */
+export function preparedQuery<A extends unknown[], R>(build: (...args: A) => Compilable<R>) {
+  const bind = compiledShapes(build);
+  return (...args: A): CompiledQuery<R> => bind(args);
+}
+
 /** Runs the bound statement on the transaction it is given. */
 function runIn<A extends unknown[], R>(bind: (args: A) => CompiledQuery<R>) {
   return async (tx: Kysely<any>, ...args: A): Promise<R[]> => (await tx.executeQuery<R>(bind(args))).rows;

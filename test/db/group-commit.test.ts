@@ -30,17 +30,16 @@ function fakeConnection(fail: (sql: string) => 'statement' | 'transaction' | nul
       log.push(open ? `${statement} (in transaction)` : `${statement} (alone)`);
       return [{ statement, parameters }];
     },
-    begin: () => ((open = true), log.push('begin')),
-    commit() {
-      if (failCommit) {
+    control(statement) {
+      if (statement === 'commit' && failCommit) {
         failCommit = false;
         log.push('commit: failed');
         throw new Error('commit failed');
       }
-      open = false;
-      log.push('commit');
+      if (statement === 'begin') open = true;
+      if (statement === 'commit' || statement === 'rollback') open = false;
+      log.push(statement);
     },
-    rollback: () => ((open = false), log.push('rollback')),
   };
   return connection;
 }
@@ -88,6 +87,35 @@ describe('group commit', () => {
     const results = await Promise.all(['a', 'b'].map((s) => settled(writes.write(s, []))));
     expect(results).toEqual([{ rows: [{ statement: 'a', parameters: [] }] }, { rows: [{ statement: 'b', parameters: [] }] }]);
     expect(connection.log).toEqual(['begin', 'a (in transaction)', 'b (in transaction)', 'commit: failed', 'rollback', 'a (alone)', 'b (alone)']);
+  });
+
+  it('runs a unit under a savepoint in a batch and in a transaction alone; a unit that fails or is undone leaves the others', async () => {
+    const connection = fakeConnection((s) => (s === 'bad' ? 'statement' : null));
+    const writes = groupCommit(connection);
+    const results = await Promise.all([
+      settled(writes.write('a', [])),
+      settled(writes.unit([{ sql: 'u1', parameters: [] }, { sql: 'u2', parameters: [] }])),
+      settled(writes.unit([{ sql: 'v1', parameters: [], proceed: () => false }, { sql: 'v2', parameters: [] }])),
+      settled(writes.unit([{ sql: 'w1', parameters: [] }, { sql: 'bad', parameters: [] }])),
+    ]);
+    expect(results).toEqual([
+      { rows: [{ statement: 'a', parameters: [] }] },
+      { rows: [[{ statement: 'u1', parameters: [] }], [{ statement: 'u2', parameters: [] }]] },
+      { rows: null }, // undone by its condition: v2 never ran
+      { error: 'bad failed' },
+    ]);
+    expect(connection.log).toEqual([
+      'begin', 'a (in transaction)',
+      'savepoint grouped', 'u1 (in transaction)', 'u2 (in transaction)', 'release grouped',
+      'savepoint grouped', 'v1 (in transaction)', 'rollback to grouped', 'release grouped',
+      'savepoint grouped', 'w1 (in transaction)', 'bad: failed', 'rollback to grouped', 'release grouped',
+      'commit',
+    ]);
+
+    connection.log.length = 0;
+    expect(await writes.unit([{ sql: 'x1', parameters: [] }, { sql: 'x2', parameters: [], proceed: (rows) => rows.length === 1 }])).toHaveLength(2);
+    expect(await writes.unit([{ sql: 'y1', parameters: [], proceed: () => false }])).toBeNull();
+    expect(connection.log).toEqual(['begin', 'x1 (in transaction)', 'x2 (in transaction)', 'commit', 'begin', 'y1 (in transaction)', 'rollback']);
   });
 
   it('waits while another transaction holds the connection, never joining it', async () => {
@@ -160,6 +188,28 @@ describe('group commit on SQLite', () => {
     expect(await rolledBack).toBe('roll back');
     expect(await write).toEqual([{ id: 11 }]);
     expect(await names()).toEqual(['on its own']);
+  });
+
+  it('a unit of statements stands or falls as one, beside single writes of the same turn', async () => {
+    const unit = (id: number, name: string, proceed?: (rows: unknown[]) => boolean) => db.executeAll([
+      { query: sql`insert into item (id, name) values (${id}, ${name}) returning id`.compile(k), proceed },
+      { query: sql`insert into item (id, name) values (${id + 100}, ${name + ' too'})`.compile(k) },
+    ]);
+    const results = await Promise.all([
+      settled(unit(1, 'one')), settled(insert(2, 'two')), settled(unit(3, 'three', () => false)),
+      settled(unit(4, 'one')), // its first insert clashes with unit 1's name: none of it stays
+      settled(unit(5, 'five')),
+    ]);
+    expect(results[0]).toEqual({ rows: [[{ id: 1 }], []] });
+    expect(results[1]).toEqual({ rows: [{ id: 2 }] });
+    expect(results[2]).toEqual({ rows: null });
+    expect(results[3]).toMatchObject({ error: expect.stringMatching(/UNIQUE constraint failed/) });
+    expect(results[4]).toEqual({ rows: [[{ id: 5 }], []] });
+    expect(await names()).toEqual(['one', 'two', 'five', 'one too', 'five too']);
+    // Alone, the same.
+    expect(await unit(6, 'six', () => false)).toBeNull();
+    expect(await unit(7, 'seven')).toEqual([[{ id: 7 }], []]);
+    expect(await names()).toEqual(['one', 'two', 'five', 'seven', 'one too', 'five too', 'seven too']);
   });
 
   it('a read on the writing connection runs at once and sees every commit before it', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { prepared, preparedStatement } from '../../src/db/prepared.js';
@@ -88,6 +89,19 @@ describe('prepared queries', () => {
       throw new Error('undo');
     }).catch(() => undefined);
     expect(await names(org.id)).toEqual([{ name: 'Renamed After' }]);
+  });
+
+  it('executeAll runs its statements as one transaction: all of them stay, or none when a condition or a statement says no', async () => {
+    const db = h.db.kysely;
+    const org = await h.createOrg('All Or Nothing');
+    const rename = (name: string) => db.updateTable('organizations').set({ name }).where('id', '=', org.id).returning('name').compile();
+    const name = async () => (await db.selectFrom('organizations').select('name').where('id', '=', org.id).executeTakeFirstOrThrow()).name;
+    expect(await h.db.executeAll([{ query: rename('First') }, { query: rename('Second') }])).toEqual([[{ name: 'First' }], [{ name: 'Second' }]]);
+    expect(await name()).toBe('Second');
+    expect(await h.db.executeAll([{ query: rename('Third'), proceed: (rows) => rows.length === 0 }, { query: rename('Fourth') }])).toBeNull();
+    expect(await name()).toBe('Second');
+    await expect(h.db.executeAll([{ query: rename('Fifth') }, { query: sql`select * from no_such_table`.compile(db) }])).rejects.toThrow();
+    expect(await name()).toBe('Second');
   });
 
   it('a repeated read answers from memory until anything is committed, by this connection or another process\'s', async () => {

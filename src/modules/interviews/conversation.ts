@@ -109,17 +109,21 @@ export function createConversation(deps: {
   /**
    * Stores `turns` (numbered from the snapshot's next_seq) and the interviewer's state in one transaction of two
    * statements, only if the interview is as the snapshot saw it; ends the interview when the interviewer closed it.
-   * Null: it changed meanwhile (or a resent turn is already stored), and nothing was written.
+   * Null: it changed meanwhile (or a resent turn is already stored), and nothing was written. An exchange that does
+   * not end the interview is committed with the other writes of its turn of the event loop (group commit).
    */
   async function commit(snap: Snapshot, turns: InterviewTurnsTable[], move: InterviewerMove | null, now: number): Promise<InterviewTurnsTable[] | null> {
     const interviewer = move ? JSON.stringify(move.state) : null;
     try {
-      await db.transaction().execute(async (tx) => {
-        if (!(await repo.advance(tx, snap.row, turns.length, interviewer, now))) throw STALE;
-        await repo.insertTurns(tx, turns);
-        const row = { ...snap.row, next_seq: snap.row.next_seq + turns.length, updated_at: now, ...(interviewer ? { interviewer } : {}) };
-        if (move?.end) await ending.end(tx, row, 'interviewer');
-      });
+      if (!move?.end) {
+        if (!(await repo.advanceWithTurns(snap.row, turns, interviewer, now))) throw STALE;
+      } else {
+        await db.transaction().execute(async (tx) => {
+          if (!(await repo.advance(tx, snap.row, turns.length, interviewer, now))) throw STALE;
+          await repo.insertTurns(tx, turns);
+          await ending.end(tx, { ...snap.row, next_seq: snap.row.next_seq + turns.length, updated_at: now, ...(interviewer ? { interviewer } : {}) }, 'interviewer');
+        });
+      }
     } catch (error) {
       if (error === STALE || isUniqueViolation(error)) {
         snapshots.delete(snap.row.id);

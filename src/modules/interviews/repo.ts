@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { prepared, preparedIn, preparedStatement } from '../../db/prepared.js';
+import { prepared, preparedIn, preparedQuery, preparedStatement } from '../../db/prepared.js';
 import type {
   Database, InterviewQuestionsTable, InterviewReportsTable, InterviewStatus, InterviewsTable, InterviewTurnsTable, ProctoringEventsTable,
 } from '../../db/schema.js';
@@ -36,16 +36,20 @@ export function createInterviewRepo(database: Db) {
   const byIdNow = preparedStatement(database, (id: string) => db.selectFrom('interviews').selectAll().where('id', '=', id));
   const turnsNow = preparedStatement(database, (id: string, afterSeq: number) => db.selectFrom('interview_turns').selectAll()
     .where('interview_id', '=', id).where('seq', '>', afterSeq).orderBy('seq'));
-  const advanceFrom = preparedIn((id: string, seenSeq: number, seenAt: number, nextSeq: number, now: number, interviewer?: string) =>
+  const advanceFrom = preparedQuery((id: string, seenSeq: number, seenAt: number, nextSeq: number, now: number, interviewer?: string) =>
     db.updateTable('interviews')
       .set({ next_seq: nextSeq, updated_at: now, ...(interviewer === undefined ? {} : { interviewer }) })
       .where('id', '=', id).where('next_seq', '=', seenSeq).where('updated_at', '=', seenAt).where('status', '=', 'in_progress')
       .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
       .returning('id'));
   /** A multi-row insert of turns, its values in TURN_COLUMNS order row after row: compiled once per number of rows. */
-  const insertTurnRows = preparedIn((...values: unknown[]) => db.insertInto('interview_turns').values(
+  const insertTurnRows = preparedQuery((...values: unknown[]) => db.insertInto('interview_turns').values(
     Array.from({ length: values.length / TURN_COLUMNS.length }, (_, r) =>
       Object.fromEntries(TURN_COLUMNS.map((column, c) => [column, values[r * TURN_COLUMNS.length + c]])) as unknown as InterviewTurnsTable)));
+
+  const advanceQuery = (seen: Pick<InterviewRow, 'id' | 'next_seq' | 'updated_at'>, count: number, interviewer: string | null, now: number) =>
+    advanceFrom(seen.id, seen.next_seq, seen.updated_at, seen.next_seq + count, now, interviewer ?? undefined);
+  const insertTurnsQuery = (rows: InterviewTurnsTable[]) => insertTurnRows(...rows.flatMap((row) => TURN_COLUMNS.map((column) => row[column])));
 
   return {
     /** The plain connection, for reads outside a transaction. */
@@ -124,12 +128,21 @@ export function createInterviewRepo(database: Db) {
      * deadline. False: something changed meanwhile (another turn, a pause, the end), and nothing was written.
      */
     async advance(tx: Kysely<Database>, seen: Pick<InterviewRow, 'id' | 'next_seq' | 'updated_at'>, count: number, interviewer: string | null, now: number): Promise<boolean> {
-      const moved = await advanceFrom(tx as unknown as Kysely<any>, seen.id, seen.next_seq, seen.updated_at, seen.next_seq + count, now, interviewer ?? undefined);
-      return moved.length === 1;
+      return (await tx.executeQuery(advanceQuery(seen, count, interviewer, now))).rows.length === 1;
     },
     async insertTurns(tx: Kysely<Database>, rows: InterviewTurnsTable[]): Promise<void> {
-      if (rows.length === 0) return;
-      await insertTurnRows(tx as unknown as Kysely<any>, ...rows.flatMap((row) => TURN_COLUMNS.map((column) => row[column])));
+      if (rows.length > 0) await tx.executeQuery(insertTurnsQuery(rows));
+    },
+    /**
+     * `advance` and `insertTurns` (at least one turn) as one transaction of their own (on SQLite, committed with the
+     * other writes of this turn of the event loop). False: the interview changed, and nothing was written.
+     */
+    async advanceWithTurns(seen: Pick<InterviewRow, 'id' | 'next_seq' | 'updated_at'>, turns: InterviewTurnsTable[], interviewer: string | null, now: number): Promise<boolean> {
+      const done = await database.executeAll([
+        { query: advanceQuery(seen, turns.length, interviewer, now), proceed: (moved) => moved.length === 1 },
+        { query: insertTurnsQuery(turns) },
+      ]);
+      return done !== null;
     },
     /** Appends a turn at the interview's next sequence number (the caller holds the interview's lock). */
     async appendTurn(tx: Kysely<Database>, turn: Omit<InterviewTurnsTable, 'seq'>): Promise<InterviewTurnsTable> {
