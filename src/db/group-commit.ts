@@ -67,12 +67,29 @@ export function groupCommit(connection: WritingConnection) {
       rows = runSteps(write.steps);
       if (bracket) connection.control('commit');
     } catch (error) {
-      if (bracket && connection.inTransaction()) connection.control('rollback');
+      if (bracket) undoBatch();
       if (error === UNDONE) write.resolve(null);
       else write.reject(error);
       return;
     }
     write.resolve(rows);
+  }
+
+  /** Undoes the unit under the savepoint; false when that failed (the batch is then undone). */
+  function undoUnit(): boolean {
+    try {
+      connection.control('rollback to grouped');
+      connection.control('release grouped');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function undoBatch() {
+    try {
+      if (connection.inTransaction()) connection.control('rollback');
+    } catch { /* the connection ends the transaction itself when it cannot roll back */ }
   }
 
   function runTogether(batch: Queued[]) {
@@ -90,13 +107,10 @@ export function groupCommit(connection: WritingConnection) {
         outcomes.push({ rows: runSteps(write.steps) });
         if (bracket) connection.control('release grouped');
       } catch (error) {
-        if (!connection.inTransaction()) {
+        if (!connection.inTransaction() || (bracket && !undoUnit())) {
+          undoBatch();
           batch.forEach(runAlone);
           return;
-        }
-        if (bracket) {
-          connection.control('rollback to grouped');
-          connection.control('release grouped');
         }
         outcomes.push(error === UNDONE ? { rows: null } : { error });
       }
@@ -104,7 +118,7 @@ export function groupCommit(connection: WritingConnection) {
     try {
       connection.control('commit');
     } catch {
-      if (connection.inTransaction()) connection.control('rollback');
+      undoBatch();
       batch.forEach(runAlone);
       return;
     }

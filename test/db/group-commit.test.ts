@@ -11,9 +11,11 @@ function fakeConnection(fail: (sql: string) => 'statement' | 'transaction' | nul
   const log: string[] = [];
   let open = false;
   let failCommit = false;
-  const connection: WritingConnection & { log: string[]; failNextCommit(): void; holdTransaction(held: boolean): void } = {
+  let failUndoUnit = false;
+  const connection: WritingConnection & { log: string[]; failNextCommit(): void; failNextUndoOfUnit(): void; holdTransaction(held: boolean): void } = {
     log,
     failNextCommit: () => (failCommit = true),
+    failNextUndoOfUnit: () => (failUndoUnit = true),
     holdTransaction: (held) => (open = held),
     inTransaction: () => open,
     run(statement, parameters) {
@@ -31,6 +33,11 @@ function fakeConnection(fail: (sql: string) => 'statement' | 'transaction' | nul
       return [{ statement, parameters }];
     },
     control(statement) {
+      if (statement === 'rollback to grouped' && failUndoUnit) {
+        failUndoUnit = false;
+        log.push('rollback to grouped: failed');
+        throw new Error('cannot roll back to the savepoint');
+      }
       if (statement === 'commit' && failCommit) {
         failCommit = false;
         log.push('commit: failed');
@@ -116,6 +123,18 @@ describe('group commit', () => {
     expect(await writes.unit([{ sql: 'x1', parameters: [] }, { sql: 'x2', parameters: [], proceed: (rows) => rows.length === 1 }])).toHaveLength(2);
     expect(await writes.unit([{ sql: 'y1', parameters: [], proceed: () => false }])).toBeNull();
     expect(connection.log).toEqual(['begin', 'x1 (in transaction)', 'x2 (in transaction)', 'commit', 'begin', 'y1 (in transaction)', 'rollback']);
+  });
+
+  it('a unit that cannot be undone alone undoes the batch, and each write runs again on its own', async () => {
+    const connection = fakeConnection((s) => (s === 'bad' ? 'statement' : null));
+    const writes = groupCommit(connection);
+    connection.failNextUndoOfUnit();
+    const results = await Promise.all([settled(writes.write('a', [])), settled(writes.unit([{ sql: 'w1', parameters: [] }, { sql: 'bad', parameters: [] }]))]);
+    expect(results).toEqual([{ rows: [{ statement: 'a', parameters: [] }] }, { error: 'bad failed' }]);
+    expect(connection.log).toEqual([
+      'begin', 'a (in transaction)', 'savepoint grouped', 'w1 (in transaction)', 'bad: failed', 'rollback to grouped: failed', 'rollback',
+      'a (alone)', 'begin', 'w1 (in transaction)', 'bad: failed', 'rollback',
+    ]);
   });
 
   it('waits while another transaction holds the connection, never joining it', async () => {
