@@ -112,7 +112,8 @@ export function openDatabase(options: DatabaseOptions): Db {
     freshen: () => results.freshen(),
     async execute<R>(query: CompiledQuery<R>): Promise<R[]> {
       // Kysely holds the connection across a transaction's awaits; a statement run now would join that transaction.
-      // Outside one, this statement runs and commits before anything else can (better-sqlite3 is synchronous).
+      // Outside one, a read runs now (better-sqlite3 is synchronous: nothing comes between) and a write is queued for
+      // this turn's group commit, which never joins a transaction either.
       if (sqlite.inTransaction) return (await kysely.executeQuery(query)).rows;
       const statement = writeStatements.statement(query.sql);
       if (statement.readonly) return statement.all(query.parameters) as R[];
@@ -175,26 +176,27 @@ async function executeAllThrough(kysely: Kysely<Database>, steps: Parameters<Db[
  */
 function withStatementCache(sqlite: SQLite.Database, options: { immediateTransactions?: boolean; observe?: (sql: string) => void } = {}, max = 500) {
   const cache = new BoundedMap<string, SQLite.Statement>(max);
+  /** The statement for `query`, not yet to be run. */
+  function statement(query: string): SQLite.Statement {
+    // Kysely opens transactions with a deferred BEGIN; with several processes on one file, a transaction that
+    // reads and then writes can then fail with SQLITE_BUSY_SNAPSHOT. BEGIN IMMEDIATE takes the write lock up
+    // front, waiting (busy_timeout) for another process's transaction instead of failing.
+    const sql = options.immediateTransactions && query === 'begin' ? 'begin immediate' : query;
+    let prepared = cache.get(sql);
+    if (!prepared) {
+      prepared = sqlite.prepare(sql);
+      cache.set(sql, prepared);
+    }
+    return prepared;
+  }
   return {
     close: () => sqlite.close(),
     /** The statement for `query`, for running now: what it writes is reported to `observe` first. */
     prepare(query: string): SQLite.Statement {
       // Kysely's driver runs a statement in the same tick as it prepares it.
       options.observe?.(query);
-      return this.statement(query);
+      return statement(query);
     },
-    /** The statement for `query`, not yet to be run. */
-    statement(query: string): SQLite.Statement {
-      // Kysely opens transactions with a deferred BEGIN; with several processes on one file, a transaction that
-      // reads and then writes can then fail with SQLITE_BUSY_SNAPSHOT. BEGIN IMMEDIATE takes the write lock up
-      // front, waiting (busy_timeout) for another process's transaction instead of failing.
-      const sql = options.immediateTransactions && query === 'begin' ? 'begin immediate' : query;
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
+    statement,
   };
 }
