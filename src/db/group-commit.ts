@@ -104,8 +104,9 @@ export function groupCommit(connection: WritingConnection) {
       const bracket = needsBracket(write);
       try {
         if (bracket) connection.control('savepoint grouped');
-        outcomes.push({ rows: runSteps(write.steps) });
+        const rows = runSteps(write.steps);
         if (bracket) connection.control('release grouped');
+        outcomes.push({ rows });
       } catch (error) {
         if (!connection.inTransaction() || (bracket && !undoUnit())) {
           undoBatch();
