@@ -89,7 +89,13 @@ export function openDatabase(options: DatabaseOptions): Db {
   // keeps its map.
   const checkpointer = options.backgroundCheckpoints ? startCheckpointer(sqlite, file) : null;
   const results = new ReadCache(sqlite);
-  const writeStatements = withStatementCache(sqlite, { immediateTransactions: true, observe: (sql) => results.observe(sql) });
+  const writeStatements = withStatementCache(sqlite, {
+    immediateTransactions: true,
+    observe(sql) {
+      results.observe(sql);
+      if (sql === 'commit' || sql === 'rollback') writes.transactionEnded(); // Kysely's, or a batch's own: runs after it
+    },
+  });
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writeStatements }) });
   const writes = groupCommit({
     inTransaction: () => sqlite.inTransaction,
@@ -116,10 +122,15 @@ export function openDatabase(options: DatabaseOptions): Db {
       // this turn's group commit, which never joins a transaction either.
       if (sqlite.inTransaction) return (await kysely.executeQuery(query)).rows;
       const statement = writeStatements.statement(query.sql);
-      if (statement.readonly) return statement.all(query.parameters) as R[];
+      if (statement.readonly) {
+        if (statement.reader) return statement.all(query.parameters) as R[];
+        statement.run(query.parameters);
+        return [];
+      }
       return writes.write(query.sql, query.parameters) as Promise<R[]>;
     },
     async executeAll(steps) {
+      if (steps.length === 0) return [];
       if (sqlite.inTransaction) return executeAllThrough(kysely, steps); // after the transaction that holds the connection
       return writes.unit(steps.map(({ query, proceed }) => ({ sql: query.sql, parameters: query.parameters, proceed })));
     },
@@ -143,7 +154,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       }));
     },
     close: async () => {
-      writes.flush();
+      await writes.close();
       await checkpointer?.stop();
       reader.close();
       await kysely.destroy();

@@ -20,6 +20,9 @@ interface Queued {
   reject(error: unknown): void;
 }
 
+/** How often a batch looks again while a transaction holds the connection (a commit seen wakes it at once). */
+const TRANSACTION_POLL_MS = 5;
+
 /** Thrown inside a unit to undo it: its `proceed` said no. */
 const UNDONE = Symbol('undone');
 
@@ -33,7 +36,7 @@ const UNDONE = Symbol('undone');
  * under a savepoint, alone in a transaction. A statement or unit that fails on its own (a constraint) is undone alone
  * and only its caller sees the error. A failure that ends the transaction (or a commit that fails) undoes the batch:
  * each of its writes then runs again on its own, as it would have without grouping. While a transaction taken through
- * Kysely holds the connection, the batch waits for the next turn.
+ * Kysely holds the connection, the batch waits for it to end.
  */
 export function groupCommit(connection: WritingConnection) {
   let queue: Queued[] = [];
@@ -57,7 +60,7 @@ export function groupCommit(connection: WritingConnection) {
   }
 
   /** One statement is atomic by itself; more, or a condition, need a transaction (alone) or a savepoint (in a batch). */
-  const needsBracket = (write: Queued) => write.steps.length > 1 || write.steps[0]!.proceed !== undefined;
+  const needsBracket = (write: Queued) => write.steps.length !== 1 || write.steps[0]!.proceed !== undefined;
 
   function runAlone(write: Queued) {
     const bracket = needsBracket(write);
@@ -86,10 +89,18 @@ export function groupCommit(connection: WritingConnection) {
     }
   }
 
-  function undoBatch() {
+  /** Rolls the batch back; false when the transaction is somehow still open (nothing may then run alone in it). */
+  function undoBatch(): boolean {
     try {
       if (connection.inTransaction()) connection.control('rollback');
     } catch { /* the connection ends the transaction itself when it cannot roll back */ }
+    return !connection.inTransaction();
+  }
+
+  /** The batch is undone: each write runs again on its own, unless the transaction could not be ended. */
+  function retryAlone(batch: Queued[], error: unknown) {
+    if (undoBatch()) batch.forEach(runAlone);
+    else batch.forEach((write) => write.reject(error));
   }
 
   function runTogether(batch: Queued[]) {
@@ -109,8 +120,7 @@ export function groupCommit(connection: WritingConnection) {
         outcomes.push({ rows });
       } catch (error) {
         if (!connection.inTransaction() || (bracket && !undoUnit())) {
-          undoBatch();
-          batch.forEach(runAlone);
+          retryAlone(batch, error);
           return;
         }
         outcomes.push(error === UNDONE ? { rows: null } : { error });
@@ -118,9 +128,8 @@ export function groupCommit(connection: WritingConnection) {
     }
     try {
       connection.control('commit');
-    } catch {
-      undoBatch();
-      batch.forEach(runAlone);
+    } catch (error) {
+      retryAlone(batch, error);
       return;
     }
     batch.forEach((write, i) => {
@@ -130,11 +139,18 @@ export function groupCommit(connection: WritingConnection) {
     });
   }
 
+  // While a transaction taken through Kysely holds the connection (it may await I/O for a while), the batch waits
+  // for `transactionEnded`, with a slow poll behind it in case an end goes unseen: never a busy loop of turns.
+  let poll: NodeJS.Timeout | null = null;
+
   function flush() {
     scheduled = false;
     if (queue.length === 0) return;
     if (connection.inTransaction()) {
-      schedule();
+      poll ??= setTimeout(() => {
+        poll = null;
+        schedule();
+      }, TRANSACTION_POLL_MS);
       return;
     }
     const batch = queue;
@@ -153,7 +169,20 @@ export function groupCommit(connection: WritingConnection) {
     write: async (sql: string, parameters: readonly unknown[]): Promise<unknown[]> => (await enqueue([{ sql, parameters }]))![0]!,
     /** Queues a unit; settles with each step's rows once committed, or null when a step's `proceed` undid it. */
     unit: (steps: readonly Step[]): Promise<unknown[][] | null> => enqueue(steps),
-    /** Runs what is queued now (before the connection closes). */
-    flush,
+    /** Called as a transaction taken through Kysely commits or rolls back: what waits for it runs next. */
+    transactionEnded: () => {
+      if (queue.length > 0) schedule();
+    },
+    /** Before the connection closes: runs what is queued, waiting up to `ms` for an open transaction to end. */
+    async close(ms = 5000): Promise<void> {
+      for (const until = Date.now() + ms; queue.length > 0 && Date.now() < until;) {
+        flush();
+        if (queue.length > 0) await new Promise((resolve) => setTimeout(resolve, TRANSACTION_POLL_MS));
+      }
+      if (poll) clearTimeout(poll);
+      const left = queue;
+      queue = [];
+      for (const write of left) write.reject(new Error('the database closed before this write could run'));
+    },
   };
 }

@@ -96,6 +96,9 @@ export class ReadCache {
     const written = (word === 'insert' || word === 'update' || word === 'delete' || word === 'replace' || word === 'with')
       ? this.tables(sql, 'write')
       : 'everything';
+    // Outside a transaction this statement commits on its own: a transaction that ended unseen (a BEGIN that failed,
+    // a statement that rolled it back) has nothing left to wait for.
+    if (!this.writer.inTransaction) this.pending = null;
     if (this.pending === null) this.written(written);
     else if (written === 'everything' || this.pending === 'everything') this.pending = 'everything';
     else for (const table of written) this.pending.add(table);

@@ -12,12 +12,13 @@ function fakeConnection(fail: (sql: string) => 'statement' | 'transaction' | nul
   let open = false;
   let failCommit = false;
   let failUndoUnit = false;
-  const connection: WritingConnection & { log: string[]; failNextCommit(): void; failNextUndoOfUnit(): void; holdTransaction(held: boolean): void } = {
+  const connection: WritingConnection & { log: string[]; looks: number; failNextCommit(): void; failNextUndoOfUnit(): void; holdTransaction(held: boolean): void } = {
     log,
     failNextCommit: () => (failCommit = true),
     failNextUndoOfUnit: () => (failUndoUnit = true),
     holdTransaction: (held) => (open = held),
-    inTransaction: () => open,
+    inTransaction: () => ((connection.looks += 1), open),
+    looks: 0,
     run(statement, parameters) {
       const failure = fail(statement);
       if (failure === 'transaction' && open) {
@@ -137,17 +138,35 @@ describe('group commit', () => {
     ]);
   });
 
-  it('waits while another transaction holds the connection, never joining it', async () => {
+  it('waits while another transaction holds the connection, never joining it, without spinning; its end wakes the batch', async () => {
     const connection = fakeConnection();
     const writes = groupCommit(connection);
     connection.holdTransaction(true);
     let done = false;
     const write = writes.write('a', []).then(() => (done = true));
-    for (let turn = 0; turn < 5; turn++) await nextTurn();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a transaction awaiting I/O
     expect(done).toBe(false);
     expect(connection.log).toEqual([]);
+    expect(connection.looks).toBeLessThan(40); // a look every few milliseconds, not one every turn of the loop
     connection.holdTransaction(false);
+    writes.transactionEnded();
+    await nextTurn();
+    await nextTurn();
+    expect(done).toBe(true);
     await write;
+    expect(connection.log).toEqual(['a (alone)']);
+  });
+
+  it('on close, runs what is queued, and refuses what a transaction that never ends keeps waiting', async () => {
+    const connection = fakeConnection();
+    const writes = groupCommit(connection);
+    const queued = writes.write('a', []);
+    await writes.close(50);
+    expect(await queued).toEqual([{ statement: 'a', parameters: [] }]);
+    connection.holdTransaction(true);
+    const stuck = settled(writes.write('b', []));
+    await writes.close(30);
+    expect(await stuck).toEqual({ error: 'the database closed before this write could run' });
     expect(connection.log).toEqual(['a (alone)']);
   });
 });
@@ -229,6 +248,19 @@ describe('group commit on SQLite', () => {
     expect(await unit(6, 'six', () => false)).toBeNull();
     expect(await unit(7, 'seven')).toEqual([[{ id: 7 }], []]);
     expect(await names()).toEqual(['one', 'two', 'five', 'seven', 'one too', 'five too', 'seven too']);
+  });
+
+  it('a batch that a statement rolled back is run again write by write, and the read cache follows what they commit', async () => {
+    await insert(1, 'before');
+    expect(await names()).toEqual(['before']); // cached
+    const results = await Promise.all([
+      settled(db.execute(sql`update item set name = 'after' where id = 1`.compile(k))),
+      settled(db.execute(sql`insert or rollback into item (id, name) values (1, 'clash')`.compile(k))), // ends the batch's transaction
+    ]);
+    expect(results[0]).toEqual({ rows: [] });
+    expect(results[1]).toMatchObject({ error: expect.stringMatching(/UNIQUE constraint failed/) });
+    expect(await names()).toEqual(['after']);
+    expect(await db.executeAll([])).toEqual([]);
   });
 
   it('a read on the writing connection runs at once and sees every commit before it', async () => {

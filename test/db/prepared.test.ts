@@ -102,6 +102,7 @@ describe('prepared queries', () => {
     expect(await name()).toBe('Second');
     await expect(h.db.executeAll([{ query: rename('Fifth') }, { query: sql`select * from no_such_table`.compile(db) }])).rejects.toThrow();
     expect(await name()).toBe('Second');
+    expect(await h.db.executeAll([])).toEqual([]);
   });
 
   it('a repeated read answers from memory until anything is committed, by this connection or another process\'s', async () => {
