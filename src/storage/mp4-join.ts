@@ -1,3 +1,5 @@
+import { joinPieces, type Reading } from './pieces-join.js';
+
 /**
  * One MP4 recording from the pieces of several: the counterpart of webm-join.ts for the fragmented MP4 that Safari's
  * (and Chromium's) MediaRecorder writes: `ftyp`, `moov` (the tracks, no samples), then `moof` + `mdat` fragments,
@@ -152,7 +154,6 @@ function fragment(moof: Buffer, header: number, tracks: Track[], move: { sequenc
  * most a piece and one box (never an `mdat`) are held.
  */
 export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let buf: Buffer = Buffer.alloc(0);
   let stream = -1; // which stream the bytes belong to: 0 the first
   let tracks: Track[] | null = null; // the first stream's
   let timed = true; // every fragment of the first stream said where it ends
@@ -160,7 +161,6 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
   let sequence = 0;
   let later: { track: Map<number, number>; offsets: number[] } | null = null; // the current later stream's mapping
   let mdatLeft = 0; // bytes of an mdat still to go through
-  let passThrough = false; // something did not parse: the rest goes out as it is
   let compatible = true; // false once a later stream cannot be appended: the recording ends there
 
   /** The later stream whose `moov` this is, placed after everything so far; null when it cannot be. */
@@ -177,12 +177,8 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
     for (const { track, end } of f.ends) ends[track] = Math.max(ends[track] ?? 0, end);
   };
 
-  for await (const piece of pieces) {
-    if (passThrough) {
-      yield piece;
-      continue;
-    }
-    buf = buf.length === 0 ? piece : Buffer.concat([buf, piece]);
+  /** Reads what it can of `buf` (see joinPieces). */
+  const read = (buf: Buffer): Reading => {
     const out: Buffer[] = [];
     let at = 0;
     for (;;) {
@@ -196,10 +192,7 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
       }
       const box = boxAt(buf, at);
       if (box === null) break;
-      if (box === 'bad' || (box.type !== 'mdat' && box.size > BOX_MAX_BYTES) || (stream < 0 && box.type !== 'ftyp')) {
-        passThrough = true;
-        break;
-      }
+      if (box === 'bad' || (box.type !== 'mdat' && box.size > BOX_MAX_BYTES) || (stream < 0 && box.type !== 'ftyp')) return { out, used: at, next: 'raw' };
       if (box.type === 'mdat') {
         if (at + box.header > buf.length) break;
         out.push(buf.subarray(at, at + box.header));
@@ -242,15 +235,9 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
           out.push(moved.bytes);
         }
       }
-      if (!compatible) break; // nothing of this stream, or after it, is written
+      if (!compatible) return { out, used: at, next: 'end' }; // nothing of this stream, or after it, is written
     }
-    if (out.length > 0) yield Buffer.concat(out);
-    if (!compatible) return;
-    buf = buf.subarray(at);
-    if (passThrough && buf.length > 0) {
-      yield Buffer.from(buf);
-      buf = Buffer.alloc(0);
-    }
-  }
-  if (buf.length > 0 && stream <= 0) yield Buffer.from(buf); // a cut-off last box of the first stream (the tab closed mid-piece), as before
+    return { out, used: at, next: 'more' };
+  };
+  yield* joinPieces(pieces, read, () => stream <= 0); // a cut-off last box of the first stream (the tab closed mid-piece) goes out, as before
 }

@@ -1,3 +1,5 @@
+import { joinPieces, type Reading } from './pieces-join.js';
+
 /**
  * One WebM recording from the pieces of several. A candidate who reloads the room mid-interview starts a new
  * MediaRecorder, whose pieces carry on the numbering but begin a stream of their own (EBML header, segment, tracks,
@@ -131,14 +133,12 @@ function withUnknownSize(header: Buffer, idLength: number): Buffer {
  * most a piece and one element are held.
  */
 export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let buf: Buffer = Buffer.alloc(0);
   let stream = -1; // which stream the bytes belong to: 0 the first
   const first: { tracks: string | null; scale: number | null } = { tracks: null, scale: null };
   let offset = 0; // added to a later stream's timecodes
   let cluster = 0; // the current cluster's timecode, as written
   let end = 0; // the latest block time written
   let step = DEFAULT_STEP;
-  let passThrough = false; // something did not parse: the rest goes out as it is
   let compatible = true; // false once a later stream cannot be appended: the recording ends there
 
   const noteBlock = (at: number) => {
@@ -148,22 +148,15 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
     }
   };
 
-  for await (const piece of pieces) {
-    if (passThrough) {
-      yield piece;
-      continue;
-    }
-    buf = buf.length === 0 ? piece : Buffer.concat([buf, piece]);
+  /** Reads what it can of `buf` (see joinPieces). */
+  const read = (buf: Buffer): Reading => {
     const out: Buffer[] = [];
     let at = 0;
     for (;;) {
       const e = elementAt(buf, at);
       if (e === null) break;
       const whole = e !== 'bad' && (e.id === ID.segment || e.id === ID.cluster || (!e.unknown && e.size <= ELEMENT_MAX_BYTES));
-      if (e === 'bad' || !whole) {
-        passThrough = true;
-        break;
-      }
+      if (e === 'bad' || !whole) return { out, used: at, next: 'raw' };
       const opens = e.id === ID.segment || e.id === ID.cluster;
       const length = opens ? e.header : e.header + e.size;
       if (at + length > buf.length) break;
@@ -177,7 +170,7 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
         if (stream === 0) out.push(bytes);
         continue;
       }
-      if (stream < 0) { passThrough = true; at -= length; break; }
+      if (stream < 0) return { out, used: at - length, next: 'raw' };
       if (stream === 0) {
         out.push(e.id === ID.segment && !e.unknown ? withUnknownSize(bytes, idLength(bytes)) : bytes);
         if (e.id === ID.tracks) first.tracks = tracksSignature(data);
@@ -203,17 +196,11 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
         const relative = blockRelative(e.id, data);
         if (relative !== null) noteBlock(cluster + relative);
       }
-      if (!compatible) break; // nothing of this stream, or after it, is written
+      if (!compatible) return { out, used: at, next: 'end' }; // nothing of this stream, or after it, is written
     }
-    if (out.length > 0) yield Buffer.concat(out);
-    buf = buf.subarray(at);
-    if (passThrough && buf.length > 0) {
-      yield Buffer.from(buf);
-      buf = Buffer.alloc(0);
-    }
-    if (!compatible) return;
-  }
-  if (buf.length > 0) yield Buffer.from(buf); // a cut-off last element (the tab closed mid-piece), as before
+    return { out, used: at, next: 'more' };
+  };
+  yield* joinPieces(pieces, read, () => true); // a cut-off last element (the tab closed mid-piece) goes out, as before
 }
 
 /** The length of the id at the start of an element's bytes. */
