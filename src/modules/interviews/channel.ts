@@ -61,6 +61,12 @@ function sendAll(c: Connection, messages: Outgoing[]): void {
   }
 }
 
+/** Stored turns, in order, to a connection that has every turn before them. */
+function sendTurns(c: Connection, rows: Parameters<typeof turnMessage>[0][]): void {
+  sendAll(c, rows.map(turnMessage));
+  if (rows.length > 0) c.lastSent = rows[rows.length - 1].seq;
+}
+
 /** Answers a ping within `ms`: the connection is alive. */
 function alive(socket: WebSocket, ms: number): Promise<boolean> {
   if (socket.readyState !== socket.OPEN) return Promise.resolve(false);
@@ -81,9 +87,7 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
   const connections = new Map<string, Connection>();
 
   async function flushOnce(c: Connection): Promise<void> {
-    const rows = await deps.repo.turnsNow(c.interviewId, c.lastSent);
-    sendAll(c, rows.map(turnMessage));
-    if (rows.length > 0) c.lastSent = rows[rows.length - 1].seq;
+    sendTurns(c, await deps.repo.turnsNow(c.interviewId, c.lastSent));
   }
 
   function flush(c: Connection): Promise<void> {
@@ -116,8 +120,7 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
       if (!c) return;
       // The common case: the connection has everything before these, so they go out without a read.
       if (!c.flushing && rows.length > 0 && rows[0].seq === c.lastSent + 1) {
-        sendAll(c, rows.map(turnMessage));
-        c.lastSent = rows[rows.length - 1].seq;
+        sendTurns(c, rows);
       } else void flush(c).catch(() => undefined);
     },
     delta: (id, ref, text) => {
