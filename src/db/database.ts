@@ -99,12 +99,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writeStatements }) });
   const writes = groupCommit({
     inTransaction: () => sqlite.inTransaction,
-    run(sql, parameters) {
-      const statement = writeStatements.prepare(sql);
-      if (statement.reader) return statement.all(parameters);
-      statement.run(parameters);
-      return [];
-    },
+    run: (sql, parameters) => runStatement(writeStatements.prepare(sql), parameters),
     control: (statement) => void writeStatements.prepare(statement).run(),
   });
   const reader = new SQLite(file); // not opened readonly: a readonly connection may rebuild the WAL index on every read
@@ -122,11 +117,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       // this turn's group commit, which never joins a transaction either.
       if (sqlite.inTransaction) return (await kysely.executeQuery(query)).rows;
       const statement = writeStatements.statement(query.sql);
-      if (statement.readonly) {
-        if (statement.reader) return statement.all(query.parameters) as R[];
-        statement.run(query.parameters);
-        return [];
-      }
+      if (statement.readonly) return runStatement(statement, query.parameters) as R[];
       return writes.write(query.sql, query.parameters) as Promise<R[]>;
     },
     async executeAll(steps) {
@@ -160,6 +151,13 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/** Runs a prepared statement now: the rows of one that returns any, else none. */
+function runStatement(statement: SQLite.Statement, parameters: readonly unknown[]): unknown[] {
+  if (statement.reader) return statement.all(parameters);
+  statement.run(parameters);
+  return [];
 }
 
 /** Db.executeAll through Kysely: a transaction of the steps, rolled back when one's `proceed` says no. */

@@ -70,7 +70,7 @@ export function groupCommit(connection: WritingConnection) {
       rows = runSteps(write.steps);
       if (bracket) connection.control('commit');
     } catch (error) {
-      if (bracket) undoBatch();
+      if (bracket) rollBack();
       if (error === UNDONE) write.resolve(null);
       else write.reject(error);
       return;
@@ -89,8 +89,8 @@ export function groupCommit(connection: WritingConnection) {
     }
   }
 
-  /** Rolls the batch back; false when the transaction is somehow still open (nothing may then run alone in it). */
-  function undoBatch(): boolean {
+  /** Rolls the open transaction back; false when it is somehow still open (nothing may then run alone in it). */
+  function rollBack(): boolean {
     try {
       if (connection.inTransaction()) connection.control('rollback');
     } catch { /* the connection ends the transaction itself when it cannot roll back */ }
@@ -99,7 +99,7 @@ export function groupCommit(connection: WritingConnection) {
 
   /** The batch is undone: each write runs again on its own, unless the transaction could not be ended. */
   function retryAlone(batch: Queued[], error: unknown) {
-    if (undoBatch()) batch.forEach(runAlone);
+    if (rollBack()) batch.forEach(runAlone);
     else batch.forEach((write) => write.reject(error));
   }
 
