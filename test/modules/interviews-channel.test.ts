@@ -75,6 +75,27 @@ describe('the conversation channel: authentication', () => {
   });
 });
 
+describe('the conversation channel: taking over a dead connection', () => {
+  it('lets only one of two tabs that take over at once stay connected', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    channel.socket.pause(); // the first tab stops reading: it will not answer the takeover ping
+    const [b, c] = await Promise.all([kit.connect(token, interview.id), kit.connect(token, interview.id)]);
+    const settled = (x: typeof b) => x.closed || x.messages.some((m) => m.type === 'ready');
+    await b.until(() => settled(b) && settled(c), 'both tabs answered', 15_000);
+    const connected = [b, c].filter((x) => x.closed === null);
+    expect(connected).toHaveLength(1);
+    const refused = [b, c].find((x) => x.closed !== null)!;
+    expect(refused.closed!.code).toBe(4409);
+    expect(refused.messages.at(-1)).toMatchObject({ type: 'error', code: 'already_connected' });
+    // The one left is the live connection: its answer is stored and answered.
+    const at = connected[0].messages.length;
+    connected[0].send({ type: 'answer', id: 'after-takeover', text: 'At my last company I rebuilt the deploy pipeline so releases took minutes, not hours.' });
+    await connected[0].until(() => connected[0].messages.slice(at).some((m) => m.type === 'turn' && m.speaker === 'interviewer'), 'the reply');
+    channel.socket.resume();
+    await Promise.all([b.close(), c.close(), channel.close()]);
+  });
+});
+
 describe('the conversation channel: turns', () => {
   it('stores each candidate turn once, even when it is resent, and answers it', async () => {
     const { channel } = await kit.started(key());

@@ -57,3 +57,53 @@ describe('erasing the candidate of an interview', () => {
     expect(recording.body.error.code).toBe('recording_not_ready');
   });
 });
+
+describe('erasing the candidate while their interview is processed', () => {
+  it('stores nothing of what the processing had read of them', async () => {
+    const key = org.keys.secret_test;
+    const { interview, token, channel } = await kit.started(key);
+    const said = 'My national insurance number is QQ123456C and I led the billing migration.';
+    await channel.answer(said);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await channel.close();
+    // The customer erases the candidate while processing reads storage (the whiteboard image), after it read the turns.
+    const storage = h.services.files.storage;
+    const head = storage.head.bind(storage);
+    let erased = false;
+    storage.head = async (k: string) => {
+      if (!erased && k.includes('/board/')) {
+        erased = true;
+        await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
+      }
+      return head(k);
+    };
+    try {
+      await settleJobs(h, ['interview.process', 'interview.erase-files'], 'processing and erasure');
+    } finally {
+      storage.head = head;
+    }
+    expect(erased).toBe(true);
+    const stored = await h.db.kysely.selectFrom('interview_reports').select(['transcript', 'report']).where('interview_id', '=', interview.id).execute();
+    expect(JSON.stringify(stored)).not.toContain('QQ123456C');
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key }, 200);
+    expect(after).toMatchObject({ candidate_id: null, status: 'failed' });
+    const transcript = await kit.call('GET', `/v1/interviews/${interview.id}/transcript`, { key });
+    expect(transcript.raw).not.toContain('QQ123456C');
+  });
+});
+
+describe('erasing the candidate of an interview not yet joined', () => {
+  it('cancels it: the token they hold can no longer join it', async () => {
+    const key = org.keys.secret_test;
+    const interview = await kit.create(key);
+    const token = await kit.token(key, interview.id);
+    await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
+    const join = await kit.call('POST', `/v1/interviews/${interview.id}/join`, { token });
+    expect(join.body.error).toMatchObject({ code: 'session_cancelled' });
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key }, 200);
+    expect(after).toMatchObject({ candidate_id: null, status: 'cancelled' });
+    const events = await h.db.kysely.selectFrom('events').select('type').where('payload', 'like', `%${interview.id}%`).execute();
+    expect(events.map((e) => e.type)).toContain('interview.cancelled');
+  });
+});

@@ -50,3 +50,29 @@ describe('review: a pause and a rejoin while the model words the reply', () => {
     await channel.close();
   });
 });
+
+describe('answers sent while the channel opens, with the model slow to word the opening', () => {
+  it('stores them in the order they were sent, and answers a ping meanwhile', async () => {
+    const interview = await kit.create(key());
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    model.holding = true; // the opening is being worded
+    const channel = await kit.connect(token, interview.id, { auth: false });
+    channel.socket.on('message', (data) => {
+      if (JSON.parse(String(data)).type !== 'ready') return;
+      channel.send({ type: 'answer', id: 'second', text: 'This is the second thing I said, once the room was ready.' });
+      channel.send({ type: 'ping' });
+    });
+    channel.send({ type: 'auth', token, interview_id: interview.id, last_seq: 0 });
+    channel.send({ type: 'answer', id: 'first', text: 'This is the first thing I said, right behind the auth message.' });
+    await channel.next('pong', 0, 5000); // not held up behind the opening
+    await sleep(300);
+    model.holding = false;
+    model.release();
+    await channel.until(() => ['first', 'second'].every((id) => channel.turns.some((t) => t.client_id === id)), 'both answers', 20_000);
+    const rows = await h.db.kysely.selectFrom('interview_turns').select(['seq', 'client_id']).where('interview_id', '=', interview.id)
+      .where('client_id', 'is not', null).orderBy('seq').execute();
+    expect(rows.map((r) => r.client_id)).toEqual(['first', 'second']);
+    await channel.close();
+  }, 30_000);
+});

@@ -16,6 +16,8 @@ let h: Harness;
 let kit: InterviewKit;
 let smtp: SMTPServer;
 const mails: Array<{ to: string[]; raw: string }> = [];
+/** Run as a mail arrives, before the server accepts it (the sender is still waiting). */
+let onMail: (() => Promise<unknown>) | null = null;
 /** An organisation with credits for every interview the file joins. */
 let org: Org;
 const key = () => org.keys.secret_test;
@@ -33,8 +35,11 @@ beforeAll(async () => {
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (d) => (raw += d));
-      stream.on('end', () => {
+      stream.on('end', async () => {
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        const during = onMail;
+        onMail = null;
+        await during?.();
         callback();
       });
     },
@@ -286,5 +291,15 @@ describe('invitations', () => {
     expect(described.invitation.text).toContain('{launch_link}');
     await settleJobs(h, ['interview.invite'], 'nothing');
     expect(mails.length).toBe(before);
+  });
+
+  it('are not written back onto the interview when the candidate is erased while the mail is sent', async () => {
+    const candidate = await kit.client.candidate(live(), { email: 'erase-me@example.com', name: 'Erase Me' });
+    const interview = await kit.create(live(), { send_invitation: true }, candidate);
+    onMail = () => kit.client.ok('DELETE', `/v1/candidates/${candidate}`, { key: live() }, 200);
+    await settleJobs(h, ['interview.invite'], 'the invitation');
+    expect(mails.some((m) => m.to.includes('erase-me@example.com'))).toBe(true);
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
+    expect(after).toMatchObject({ candidate_id: null, invitation: null, status: 'cancelled' });
   });
 });

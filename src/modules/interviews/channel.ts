@@ -23,6 +23,8 @@ const CLOCK_EVERY_MS = 5000;
 const RECHECK_MS = 30_000;
 /** Messages a client may send per second; past it the channel closes (4429). */
 const MESSAGES_PER_SECOND = 20;
+/** Messages kept while the auth is checked (a client that sends more before `ready` is misbehaving). */
+const EARLY_MAX = 100;
 /** The interview's row is read at least this often by each connection (other processes' changes); local ones are told at once. */
 const READ_EVERY_MS = 5000;
 /** A second connection waits this long for the first to answer a ping before taking its place. */
@@ -169,6 +171,8 @@ export function channelRoute(app: App, deps: {
   app.get(CHANNEL_PATH, { websocket: true, schema: { hide: true }, config: { rateClass: 'standard' } }, (socket: WebSocket, request: FastifyRequest) => {
     let connection: Connection | null = null;
     let authenticating = false;
+    /** Set once the answers that arrived during the auth are handled: until then new answers queue behind them. */
+    let live = false;
     let token: string | null = null;
     let sessionOf: Tenant | null = null;
     let lastClock = 0;
@@ -183,7 +187,7 @@ export function channelRoute(app: App, deps: {
     let windowCount = 0;
     /** Set when the socket closes: work still under way (an auth) must not register the connection after it. */
     let closed = false;
-    /** Messages that arrive while the auth is being checked, handled in order once it is. */
+    /** Messages that arrive while the auth is being checked (and answers until those are handled), handled in order. */
     const early: Array<Record<string, unknown>> = [];
     const authTimer = setTimeout(() => socket.close(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
     let tick: NodeJS.Timeout | null = null;
@@ -216,8 +220,9 @@ export function channelRoute(app: App, deps: {
 
       const existing = hub.connections.get(interviewId);
       if (existing && existing.socket !== socket) {
-        // A reconnect after a network loss may find its old connection not yet noticed dead: a ping tells.
-        if (await alive(existing.socket, TAKEOVER_PING_MS)) {
+        // A reconnect after a network loss may find its old connection not yet noticed dead: a ping tells. Another
+        // window may have taken over while this one waited for the answer: then that one is the live connection.
+        if (await alive(existing.socket, TAKEOVER_PING_MS) || (hub.connections.get(interviewId) ?? existing) !== existing) {
           return fail(CLOSE.alreadyConnected, 'already_connected', 'The interview is open in another window.');
         }
         existing.socket.terminate();
@@ -236,7 +241,11 @@ export function channelRoute(app: App, deps: {
       if (closed) return;
       tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
       await conversation.catchUp(interviewId);
-      while (early.length > 0 && !closed) await handle(early.shift()!);
+      try {
+        while (early.length > 0 && !closed) await handle(early.shift()!).catch(failed);
+      } finally {
+        live = true;
+      }
     }
 
     /**
@@ -318,10 +327,14 @@ export function channelRoute(app: App, deps: {
       } catch {
         return fail(CLOSE.badMessage, 'invalid_json', 'Messages are JSON objects with a type.');
       }
-      if (!connection) {
+      // Answers sent right behind auth wait until it is checked, and later answers wait behind them, so the turns
+      // are stored in the order they were sent; once the connection is registered anything else is handled at once
+      // (a ping must be answered even while the interviewer's first words are still being worded).
+      if (!live && (!connection || message.type === 'answer')) {
         if (authenticating) {
           if (message.type === 'auth') return fail(CLOSE.badMessage, 'parameter_invalid', 'auth is sent once.');
-          early.push(message); // sent right behind auth: kept until the auth is checked
+          if (early.length >= EARLY_MAX) return fail(CLOSE.tooMany, 'rate_limited', `At most ${EARLY_MAX} messages wait for the auth.`);
+          early.push(message);
           return;
         }
         if (message.type !== 'auth') return fail(CLOSE.unauthenticated, 'invalid_session_token', 'The first message must be auth.');
@@ -377,12 +390,12 @@ export function channelRoute(app: App, deps: {
       }
     }
 
-    socket.on('message', (raw: Buffer, isBinary: boolean) => {
-      void onMessage(raw, isBinary).catch((error) => {
-        request.log.error({ err: error }, 'interview channel message failed');
-        send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; send it again.' });
-      });
-    });
+    function failed(error: unknown): void {
+      request.log.error({ err: error }, 'interview channel message failed');
+      send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; send it again.' });
+    }
+
+    socket.on('message', (raw: Buffer, isBinary: boolean) => void onMessage(raw, isBinary).catch(failed));
     socket.on('close', () => {
       closed = true;
       clearTimeout(authTimer);

@@ -69,7 +69,8 @@ export function invitationJobs(deps: {
   db: Kysely<Database>; clock: Clock; repo: InterviewRepo; candidateAccess: CandidateAccessService; smtp: { url: string; from: string } | null;
 }): JobHandler[] {
   const transport = deps.smtp ? nodemailer.createTransport(deps.smtp.url) : null;
-  const record = (id: string, invitation: Invitation) => deps.repo.update(deps.db, id, { invitation: JSON.stringify(invitation) });
+  // Written only while the invitation is still on the record: an erasure of the candidate during the send removed it.
+  const record = (row: InterviewRow, invitation: Invitation) => deps.repo.recordInvitation(deps.db, row.id, row.candidate_id!, JSON.stringify(invitation));
   return [{
     kind: INVITE_JOB,
     run: async (payload, job) => {
@@ -89,12 +90,12 @@ export function invitationJobs(deps: {
         await transport.sendMail({ from: deps.smtp!.from, to: candidate.email, subject, text });
       } catch (error) {
         if (job.attempts >= job.max_attempts) { // the last try: say so on the record
-          await record(row.id, { ...invitation, status: 'failed', error: (error as Error).message.slice(0, 300) });
+          await record(row, { ...invitation, status: 'failed', error: (error as Error).message.slice(0, 300) });
           return;
         }
         throw error;
       }
-      await record(row.id, { ...invitation, status: 'sent', sent_at: deps.clock.now() });
+      await record(row, { ...invitation, status: 'sent', sent_at: deps.clock.now() });
     },
   }];
 }

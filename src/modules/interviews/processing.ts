@@ -136,14 +136,16 @@ export function interviewJobs(deps: {
     const now = clock.now();
     const status = body.scored ? 'completed' as const : 'failed' as const;
     const report = { ...body, model_assessment: modelAssessment };
-    await db.transaction().execute(async (tx) => {
+    const erasedMeanwhile = await db.transaction().execute(async (tx) => {
       const current = await repo.locked(tx, interviewId);
-      if (!current || current.status !== 'ended') return;
+      if (!current || current.status !== 'ended') return false;
+      // The candidate was erased while this ran: what was read of them must not be stored (see below).
+      if (current.candidate_id !== row.candidate_id) return true;
       const stored = await repo.insertReport(tx, {
         interview_id: interviewId, organization_id: row.organization_id, livemode: row.livemode, transcript: JSON.stringify(transcript),
         report: JSON.stringify(report), created_at: now,
       });
-      if (!stored) return;
+      if (!stored) return false;
       const failure = body.scored ? null : body.quality.reason;
       await repo.transition(tx, interviewId, ['ended'], {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
@@ -153,7 +155,14 @@ export function interviewJobs(deps: {
       await emit(tx, tenant, 'interview.summary_available', {
         object: 'interview_report', interview_id: interviewId, status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure,
       });
+      return false;
     });
+    if (erasedMeanwhile) {
+      // A recording this run joined may have been written after the erasure's job deleted the files: it goes too.
+      // Then the interview is processed again from what is left of it (nothing of the person).
+      if (recordingKey && recordingKey !== row.recording_key) await storage.delete(recordingKey);
+      return process(interviewId);
+    }
     deps.changed(interviewId);
   }
 

@@ -74,6 +74,9 @@ export function createInterviewRepo(database: Db) {
       return Number(r.numUpdatedRows) === 1;
     },
     update: (tx: Kysely<Database>, id: string, changes: Partial<InterviewRow>) => tx.updateTable('interviews').set(changes).where('id', '=', id).execute(),
+    /** The invitation's outcome, unless the candidate was erased meanwhile (which removed the invitation). */
+    recordInvitation: (tx: Kysely<Database>, id: string, candidateId: string, invitation: string) => tx.updateTable('interviews').set({ invitation })
+      .where('id', '=', id).where('candidate_id', '=', candidateId).where('invitation', 'is not', null).execute(),
 
     /** Interviews whose clock ran out while running. */
     due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').selectAll()

@@ -114,6 +114,13 @@ export function createInterviewService(deps: {
     if (!row) throw notFound('interview', id);
     return ending.settle(db, row);
   }
+  /** A scheduled interview cancelled (by the customer, or by the candidate's erasure); null if it was no longer scheduled. */
+  async function cancelScheduled(tx: Kysely<Database>, tenant: Tenant, row: InterviewRow): Promise<InterviewRow | null> {
+    const changes = { status: 'cancelled' as const, updated_at: clock.now() };
+    if (!(await repo.transition(tx, row.id, ['scheduled'], changes))) return null;
+    await emit(tx, tenant, 'interview.cancelled', { object: 'interview', id: row.id, status: 'cancelled', candidate_id: row.candidate_id });
+    return { ...row, ...changes };
+  }
   /** A live interview for the candidate's work (code, whiteboard): refused when paused or over. */
   function assertRunning(row: InterviewRow): void {
     if (row.status === 'scheduled') throw new ApiError('session_not_started', { message: 'Join the interview first.' });
@@ -319,10 +326,9 @@ export function createInterviewService(deps: {
         if (row.status === 'cancelled') return row;
         if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
         if (row.status !== 'scheduled') throw new ApiError('session_already_started', { message: 'The candidate has joined; the interview can no longer be cancelled.' });
-        const changes = { status: 'cancelled' as const, updated_at: clock.now() };
-        if (!(await repo.transition(tx, id, ['scheduled'], changes))) throw new ApiError('session_already_started');
-        await emit(tx, tenant, 'interview.cancelled', { object: 'interview', id, status: 'cancelled', candidate_id: row.candidate_id });
-        return { ...row, ...changes };
+        const cancelled = await cancelScheduled(tx, tenant, row);
+        if (!cancelled) throw new ApiError('session_already_started');
+        return cancelled;
       });
     },
 
@@ -516,14 +522,19 @@ export function createInterviewService(deps: {
     imageUrl: async (key: string) => (await storage.signedGetUrl(key, { expiresIn: RECORDING_URL_TTL_S, contentType: 'image/png' })).url,
 
     /**
-     * Erasure: the candidate's live interviews end (as abandoned), their words, signals and reports go, and a job
-     * deletes their files (whiteboard images, the recording and its pieces) outside the transaction. The interviews
-     * stay, anonymous, for the customer's records.
+     * Erasure: the candidate's live interviews end (as abandoned) and those not yet joined are cancelled, so nothing
+     * of the person can be added after; their words, signals and reports go, and a job deletes their files (whiteboard
+     * images, the recording and its pieces) outside the transaction. The interviews stay, anonymous, for the
+     * customer's records.
      */
     async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
       const rows = await repo.ofCandidate(tx, tenant, candidateId);
       if (rows.length === 0) return;
-      for (const row of rows.filter((r) => LIVE.includes(r.status))) await ending.end(tx, (await repo.locked(tx, row.id))!, 'abandoned');
+      for (const { id } of rows) {
+        const row = (await repo.locked(tx, id))!; // as it is now: a join may have committed since the read
+        if (LIVE.includes(row.status)) await ending.end(tx, row, 'abandoned');
+        else if (row.status === 'scheduled') await cancelScheduled(tx, tenant, row);
+      }
       const keys = [...await repo.boardKeys(tx, rows.map((r) => r.id)), ...rows.flatMap((r) => (r.recording_key ? [r.recording_key] : []))];
       await queue.enqueue(tx, ERASE_FILES_JOB, {
         keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })),
