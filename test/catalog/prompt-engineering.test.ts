@@ -31,7 +31,11 @@ describe('the prompt-engineering catalogue', () => {
 
   it('every regex assertion stays linear on hostile outputs as large as a model reply may be', () => {
     const n = REPLY_MAX_BYTES;
-    const hostile = ['a', '1', ' ', '\n', 'a ', '1 ', 'a@', 'a.', 'a-', '1.', '1,', 'ab1 ', '°1', '\t '].map((unit) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n));
+    // A long run of one unit, alone or after a start and before an end that make a pattern try every split of it
+    // (`^- [^\n]+\s*$` on "- " + spaces + "\nZ" was quadratic).
+    const fill = (start: string, unit: string, end: string) => start + unit.repeat(Math.ceil(n / unit.length)).slice(0, n - start.length - end.length) + end;
+    const units = ['a', '1', ' ', '\n', '\t', 'a ', '1 ', '- ', 'a@', 'a.', 'a-', '1.', '1,', 'ab1 ', '°1', '\t '];
+    const hostile = units.flatMap((unit) => ['', '- ', 'a'].flatMap((start) => ['', '\nZ', '!'].map((end) => fill(start, unit, end))));
     const slow: string[] = [];
     for (const t of tasks) {
       for (const c of [...t.definition.sample_cases, ...t.definition.hidden_cases]) {

@@ -1,11 +1,15 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganizationPromptCatalog } from '../../src/modules/prompt-engineering/catalog.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { assessmentId, taskId } from '../../src/modules/prompt-engineering/content.js';
 import type { FakeModelRequest } from '../helpers/fake-model.js';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
-import { fixtureReply, GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
+import { FIXTURE_DIR, fixtureReply, GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
 
 /**
  * Hostile candidates, hostile or broken model servers and hostile customers against prompt-engineering assessments.
@@ -358,6 +362,66 @@ describe('a hostile or broken model server', () => {
       const list = await kit.call('GET', `${attemptsPath(s.id)}?task_id=${fixture.taskId}`, { token: s.token });
       for (const shown of [JSON.stringify(a), list.raw]) for (const hidden of ['beta', 'gamma']) expect(shown).not.toContain(hidden);
     });
+  });
+});
+
+describe('a rubric call that fails', () => {
+  // Was a bug: a rubric call's error reached the attempt's `error` whole, and a server that echoes the request in its
+  // error put the criterion and a hidden case's output there, for free (an attempt in error does not use the budget).
+  it('shows the candidate neither the hidden output nor the criterion, only what went wrong', async () => {
+    const o = await h.createOrg('Rubric errors', 50);
+    const f = await kit.fixture(o.id);
+    const s = await kit.session(o.keys.secret_test, f.assessmentId);
+    await withModel(() => {
+      model.raw = (r, res) => {
+        if (!isRubric(r) || r.user.includes('alpha')) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: fixtureReply(r) } }] }));
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `flagged content: ${r.user}` } }));
+      };
+    }, async () => {
+      const r = await kit.submit(s, f.taskId, GOOD_PROMPT);
+      await kit.settle();
+      const a = await kit.attempt(s, r.id);
+      expect(a.status).toBe('error');
+      expect(a.error).toBe('the model did not answer a rubric: the model answered HTTP 400');
+      const list = await kit.call('GET', `${attemptsPath(s.id)}?task_id=${f.taskId}`, { token: s.token });
+      for (const shown of [JSON.stringify(a), list.raw]) for (const hidden of ['beta', 'gamma', 'Criterion', 'flagged']) expect(shown).not.toContain(hidden);
+    });
+  });
+});
+
+describe('a customer\'s json-schema with an $id', () => {
+  /** The fixture task with `change` applied to its definition, in a directory of its own. */
+  function fixtureWith(change: (task: any) => void): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-id-'));
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const file = path.join(dir, 'tasks/fixture-echo/task.json');
+    const task = JSON.parse(readFileSync(file, 'utf8'));
+    change(task);
+    writeFileSync(file, JSON.stringify(task));
+    return dir;
+  }
+  const schemaOf = (task: any) => task.assert.find((a: any) => a.type === 'json-schema').value;
+
+  // Was a bug: one Ajv for the process kept every `$id` it compiled: the task-level schema, copied into each case, was
+  // refused the second time ("already exists") and every read of the organisation's catalogue answered 500.
+  it('is served, however often the schema is used', async () => {
+    const o = await h.createOrg('Schema ids', 20);
+    const dir = fixtureWith((task) => (schemaOf(task).$id = 'https://schemas.example/item.json'));
+    const saved = await addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
+    expect((await kit.call('GET', `/v1/prompt-engineering-assessments/${saved.assessments[0]}`, { key: o.keys.secret_test })).status).toBe(200);
+    expect((await kit.call('GET', '/v1/prompt-engineering-assessments?limit=100', { key: o.keys.secret_test })).status).toBe(200);
+  });
+
+  it('is one organisation\'s own: another\'s with the same $id loads, and a $ref cannot reach it', async () => {
+    const [a, b] = [await h.createOrg('Ids A', 20), await h.createOrg('Ids B', 20)];
+    const id = 'https://schemas.example/shared.json';
+    await addOrganizationPromptCatalog(h.db.kysely, a.id, fixtureWith((task) => Object.assign(schemaOf(task), { $id: id, description: 'A' })));
+    const second = await addOrganizationPromptCatalog(h.db.kysely, b.id, fixtureWith((task) => Object.assign(schemaOf(task), { $id: id, description: 'B' })));
+    expect((await kit.call('GET', `/v1/prompt-engineering-assessments/${second.assessments[0]}`, { key: b.keys.secret_test })).status).toBe(200);
+    const borrowing = fixtureWith((task) => {
+      task.assert = task.assert.filter((x: any) => x.type !== 'json-schema').concat({ type: 'json-schema', value: { $ref: id } });
+    });
+    await expect(addOrganizationPromptCatalog(h.db.kysely, (await h.createOrg('Ids C', 20)).id, borrowing)).rejects.toThrow(/shared\.json|reference|resolve/i);
   });
 });
 

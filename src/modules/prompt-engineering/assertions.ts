@@ -44,7 +44,9 @@ export type CompiledAssertion = {
 
 export class AssertionError extends Error {}
 
-const ajv = new Ajv2020({ allErrors: false, strict: false });
+// addUsedSchema false: a schema's `$id` is not kept for later ones, so one task's (or organisation's) schema can neither
+// clash with another's nor be reached by its `$ref`.
+const ajv = new Ajv2020({ allErrors: false, strict: false, addUsedSchema: false });
 const REASON_QUOTE_MAX = 80;
 export const RUBRIC_MAX = 2000;
 /** The file a sandbox assertion's value is written to, beside its checker program. */

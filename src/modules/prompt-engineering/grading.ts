@@ -183,7 +183,10 @@ export function createGrader(deps: GraderDeps) {
       const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
         const verdict = a.kind === 'local' ? a.check(out.output)
           : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
-            : await limit(() => askRubric(m, a.criterion, out.output, CALL_TIMEOUT_MS));
+            : await limit(() => askRubric(m, a.criterion, out.output, CALL_TIMEOUT_MS)).catch((error: unknown) => {
+              // The candidate reads this error: it must not quote a server that echoes the request (a hidden output).
+              throw error instanceof ModelError || (error as Error)?.name === 'TimeoutError' ? new Error(`the model did not answer a rubric: ${failureSummary(error)}`) : error;
+            });
         return { type: a.type, weight: a.weight, ...applyNegation(a, verdict) };
       }));
       const t = tally(outcomes);
@@ -224,7 +227,7 @@ export function createGrader(deps: GraderDeps) {
         await writer.done(false);
       } catch (error) {
         await writer.done(true).catch(() => undefined); // the outputs so far, for the retry
-        const message = (error as Error).message;
+        const message = error instanceof ModelError ? `the model did not answer: ${error.summary}` : (error as Error).message;
         if (error instanceof GradingFailure || finalAttempt) return fail(attempt, message);
         if (!(error instanceof SandboxBusyError)) await repo.transition(attempt.id, ['running'], { error: clip(message, 500), updated_at: clock.now() });
         throw error; // retried by the queue; the outputs saved so far are kept
