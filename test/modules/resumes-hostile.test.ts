@@ -4,6 +4,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { hostileFiles } from '../helpers/resume-corpus.js';
 import { createParsePool } from '../../src/modules/resumes/parse/pool.js';
+import { MAX_LINES } from '../../src/modules/resumes/parse/index.js';
 
 const PARSE_TIMEOUT_MS = 3000;
 let h: Harness;
@@ -82,6 +83,24 @@ describe('hostile files', () => {
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('unprocessable_resume');
     expect(res.body.error.message).toMatch(reason);
+  });
+
+  it('answer 422 for a text file of more lines than any resume has, and read one of just as many', async () => {
+    const resumeOf = (lines: number) => Buffer.from(`Jane Roe\njane.roe@example.com\n\nExperience\n${'- Built SQL reports in Tableau for store managers\n'.repeat(lines - 3)}`);
+    const over = await register(resumeOf(MAX_LINES + 1));
+    expect(over.status).toBe(422);
+    expect(over.body.error).toMatchObject({ code: 'unprocessable_resume', message: expect.stringMatching(`${MAX_LINES + 1} lines of text; a resume may have at most ${MAX_LINES}`) });
+    expect((await register(resumeOf(MAX_LINES))).status).toBe(201);
+  });
+
+  // Was a bug: the e-mail and link patterns, tried from every position of a long unbroken token, read to its end each
+  // time: 200 KB of base64 held the worker for 15 s and the file was refused.
+  it('read a resume holding long unbroken tokens (a pasted base64 blob, a hyphenated run) well within the time limit', async () => {
+    const blob = Buffer.alloc(150_000, 7).toString('base64').replace(/[+/=]/g, 'x');
+    const res = await register(Buffer.from(`Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n`
+      + `- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nPortfolio\n${blob}\n${'a-'.repeat(50_000)}\n`));
+    expect(res.status, res.raw.slice(0, 300)).toBe(201);
+    expect(res.body.parsed.email).toBe('jane.roe@example.com');
   });
 
   it('stop a file that never finishes parsing at the time limit, while the API keeps answering', async () => {

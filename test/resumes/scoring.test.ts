@@ -349,6 +349,30 @@ describe('standalone quality', () => {
     expect(dates.score).toBeLessThan(100);
   });
 
+  it('notes the first overlaps, gaps and reversed dates of a resume of thousands of roles, not every pair', () => {
+    const many = resume({
+      experience: [
+        ...Array.from({ length: 3000 }, (_, i) => role('Software Engineer', '2015-01', 'present', ['Built Kafka pipelines in Go'], `Company ${i}`)),
+        ...Array.from({ length: 40 }, (_, i) => role('Analyst', `${1960 + i}-01`, `${1960 + i}-03`, ['Wrote reports'], `Old ${i}`)),
+        ...Array.from({ length: 20 }, (_, i) => role('Clerk', '2014-05', '2014-01', ['Filed papers'], `Reversed ${i}`)),
+      ],
+    });
+    const dates = scoreResume(many, null, AS_OF).quality.date_consistency;
+    expect(dates.score).toBe(0);
+    expect(dates.notes.filter((n) => n.startsWith('overlapping full-time roles'))).toHaveLength(10);
+    expect(dates.notes).toContain('more overlapping full-time roles');
+    expect(dates.notes.filter((n) => n.startsWith('gap of'))).toHaveLength(10);
+    expect(dates.notes.some((n) => /^\d+ more gaps over \d+ months$/.test(n))).toBe(true);
+    expect(dates.notes).toContain('10 more roles ending before they start');
+    expect(dates.evidence.length).toBeLessThanOrEqual(8);
+  });
+
+  it('reads one role of twenty thousand bullets naming the same skills once each (no comparing every line with all)', () => {
+    const bullets = Array.from({ length: 20_000 }, (_, i) => `Built Kafka pipelines in Go and Python cutting latency by ${i}%`);
+    const score = scoreResume(resume({ experience: [role('Senior Engineer', '2015-01', 'present', bullets)] }), null, AS_OF);
+    expect(score.quality.quantified_achievements.score).toBeGreaterThan(0);
+  }, 10_000); // a fraction of a second; comparing every line with all took 12 s
+
   it('counts quantified bullets (numbers, percentages, money; a year alone is not one)', () => {
     const q = score.quality.quantified_achievements;
     expect(q.notes).toEqual(['3 of 5 bullets quantified (60%)']);

@@ -3,8 +3,11 @@ import { findPhoneNumbersInText } from 'libphonenumber-js';
 import type { ResumeLinks } from '../types.js';
 import type { Line } from './lines.js';
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
-const URL_LIKE = /\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:\/[^\s|,;]*)?/gi;
+// Each starts only where a run of its characters starts, and has parts no longer and no more than an address has:
+// tried from every position of a long unbroken token (a pasted base64 blob, "a.a.a.…"), an unbounded pattern reads
+// to the token's end each time.
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,63}/;
+const URL_LIKE = /(?<![a-z0-9.-])(?:https?:\/\/)?(?:www\.)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,63}(?:\/[^\s|,;]*)?/gi;
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}\.|(?:van|von|de|da|del|der|di|la|le|bin|al|dos|du|ter)|\p{Lu}+)$/u;
 const NOT_A_NAME = /resume|curriculum|vitae|\bcv\b|profile|summary|experience|engineer|developer|manager|analyst|designer|scientist|contact/i;
 

@@ -18,6 +18,16 @@ export { UnprocessableResume } from './lines.js';
 
 /** Fewer letters than this is not a resume (a cover note, a scan's stray OCR, "Hello"). */
 export const MIN_LETTERS = 120;
+/**
+ * More lines than this is not a resume either (fifty full pages, the most a PDF may have): it bounds the work of
+ * scoring, which runs on the request thread.
+ */
+export const MAX_LINES = 5000;
+/**
+ * Outside the header a phone number is looked for in this much text from the top: libphonenumber-js tries every run
+ * of digits, which costs seconds on a page of "1.1.1.…", and a number far down is a referee's, not the candidate's.
+ */
+const PHONE_SCAN_CHARS = 20_000;
 
 async function linesOf(bytes: Buffer) {
   const sniffed = sniffDocument(bytes);
@@ -38,6 +48,7 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
   const letters = lines.reduce((n, l) => n + (l.text.match(/\p{L}/gu)?.length ?? 0), 0);
   if (letters === 0) throw new UnprocessableResume('the file has no readable text (empty, or a scanned image without a text layer)');
   if (letters < MIN_LETTERS) throw new UnprocessableResume(`the file has too little text to be a resume (${letters} letters)`);
+  if (lines.length > MAX_LINES) throw new UnprocessableResume(`the file has ${lines.length} lines of text; a resume may have at most ${MAX_LINES}`);
 
   const nameLine = findNameLine(lines);
   const at = nameLine ? lines.indexOf(nameLine) : -1;
@@ -55,7 +66,7 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
   const skills = readSkills(linesIn(sections, 'skills'), experience, [...summaryLines, ...linesIn(sections, 'projects')].map((l) => l.text));
 
   const email = findEmail(headerText) ?? findEmail(allText);
-  const phone = findPhone(headerText) ?? findPhone(allText);
+  const phone = findPhone(headerText) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS));
   if (!email && !phone) warnings.push({ code: 'no_contact_details', message: 'no email address or phone number was found' });
   if (sections.length === 0) warnings.push({ code: 'no_sections', message: 'no section headings (Experience, Education, Skills…) were found' });
   else if (!sections.some((s) => s.name === 'experience')) warnings.push({ code: 'no_experience_section', message: 'no experience section was found' });

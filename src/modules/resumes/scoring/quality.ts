@@ -81,6 +81,8 @@ function clarityAndLength(result: ParseResult, quoter: Quoter): Criterion {
 }
 
 const PENALTY = { gap: 15, overlap: 15, reversed: 20, undated: 10 };
+/** Findings of one kind noted one by one; past this many (the score is 0 long before) the rest are counted. */
+const LISTED_MAX = 10;
 
 function dateConsistency(result: ParseResult, asOf: number, quoter: Quoter): Criterion {
   const entries = result.parsed.experience;
@@ -92,23 +94,29 @@ function dateConsistency(result: ParseResult, asOf: number, quoter: Quoter): Cri
   const notes: string[] = [];
   let penalty = 0;
 
-  for (const gap of employmentGaps(roles, GAP_MONTHS)) {
-    penalty += PENALTY.gap;
+  const gaps = employmentGaps(roles, GAP_MONTHS);
+  penalty += PENALTY.gap * gaps.length;
+  for (const gap of gaps.slice(0, LISTED_MAX)) {
     notes.push(`gap of ${gap.months} months between ${gap.from} and ${gap.to}`);
-    const before = roles.filter((r) => formatMonth(r.end) === gap.from);
-    const after = roles.filter((r) => formatMonth(r.start) === gap.to);
-    evidence.push(...before.slice(0, 1).map(dated), ...after.slice(0, 1).map(dated));
+    const before = roles.find((r) => formatMonth(r.end) === gap.from);
+    const after = roles.find((r) => formatMonth(r.start) === gap.to);
+    evidence.push(...[before, after].filter((r) => r !== undefined).map(dated));
   }
-  for (const o of fullTimeOverlaps(roles)) {
-    penalty += PENALTY.overlap;
+  if (gaps.length > LISTED_MAX) notes.push(`${gaps.length - LISTED_MAX} more gaps over ${GAP_MONTHS} months`);
+  const overlaps = fullTimeOverlaps(roles, LISTED_MAX + 1);
+  penalty += PENALTY.overlap * overlaps.length;
+  for (const o of overlaps.slice(0, LISTED_MAX)) {
     notes.push(`overlapping full-time roles from ${o.from} to ${o.to} (${o.months} months)`);
     evidence.push(dated(o.a), dated(o.b));
   }
-  for (const r of roles.filter((x) => x.reversed)) {
-    penalty += PENALTY.reversed;
+  if (overlaps.length > LISTED_MAX) notes.push('more overlapping full-time roles');
+  const reversed = roles.filter((x) => x.reversed);
+  penalty += PENALTY.reversed * reversed.length;
+  for (const r of reversed.slice(0, LISTED_MAX)) {
     notes.push(`end date before start date: ${r.entry.start} – ${r.entry.end}`);
     evidence.push(dated(r));
   }
+  if (reversed.length > LISTED_MAX) notes.push(`${reversed.length - LISTED_MAX} more roles ending before they start`);
   const undated = entries.length - roles.length;
   if (undated > 0) {
     penalty += PENALTY.undated * undated;

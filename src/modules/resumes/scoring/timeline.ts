@@ -75,17 +75,22 @@ export interface Overlap {
   months: number;
 }
 
-/** Pairs of full-time roles sharing more than one month (a one-month handover is normal). */
-export function fullTimeOverlaps(roles: DatedRole[]): Overlap[] {
+/**
+ * Pairs of full-time roles sharing more than one month (a one-month handover is normal), the first `limit` of them in
+ * order of start: a resume of a thousand concurrent roles has half a million pairs, and a few already say it all.
+ */
+export function fullTimeOverlaps(roles: DatedRole[], limit: number): Overlap[] {
   const fullTime = roles.filter((r) => !r.reversed && looksFullTime(r.entry)).sort((x, y) => x.start - y.start || x.position - y.position);
   const overlaps: Overlap[] = [];
   for (let i = 0; i < fullTime.length; i++) {
-    for (let j = i + 1; j < fullTime.length; j++) {
-      const a = fullTime[i];
+    const a = fullTime[i];
+    // Sorted by start: once a role starts after `a` ends, so do all that follow.
+    for (let j = i + 1; j < fullTime.length && fullTime[j].start < a.end; j++) {
       const b = fullTime[j];
-      const from = Math.max(a.start, b.start);
+      const from = b.start;
       const to = Math.min(a.end, b.end);
       if (to - from + 1 > 1) overlaps.push({ a, b, from: formatMonth(from), to: formatMonth(to), months: to - from + 1 });
+      if (overlaps.length === limit) return overlaps;
     }
   }
   return overlaps;

@@ -21,10 +21,19 @@ export interface SkillIndex {
   evidencedCount: number;
 }
 
+/** The uses already listed, per list: a resume of thousands of lines naming one skill must not compare each with all. */
+const seen = new WeakMap<SkillUse[], Set<string>>();
 const add = (map: Map<string, SkillUse[]>, name: string, use: SkillUse) => {
+  const key = `${use.via}\u0000${use.evidence.text}`;
   const list = map.get(name);
-  if (!list) map.set(name, [use]);
-  else if (!list.some((u) => u.evidence.text === use.evidence.text && u.via === use.via)) list.push(use);
+  if (!list) {
+    const created = [use];
+    map.set(name, created);
+    seen.set(created, new Set([key]));
+  } else if (!seen.get(list)!.has(key)) {
+    seen.get(list)!.add(key);
+    list.push(use);
+  }
 };
 
 function resolveParsedSkill(taxonomy: SkillTaxonomy, skill: ParsedSkill): { skill: Skill; via: 'exact' | 'synonym' } | null {
