@@ -211,6 +211,19 @@ describe('search', () => {
     // A variation selector or a lone combining mark is not a word: it does not empty the results.
     expect((await all(`search=${encodeURIComponent('cache ❤️')}`)).length).toBe((await all('search=cache')).length);
   });
+
+  // Was a bug on PostgreSQL: websearch_to_tsquery binds AND tighter than OR, so `"rate limiter" or cache queue` meant
+  // rate limiter OR (cache AND queue) there, and (rate limiter OR cache) AND queue on SQLite.
+  it('reads `or` as joining the terms beside it, then ANDs the rest and the exclusions, on both engines', async () => {
+    const ids = async (text: string) => new Set((await all(`search=${encodeURIComponent(text)}`)).map((q) => q.id as string));
+    const [limiter, cache, queue] = [await ids('"rate limiter"'), await ids('cache'), await ids('queue')];
+    // The data tells the two readings apart: some rate limiter question never says queue.
+    expect([...limiter].some((id) => !queue.has(id))).toBe(true);
+    const expected = [...limiter, ...cache].filter((id) => queue.has(id));
+    expect([...await ids('"rate limiter" or cache queue')].sort()).toEqual([...new Set(expected)].sort());
+    const withoutQueue = [...limiter, ...cache].filter((id) => !queue.has(id));
+    expect([...await ids('"rate limiter" or cache -queue')].sort()).toEqual([...new Set(withoutQueue)].sort());
+  });
 });
 
 describe('statistics from real activity', () => {

@@ -4,7 +4,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { askedByProblem, judgedByProblem } from './activity.js';
-import { ftsQuery, parseSearch, websearchText } from './search.js';
+import { ftsQuery, parseSearch, tsQueryText } from './search.js';
 import { BUCKETS, difficultyRank, type Bucket, type Difficulty } from './content.js';
 
 const BUCKET_DAYS: Record<Bucket, number | null> = { '30d': 30, '90d': 90, '180d': 180, all: null };
@@ -71,8 +71,8 @@ export function createQuestionBankRepo(database: Db) {
     }
     if (match !== undefined) {
       if (postgres) {
-        q = q.where(sql<SqlBool>`q.search @@ websearch_to_tsquery('english', ${match})`);
-        if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, websearch_to_tsquery('english', ${match}))`, 'desc');
+        q = q.where(sql<SqlBool>`q.search @@ to_tsquery('english', ${match})`);
+        if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, to_tsquery('english', ${match}))`, 'desc');
       } else {
         // Titles weigh ten times prompts (question_id is not indexed).
         const hits = db.selectFrom('question_bank_fts').select(['question_id', sql<number>`bm25(question_bank_fts, 0.0, 10.0, 1.0)`.as('rank')])
@@ -99,7 +99,7 @@ export function createQuestionBankRepo(database: Db) {
     async list(tenant: Tenant, f: ListFilters, offset: number, limit: number, now: number): Promise<ListedRow[]> {
       const terms = f.search === undefined ? undefined : parseSearch(f.search);
       if (terms === null) return []; // nothing to look for
-      const match = terms === undefined ? undefined : (postgres ? websearchText(terms) : ftsQuery(terms));
+      const match = terms === undefined ? undefined : (postgres ? tsQueryText(terms) : ftsQuery(terms));
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
       const rows = await pages[sort](tenant.organizationId, livemodeFlag(tenant), since(f.bucket, now), f.bucket, limit + 1, offset,
         f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty), match);

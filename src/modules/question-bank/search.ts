@@ -1,8 +1,8 @@
 /**
  * Search text as people type it into a search box (web-search style: words, "quoted phrases", `or`, `-excluded`),
  * read once into terms that only hold words (runs of letters, digits and marks that have a letter or digit), then
- * written for each engine: an FTS5 query with every term quoted, and a clean web-search string for PostgreSQL's
- * `websearch_to_tsquery`. Neither can be a syntax error or an engine error, whatever the input.
+ * written for each engine: an FTS5 query with every term quoted, and a `to_tsquery` expression for PostgreSQL with
+ * every word quoted. Neither can be a syntax error or an engine error, whatever the input.
  */
 export interface SearchTerms {
   /** AND of groups; each group is an OR of terms; a term is a phrase of one or more words. */
@@ -50,9 +50,14 @@ export function ftsQuery(terms: SearchTerms): string {
   return terms.excluded.reduce((q, phrase) => `${q} NOT ${quote(phrase)}`, single ? positive : `(${positive})`);
 }
 
-/** The same terms for `websearch_to_tsquery`: quoted words only, so no operator can pile up. */
-export function websearchText(terms: SearchTerms): string {
-  const quote = (phrase: string[]) => `"${phrase.join(' ')}"`;
-  const positive = terms.groups.map((g) => g.map(quote).join(' or ')).join(' ');
-  return [positive, ...terms.excluded.map((phrase) => `-${quote(phrase)}`)].join(' ');
+/**
+ * The same terms as a `to_tsquery` expression, grouped as FTS5's is: `websearch_to_tsquery` cannot take parentheses,
+ * and in a tsquery AND binds tighter than OR, so `"fat rat" or cat dog` would have meant fat rat OR (cat AND dog).
+ * Every word is quoted, and a word holds only letters, digits and marks, so no operator can be written by the input;
+ * the engine still stems each and drops stop words.
+ */
+export function tsQueryText(terms: SearchTerms): string {
+  const phrase = (words: string[]) => `(${words.map((w) => `'${w}'`).join(' <-> ')})`;
+  const positive = terms.groups.map((g) => (g.length === 1 ? phrase(g[0]!) : `(${g.map(phrase).join(' | ')})`));
+  return [...positive, ...terms.excluded.map((p) => `!${phrase(p)}`)].join(' & ');
 }
