@@ -373,6 +373,8 @@ describe('importing company-wise files', () => {
       'EASY,Hex Frequency,0x10,0.5,https://example.com/3',
       'EASY,Broken \ufffd Encoding,10,0.5,https://example.com/4',
     ].join('\n'));
+    write('Unclosed Quote', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Fine,10,0.5,https://example.com/a\n\nEASY,"Never closed,10,0.5,https://example.com/b\nEASY,Later,10,0.5,https://example.com/c\n');
+    write('Bad Topics', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nEASY,Topical,10,0.5,https://example.com/t,"Arrays, Bell\u0007"\n');
     mkdirSync(path.join(dir, 'elsewhere', 'Linked Co'), { recursive: true });
     writeFileSync(path.join(dir, 'elsewhere', 'Linked Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Linked Row,10,0.5,https://example.com/l\n');
     symlinkSync(path.join(dir, 'elsewhere', 'Linked Co'), path.join(dir, 'import', 'Linked Co'));
@@ -384,7 +386,10 @@ describe('importing company-wise files', () => {
     expect((await all('company=acme-corp&time_bucket=30d')).map((q) => q.title)).toEqual(['Merge Widgets, Carefully']);
     expect(byFile['acme-corp/All.csv']).toMatchObject({ status: 'rejected' });
     expect(byFile['acme-corp/All.csv']!.errors[0]!.message).toContain('Acme Corp/05 - All.csv');
-    expect(byFile['Bad Titles/All.csv']!.errors.map((e) => e.line)).toEqual([3, 4, 5, 6]);
+    // Each bad row is named by the line it starts on (the first holds a line break).
+    expect(byFile['Bad Titles/All.csv']!.errors.map((e) => e.line)).toEqual([2, 4, 5, 6]);
+    expect(byFile['Unclosed Quote/All.csv']!.errors).toEqual([{ line: 4, message: 'not valid CSV: a quote opened in this row is never closed' }]);
+    expect(byFile['Bad Topics/All.csv']!.errors).toEqual([{ line: 2, message: expect.stringContaining('topics: no control or invisible characters') }]);
     expect(summary.files.some((f) => f.company === 'Linked Co')).toBe(false);
     expect((await all('search=%22Linked%20Row%22')).length).toBe(0);
   });

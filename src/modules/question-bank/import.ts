@@ -45,26 +45,42 @@ export function unwrapHyperlink(cell: string): { url: string; label: string } | 
   return { url, label: m[2] === undefined ? url : m[2].replace(/""/g, '"') };
 }
 
+/** Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\uFFFD]/u;
+
 /** Parses and checks one window file; rows come back only when every row is good. */
 export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Array<{ line: number; message: string }> } {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  // A record is named by the line it starts on: the parser counts to where it ends (a quoted cell may hold line
+  // breaks), so the start is the line after the previous record's end, past the empty lines it skipped.
+  let ended = { lines: 0, empty: 0 };
+  const startOf = (info: { lines: number; empty_lines: number }) => ended.lines + 1 + info.empty_lines - ended.empty;
+  let records: Array<{ record: string[]; line: number }>;
   try {
     // relax_quotes: a spreadsheet's unquoted =HYPERLINK("…") cell keeps its quotes instead of failing the file.
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, trim: true }) as never;
+    records = parse(text, {
+      bom: true, info: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, trim: true,
+      on_record: (value, info) => {
+        const line = startOf(info);
+        ended = { lines: info.lines, empty: info.empty_lines };
+        return { record: (value as unknown as { record: string[] }).record, line } as never; // with `info`, value is {record, info}
+      },
+    }) as never;
   } catch (error) {
-    const e = error as Error & { lines?: number };
+    const e = error as Error & { code?: string; lines?: number; empty_lines?: number };
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+      return { rows: [], errors: [{ line: startOf({ lines: 0, empty_lines: e.empty_lines ?? ended.empty }), message: 'not valid CSV: a quote opened in this row is never closed' }] };
+    }
     return { rows: [], errors: [{ line: e.lines ?? 1, message: `not valid CSV: ${e.message}` }] };
   }
   if (records.length === 0) return { rows: [], errors: [{ line: 1, message: 'empty file: the header row is missing' }] };
   const header = records[0].record.map((h) => h.trim().toLowerCase());
   const topicsAt = header.length === 6 && header[5] === 'topics';
   if (header.slice(0, 5).join() !== COLUMNS.join() || (header.length !== 5 && !topicsAt)) {
-    return { rows: [], errors: [{ line: records[0].info.lines, message: 'the header must be Difficulty,Title,Frequency,Acceptance Rate,Link[,Topics]' }] };
+    return { rows: [], errors: [{ line: records[0].line, message: 'the header must be Difficulty,Title,Frequency,Acceptance Rate,Link[,Topics]' }] };
   }
   const rows: ImportedRow[] = [];
   const errors: Array<{ line: number; message: string }> = [];
-  for (const { record, info } of records.slice(1)) {
-    const line = info.lines;
+  for (const { record, line } of records.slice(1)) {
     const bad = (message: string) => errors.push({ line, message });
     if (record.length !== header.length) { bad(`${record.length} columns, expected ${header.length}`); continue; }
     const cells = record.map((c) => unwrapHyperlink(c));
@@ -76,13 +92,13 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
     const link = (cells[4]?.url ?? record[4]).trim() || null;
     if (!DIFFICULTIES.includes(difficulty)) { bad(`difficulty ${JSON.stringify(record[0])}: EASY, MEDIUM or HARD`); continue; }
     if (title.length === 0 || title.length > 200 || titleKey(title) === '') { bad('title: 1 to 200 characters with a letter or digit'); continue; }
-    // Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8).
-    if (/[\p{Cc}\p{Cf}\uFFFD]/u.test(title)) { bad('title: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
+    if (INVISIBLE.test(title)) { bad('title: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
     if (record[2] === '' || !Number.isFinite(frequency) || frequency < 0 || frequency > 100) { bad(`frequency ${JSON.stringify(record[2])}: a number from 0 to 100`); continue; }
     if (acceptance !== null && (!Number.isFinite(acceptance) || acceptance < 0 || acceptance > 1)) { bad(`acceptance rate ${JSON.stringify(record[3])}: a number from 0 to 1`); continue; }
     if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000)) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
     const topics = topicsAt ? record[5].split(',').map((t) => t.trim()).filter((t) => t.length > 0) : [];
     if (topics.some((t) => t.length > 60)) { bad('topics: names of at most 60 characters'); continue; }
+    if (topics.some((t) => INVISIBLE.test(t))) { bad('topics: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
     rows.push({ line, difficulty, title, frequency, acceptance, link, topics });
   }
   return errors.length > 0 ? { rows: [], errors } : { rows, errors };
