@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_prompt_engineering.js';
 import * as m0013 from './migrations/0013_interviews.js';
 import * as m0014 from './migrations/0014_background_jobs_partial_indexes.js';
 import * as m0015 from './migrations/0015_psychometric_answer_marks.js';
+import * as m0016 from './migrations/0016_psychometric_norms_recent.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_interviews': m0013,
   '0014_background_jobs_partial_indexes': m0014,
   '0015_psychometric_answer_marks': m0015,
+  '0016_psychometric_norms_recent': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

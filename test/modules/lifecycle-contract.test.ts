@@ -4,6 +4,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 import { promptKit } from '../helpers/prompt-engineering.js';
 import { psychometricKit } from '../helpers/psychometric.js';
+import { settleJobs } from '../helpers/settle.js';
 
 /**
  * The assessment-session lifecycle, as every kind must keep it: one suite, run for each kind. A new kind adds a row
@@ -19,6 +20,10 @@ interface Kind {
   test(h: Harness, key: string): Promise<string>;
   /** Brings a started session to completion, with its token. */
   finish(h: Harness, id: string, token: string): Promise<void>;
+  /** The kind's lifecycle service (its sweep). */
+  lifecycle(h: Harness): { expireDue(): Promise<number> };
+  /** A timed test whose session is finished by `POST …/finalize` (scored in the background), if the kind has one. */
+  finalizable?: true;
 }
 
 const KINDS: Kind[] = [
@@ -30,6 +35,7 @@ const KINDS: Kind[] = [
       expect((await kit.call('POST', `/v1/coding-sessions/${id}/finalize`, { token })).status).toBe(202);
       await kit.settle();
     },
+    lifecycle: (h) => h.modules.coding,
   },
   {
     kind: 'psychometric', path: '/v1/psychometric-sessions', testField: 'psychometric_test_id', tokenField: 'psychometric_session_id', credit: 'psychometric',
@@ -40,6 +46,7 @@ const KINDS: Kind[] = [
       const items = (await kit.call('GET', `/v1/psychometric-sessions/${id}`, { token })).body.items as Array<{ id: string }>;
       await kit.answerAll({ id, token, items }, () => 3, 20);
     },
+    lifecycle: (h) => h.modules.psychometric,
   },
   {
     kind: 'prompt_engineering', path: '/v1/prompt-engineering-sessions', testField: 'prompt_engineering_assessment_id',
@@ -50,6 +57,8 @@ const KINDS: Kind[] = [
       expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${id}/finalize`, { token })).status).toBe(202);
       await kit.settle();
     },
+    lifecycle: (h) => h.modules.promptEngineering,
+    finalizable: true,
   },
 ];
 
@@ -165,5 +174,46 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', k.event).execute())
       .map((e) => JSON.parse(e.payload)).filter((e) => e.data.object.id === a.body.id);
     expect(events).toHaveLength(1);
+  });
+
+  // Was a bug: the credit reserved at assign stayed reserved once the assignment lapsed unopened and was announced.
+  it('an assignment that lapses unopened is announced abandoned once and gives its credit back; it cannot be cancelled then', async () => {
+    const org = await h.createOrg(`${k.kind} lapse`, 3);
+    const key = org.keys.secret_test;
+    const a = await assign(key, await client.candidate(key));
+    expect(await balance(key)).toBe(2);
+    h.clock.advance(7 * 86_400_000 + 1);
+    await k.lifecycle(h).expireDue();
+    await settleJobs(h, [`${k.kind}.complete`], 'the abandonment');
+    await k.lifecycle(h).expireDue(); // a second sweep announces nothing more
+    await settleJobs(h, [`${k.kind}.complete`], 'nothing');
+    const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', k.event).execute())
+      .map((e) => JSON.parse(e.payload).data.object).filter((o) => o.id === a.body.id);
+    expect(events).toMatchObject([{ outcome: 'abandoned', status: 'assigned' }]);
+    expect(await balance(key)).toBe(3);
+    const cancel = await call('POST', `${k.path}/${a.body.id}/cancel`, { key });
+    expect(cancel.body.error?.code, cancel.raw).toBe('assignment_expired');
+    expect(await balance(key)).toBe(3);
+  });
+
+  // Was a bug: a session finalized in time but scored after its deadline was timed out by the sweep (or any read).
+  it.runIf(k.finalizable)('a session finalized before its deadline completes, not timed out, when it is scored after the deadline', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await client.candidate(key));
+    const started = await call('POST', `${k.path}/${a.body.id}/start`, { token: await client.token(key, k.kind, a.body.id) });
+    const deadline = started.body.deadline_at * 1000;
+    expect(deadline).toBeGreaterThan(0);
+    h.clock.set(deadline - 5_000);
+    const finalized = await call('POST', `${k.path}/${a.body.id}/finalize`, { token: await client.token(key, k.kind, a.body.id) });
+    expect(finalized.status, finalized.raw).toBe(202);
+    h.clock.set(deadline + 1_000); // the completion job has not run yet; the deadline passes; the sweep and a read come first
+    await k.lifecycle(h).expireDue();
+    expect((await call('GET', `${k.path}/${a.body.id}`, { key })).body.status).not.toBe('timed_out');
+    await settleJobs(h, [`${k.kind}.complete`, `${k.kind}.timeout`, 'prompt_engineering.grade', 'coding.judge'], 'completion');
+    const after = (await call('GET', `${k.path}/${a.body.id}`, { key })).body;
+    expect(after).toMatchObject({ status: 'completed', ended_at: Math.floor((deadline - 5_000) / 1000) });
+    const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', k.event).execute())
+      .map((e) => JSON.parse(e.payload).data.object).filter((o) => o.id === a.body.id);
+    expect(events).toMatchObject([{ outcome: 'completed', status: 'completed' }]);
   });
 });

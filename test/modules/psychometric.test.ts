@@ -282,7 +282,23 @@ describe('the Mini-IPIP: raw scores until the organisation has local norms', () 
         const sd = Math.sqrt(raws.reduce((a, v) => a + (v - mean) ** 2, 0) / (raws.length - 1));
         expect(e.t_score).toBeCloseTo(50 + (10 * (raws[49]! - mean)) / sd, 1);
         expect(r.summary).toMatch(/local norms/);
+        // Every other domain was answered 3 by everyone: no spread to place a score in, and the summary says so.
+        for (const d of r.domains.filter((x: any) => x.key !== 'E')) expect(d, d.key).toMatchObject({ t_score: null, percentile: null, label: null });
+        expect(r.summary).toMatch(/Highest: Extraversion .*; lowest: Extraversion/);
+        expect(r.summary).toMatch(/No T-score for Agreeableness, Conscientiousness, .*every session in the norm group scored the same/);
+        expect(r.summary).not.toMatch(/null/);
       }
+    }
+    // Was a bug: fifty identical sheets made local norms of no spread, and a report of "null" labels.
+    const same = await h.createOrg('Same Answers Ltd', 100);
+    for (let n = 1; n <= 50; n++) {
+      const s = await kit.session(same.keys.secret_test, 'mini-ipip');
+      await kit.answerAll(s, () => 3, 20);
+      if (n < 50) continue;
+      const r = (await kit.call('GET', `/v1/psychometric-sessions/${s.id}/report`, { key: same.keys.secret_test })).body;
+      expect(r.norm_group).toBeNull();
+      expect(r.summary).toMatch(/^Raw and mean item scores only/);
+      expect(r.summary).not.toMatch(/null/);
     }
     // Another environment of the same organisation has none of them.
     const live = await kit.session(org.keys.secret_live, 'mini-ipip').catch(() => null);

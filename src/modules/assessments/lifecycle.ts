@@ -106,8 +106,15 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     return row;
   }
 
+  /** Started, its time up, and not finalized in time (a finalized session completes as finished, whenever it is scored). */
   function isDue(row: Row): boolean {
-    return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now();
+    return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now()
+      && !(row as { finalize_requested_at?: number | null }).finalize_requested_at;
+  }
+
+  /** An assignment's reserved credit back (idempotent): it was cancelled, or lapsed unopened. */
+  async function releaseCredit(tx: Kysely<Database>, row: Row): Promise<void> {
+    if (row.credit_reservation_id) await credits.release(tx, row.credit_reservation_id);
   }
 
   /** Completes the session in the background (the kind's completion job scores it and sends its event, once). */
@@ -120,7 +127,11 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
    * completion commit together, so it takes a transaction (never the plain connection): a crash between the two
    * writes must not leave a timed-out session that nothing will score.
    */
-  async function expireIfDue(tx: Transaction<Database>, row: Row): Promise<Row> {
+  async function expireIfDue(tx: Transaction<Database>, seen: Row): Promise<Row> {
+    if (!isDue(seen)) return seen;
+    // As it is now, under its lock: a finalize may have committed since it was read.
+    await repo.lock(tx, seen.id);
+    const row = (await repo.byId(tx, seen.id)) ?? seen;
     if (!isDue(row)) return row;
     const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
     if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
@@ -220,7 +231,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           const state = stateOf(current, now);
           if (state === 'open') return { detail: await kind.detail(tx, current), row: current, resumed: true };
           // An assignment that lapsed unopened gives its credit back; a new one is made below.
-          if (state === 'lapsed' && current.credit_reservation_id) await credits.release(tx, current.credit_reservation_id);
+          if (state === 'lapsed') await releaseCredit(tx, current);
         }
 
         const id = newId();
@@ -251,9 +262,10 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         const row = await mustGet(tx, tenant, id);
         if (row.status === 'cancelled') return row;
         if (row.status !== 'assigned') throw new ApiError('session_already_started');
+        if (stateOf(row, clock.now()) === 'lapsed') throw new ApiError('assignment_expired'); // its credit came back as it lapsed
         const changes = { status: 'cancelled' as const, ended_at: clock.now(), updated_at: clock.now() };
         if (!(await repo.transition(tx, id, ['assigned'], changes))) throw new ApiError('session_already_started');
-        if (row.credit_reservation_id) await credits.release(tx, row.credit_reservation_id);
+        await releaseCredit(tx, row);
         return { ...row, ...changes };
       });
     },
@@ -329,11 +341,13 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         const now = clock.now();
         const outcome: Outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
         if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
-        const endedAt = row.ended_at ?? now;
+        // A finalized session ended when the candidate finished, however long its scoring took.
+        const endedAt = row.ended_at ?? (row as { finalize_requested_at?: number | null }).finalize_requested_at ?? now;
         const made = await make(tx, row, outcome, endedAt);
         if (!made) return;
         const stored = { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(made.report), created_at: now };
         if (!(await repo.insertReport(tx, stored))) return;
+        if (outcome === 'abandoned') await releaseCredit(tx, row);
         let status = row.status;
         if (row.status === 'started' || row.status === 'in_progress') {
           status = 'completed';
@@ -435,5 +449,6 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     },
 
     eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
+    releaseCredit,
   };
 }

@@ -39,16 +39,20 @@ export interface PsychometricReport {
 
 function describe(domains: DomainScore[], norms: NormRef | null, flagged: string[]): string {
   const parts: string[] = [];
-  if (norms) {
-    const sorted = [...domains].sort((a, b) => (b.t_score ?? 0) - (a.t_score ?? 0));
+  // Local norms may place only some domains: one on which every sheet scored the same has no T-score.
+  const placed = domains.filter((d) => d.t_score !== null);
+  if (norms && placed.length > 0) {
+    const sorted = [...placed].sort((a, b) => b.t_score! - a.t_score!);
     const hi = sorted[0]!;
     const lo = sorted[sorted.length - 1]!;
     parts.push(`Scored against ${norms.key === 'local' ? 'local norms' : 'published norms'} (${norms.label}).`);
     parts.push(`Highest: ${hi.name} (${hi.label}, T ${hi.t_score}); lowest: ${lo.name} (${lo.label}, T ${lo.t_score}).`);
-    const outside = domains.filter((d) => d.label !== 'average').map((d) => `${d.name} ${d.label}`);
-    parts.push(outside.length ? `Outside the average band: ${outside.join(', ')}.` : 'Every domain is in the average band.');
+    const outside = placed.filter((d) => d.label !== 'average').map((d) => `${d.name} ${d.label}`);
+    parts.push(outside.length ? `Outside the average band: ${outside.join(', ')}.` : `Every domain${placed.length < domains.length ? ' with a T-score' : ''} is in the average band.`);
+    const unplaced = domains.filter((d) => d.t_score === null).map((d) => d.name);
+    if (unplaced.length > 0) parts.push(`No T-score for ${unplaced.join(', ')}: every session in the norm group scored the same there, so the norms cannot place a score.`);
   } else {
-    parts.push('Raw and mean item scores only: this instrument has no published norms, and the organisation does not yet have 50 completed sessions of it in this environment for local norms, so no T-scores or percentiles are given.');
+    parts.push('Raw and mean item scores only: this instrument has no published norms, and the organisation does not yet have 50 completed sessions of it in this environment whose scores vary, for local norms, so no T-scores or percentiles are given.');
     const sorted = [...domains].sort((a, b) => b.mean - a.mean);
     parts.push(`Highest mean item score: ${sorted[0]!.name} (${sorted[0]!.mean} of 5); lowest: ${sorted[sorted.length - 1]!.name} (${sorted[sorted.length - 1]!.mean}).`);
   }

@@ -68,7 +68,10 @@ export function scoreSheet(instrument: Instrument, answers: Record<string, numbe
   return instrument.scales.map((s) => ({ ...scale(s.key, s.name), facets: s.facets.map((f) => scale(f.key, f.name)) }));
 }
 
-/** Mean and SD (sample, n − 1) of each scale over many sheets' raw scores: an organisation's local norms. */
+/**
+ * Mean and SD (sample, n − 1) of each scale over many sheets' raw scores: an organisation's local norms. A scale on
+ * which every sheet scored the same has no spread to place a score in, so it has none.
+ */
 export function localNorms(sheets: Array<Record<string, number>>): Record<string, [number, number]> {
   const keys = new Set(sheets.flatMap((s) => Object.keys(s)));
   const out: Record<string, [number, number]> = {};
@@ -76,7 +79,8 @@ export function localNorms(sheets: Array<Record<string, number>>): Record<string
     const values = sheets.map((s) => s[key]).filter((v): v is number => typeof v === 'number');
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
-    out[key] = [round(mean, 4), round(Math.sqrt(variance), 4)];
+    const sd = round(Math.sqrt(variance), 4);
+    if (sd > 0) out[key] = [round(mean, 4), sd];
   }
   return out;
 }

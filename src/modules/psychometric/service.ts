@@ -16,6 +16,8 @@ import { localNorms, rawScores } from './scoring.js';
 
 /** From this many completed sessions of a test in one environment on, an instrument without published norms uses the organisation's own. */
 export const LOCAL_NORMS_MIN = 50;
+/** Local norms come from the latest this many completed sessions (each submit reads them). */
+export const LOCAL_NORMS_MAX = 5000;
 export const DEFAULT_LANGUAGE = 'en';
 
 export interface AssignInput {
@@ -98,13 +100,19 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   /** Reports of this test in this environment so far, for an instrument without published norms. */
   async function norms(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, raw: Record<string, number>) {
     if (test.definition.norms) return { group: { key: test.definition.norms.key, label: test.definition.norms.label, source: test.definition.norms.source }, mean_sd: test.definition.norms.mean_sd };
+    // An abandoned assignment's report holds no scores ('{}'): it is not a sheet.
     const earlier = await tx.selectFrom('psychometric_reports').select('raw_scores')
-      .where('organization_id', '=', row.organization_id).where('livemode', '=', row.livemode).where('test_id', '=', row.test_id).execute();
-    const sheets = [...earlier.map((r) => JSON.parse(r.raw_scores) as Record<string, number>).filter((s) => Object.keys(s).length > 0), raw];
+      .where('organization_id', '=', row.organization_id).where('livemode', '=', row.livemode).where('test_id', '=', row.test_id)
+      .where('raw_scores', '!=', '{}').orderBy('created_at', 'desc').limit(LOCAL_NORMS_MAX - 1).execute();
+    const sheets = [...earlier.map((r) => JSON.parse(r.raw_scores) as Record<string, number>), raw];
     if (sheets.length < LOCAL_NORMS_MIN) return null;
+    const meanSd = localNorms(sheets);
+    // Norms that place no domain (every sheet scored the same on each) are no norms.
+    if (!test.instrument.scales.some((scale) => meanSd[scale.key])) return null;
+    const latest = sheets.length === LOCAL_NORMS_MAX ? `the latest ${LOCAL_NORMS_MAX}` : String(sheets.length);
     return {
-      group: { key: 'local', label: `This organisation's own candidates: ${sheets.length} completed sessions of this test in this environment`, source: 'local' },
-      mean_sd: localNorms(sheets),
+      group: { key: 'local', label: `This organisation's own candidates: ${latest} completed sessions of this test in this environment`, source: 'local' },
+      mean_sd: meanSd,
     };
   }
 
@@ -226,6 +234,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
           raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
         }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+        await lifecycle.releaseCredit(tx, row);
         await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
           object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
           psychometric_test_id: row.test_id, norm_group: null, flagged: [], summary: 'The assignment lapsed before the candidate opened it.',
