@@ -43,6 +43,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'parameter_invalid',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_STATIC_FORBIDDEN_PATH: 'route_not_found', // @fastify/static: a path it will not serve (`//etc/passwd`, too long)
 };
 
 /** Any thrown value -> the ApiError the client sees. Unknown errors become internal_error (and are logged). */
@@ -54,6 +55,10 @@ export function toApiError(error: unknown): ApiError | null {
   if (fe instanceof SyntaxError || fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError('invalid_json');
   if (fe?.statusCode === 413) return new ApiError('body_too_large');
   if (fe?.statusCode === 415) return new ApiError('unsupported_media_type');
+  // Any other client error a plugin raised (http-errors carry `status` too) is the request's fault, not ours.
+  const status = fe?.statusCode ?? (fe as { status?: number } | undefined)?.status;
+  if (status === 416) return new ApiError('range_not_satisfiable', { param: 'Range' });
+  if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError('malformed_request');
   return null;
 }
 

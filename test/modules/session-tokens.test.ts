@@ -558,6 +558,19 @@ describe('POST /v1/sessions/refresh', () => {
     }
     expectError(await call('POST', '/v1/sessions/refresh', { token: third.session_token, origin: ORIGIN }), 401, 'invalid_session_token');
   });
+
+  // Was a bug: revoking a refreshed token (the jti a leaked token shows) left the tokens refreshed from it valid.
+  it('revoking a refreshed jti ends the whole session: the original, its siblings and what was refreshed from it', async () => {
+    const first = await tokenFor();
+    const leaked = (await call('POST', '/v1/sessions/refresh', { token: first.token, origin: ORIGIN })).body;
+    const thief = (await call('POST', '/v1/sessions/refresh', { token: leaked.session_token, origin: ORIGIN })).body;
+    expect((await timer(first.id, thief.session_token)).status).toBe(200);
+    expect((await call('DELETE', `/v1/sessions/${leaked.jti}`, { key: org.keys.secret_test })).status).toBe(200);
+    for (const token of [first.token, leaked.session_token, thief.session_token]) {
+      expectError(await timer(first.id, token), 401, 'invalid_session_token');
+    }
+    expectError(await call('POST', '/v1/sessions/refresh', { token: thief.session_token, origin: ORIGIN }), 401, 'invalid_session_token');
+  });
 });
 
 // ---------------------------------------------------------------- CORS

@@ -287,6 +287,60 @@ describe('webhook endpoints', () => {
   });
 });
 
+describe('webhook endpoints: limits and held deliveries', () => {
+  it('an environment has at most 16 endpoints; deleting one makes room', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const made = [];
+    for (let i = 0; i < 16; i++) made.push(await kit.createEndpoint(key, { url: receiver.url }));
+    expectError(await kit.call('POST', '/v1/webhook-endpoints', key, { url: receiver.url }), 400, 'webhook_endpoint_limit');
+    expect((await kit.call('POST', '/v1/webhook-endpoints', org.keys.secret_live, { url: receiver.url })).statusCode).toBe(201); // the other environment
+    expect((await kit.call('DELETE', `/v1/webhook-endpoints/${made[0]!.id}`, key)).statusCode).toBe(200);
+    expect((await kit.call('POST', '/v1/webhook-endpoints', key, { url: receiver.url })).statusCode).toBe(201);
+  });
+
+  // Was a bug: a retry that came due while its endpoint was disabled stayed pending for good once it was deleted.
+  it('deleting an endpoint fails a delivery held while it was disabled: its event reads failed and can be redelivered', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const endpoint = await kit.createEndpoint(key, { url: receiver.url });
+    receiver.answer(500);
+    const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'held' });
+    expect(await kit.worker().runOnce()).toBe(1); // the first attempt fails; a retry in 30 s
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true })).statusCode).toBe(200);
+    h.clock.advance(30_000);
+    expect(await kit.worker().runOnce()).toBe(1); // held: nothing sent, the delivery stays pending
+    expect((await kit.call('GET', `/v1/events/${eventId}`, key)).json().status).toBe('pending');
+    expect((await kit.call('DELETE', `/v1/webhook-endpoints/${endpoint.id}`, key)).statusCode).toBe(200);
+    const [delivery] = await kit.deliveriesOfEvent(eventId);
+    expect(delivery!.status).toBe('failed');
+    expect((await kit.call('GET', `/v1/events/${eventId}`, key)).json().status).toBe('failed');
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+  });
+
+  // Was a bug: a reply holding NUL was stored as such, which PostgreSQL text refuses: the delivery then never settled.
+  it('stores a reply holding NUL bytes (a binary or compressed body) with U+FFFD in their place, and settles the delivery', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const endpoint = await kit.createEndpoint(key, { url: receiver.url });
+    receiver.answer(200, { body: 'ok\u0000\u0000done' });
+    const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'nul' });
+    expect(await kit.drain()).toBe(1);
+    expect((await kit.call('GET', `/v1/events/${eventId}`, key)).json().status).toBe('delivered');
+    const [attempt] = (await kit.call('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`, key)).json().data;
+    expect(attempt.response_body).toBe('ok\uFFFD\uFFFDdone');
+  });
+
+  // Was a bug: the cursor was looked up in every organisation, telling whether another's event id exists.
+  it('GET /v1/events takes only the caller\'s own event as a cursor', async () => {
+    const [mine, theirs] = [await h.createOrg(), await h.createOrg()];
+    await kit.createEndpoint(mine.keys.secret_test, { url: receiver.url });
+    await kit.emit(sandboxOf(mine.id), 'coding.completed', { id: 'mine' });
+    const foreign = await kit.emit(sandboxOf(theirs.id), 'coding.completed', { id: 'theirs' });
+    expectError(await kit.call('GET', `/v1/events?starting_after=${foreign}`, mine.keys.secret_test), 400, 'invalid_cursor');
+  });
+});
+
 describe('signatures and the envelope', () => {
   it('signs each delivery so that an independent HMAC verifies it; GET /v1/events/{id} has the exact body sent', async () => {
     const org = await h.createOrg();

@@ -152,6 +152,20 @@ describe('requests refused before they reach the API', () => {
   });
 });
 
+// Was a bug: the static file routes' client errors (a path they will not serve, a Range past the end) answered 500.
+describe('static files (the room\'s scripts), asked for oddly', () => {
+  it.each([
+    ['//etc/passwd under /room', '/room//etc/passwd', {}, 404, 'route_not_found'],
+    ['a 3,000-character path under /room', `/room/${'a'.repeat(3000)}`, {}, 404, 'route_not_found'],
+    ['a range past the end of launch.js', '/room/launch.js', { range: 'bytes=999999999-' }, 416, 'range_not_satisfiable'],
+    ['an empty suffix range of /embed.js', '/embed.js', { range: 'bytes=-0' }, 416, 'range_not_satisfiable'],
+  ] as const)('%s: a 4xx in the envelope, not 500', async (_label, url, headers, status, code) => {
+    const res = await h.app.inject({ method: 'GET', url, headers });
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json().error.code).toBe(code);
+  });
+});
+
 describe('session tokens and origins', () => {
   it('a session route still answers with a valid token (the guard is not over-eager)', async () => {
     const s = await kit.session(key(), 'foundations-practice-set');

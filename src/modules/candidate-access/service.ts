@@ -123,10 +123,15 @@ export function createCandidateAccessService(deps: {
       return sign(issued);
     },
 
+    /**
+     * Ends the session the token belongs to: the token and the original of its chain, so every refresh of it (made
+     * from any token of the chain) is refused too. A refreshed token's jti is the one a leak shows.
+     */
     async revoke(tenant: Tenant, jti: string): Promise<void> {
       const row = await repo.getToken(tenant, jti);
       if (!row) throw notFound('session', jti);
       await repo.revokeToken(jti, clock.now());
+      if (row.root_jti) await repo.revokeToken(row.root_jti, clock.now());
     },
 
     /** Verification for the auth hook: signature (cached), then revocation and the API switch (every request). */

@@ -32,10 +32,14 @@ export function createWebhookRepo(database: Db) {
     /** Pending deliveries of an endpoint, with their event's type and the attempts made so far. */
     pendingDeliveriesOf: (tx: Kysely<Database>, endpointId: string) => tx.selectFrom('webhook_deliveries')
       .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
-      .select((eb) => ['webhook_deliveries.id', 'events.type as event_type',
+      .select((eb) => ['webhook_deliveries.id', 'webhook_deliveries.event_id', 'events.type as event_type',
         eb.selectFrom('webhook_attempts').select((e) => e.fn.countAll<number>().as('n')).whereRef('webhook_attempts.delivery_id', '=', 'webhook_deliveries.id').as('attempts')])
       .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
-      .execute().then((rows) => rows.map((r) => ({ id: r.id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
+      .execute().then((rows) => rows.map((r) => ({ id: r.id, event_id: r.event_id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
+    /** Endpoints of the environment not deleted (disabled ones too: they are re-enabled at will). */
+    countEndpoints: async (tx: Kysely<Database>, tenant: Tenant) => Number((await tx.selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', tenant.organizationId)
+      .where('livemode', '=', livemodeFlag(tenant)).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n),
     liveEndpoints: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('webhook_endpoints').selectAll()
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('deleted_at', 'is', null).where('disabled', '=', 0).execute(),
@@ -49,7 +53,8 @@ export function createWebhookRepo(database: Db) {
       let q = db.selectFrom('events').selectAll().where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant));
       if (status) q = q.where('status', '=', status);
       if (startingAfter) {
-        const cursor = await db.selectFrom('events').select(['created_at', 'id']).where('id', '=', startingAfter).executeTakeFirst();
+        const cursor = await db.selectFrom('events').select(['created_at', 'id']).where('id', '=', startingAfter)
+          .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst();
         if (!cursor) return null;
         q = q.where((eb) => eb.or([eb('created_at', '<', cursor.created_at), eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)])]));
       }

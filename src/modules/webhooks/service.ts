@@ -18,6 +18,8 @@ export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3600, 21_600];
 export const SECRET_ROTATION_GRACE_MS = 24 * 3_600_000;
 /** Rotated-out secrets that may be inside their grace at once (each adds a `v1` to every signature header). */
 export const RETIRED_SECRETS_MAX = 5;
+/** Endpoints an environment may have: each event is one signed POST per endpoint, written in the emitting transaction. */
+export const ENDPOINTS_MAX = 16;
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 /** Attempts one delivery gets: `webhook.test` once, every other event five times. */
@@ -38,6 +40,9 @@ export interface DeliverPayload {
 
 /** Emits an event in the caller's transaction (emitEvent's shape, for the modules that emit). */
 export type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
+/** U+0000 (any binary or compressed reply holds one) cannot be stored in PostgreSQL text: kept as U+FFFD. */
+const storable = (text: string | null) => text?.replaceAll('\u0000', '\uFFFD') ?? null;
 
 export function createWebhookService(deps: {
   db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender;
@@ -119,7 +124,12 @@ export function createWebhookService(deps: {
         description: input.description ?? null, enabled_events: JSON.stringify([...new Set(input.enabled_events ?? [])]), disabled: 0,
         secret: encryption.encrypt(secret), retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
       };
-      await repo.insertEndpoint(db, row);
+      await db.transaction().execute(async (tx) => {
+        if (await repo.countEndpoints(tx, tenant) >= ENDPOINTS_MAX) {
+          throw new ApiError('webhook_endpoint_limit', { message: `This environment has ${ENDPOINTS_MAX} webhook endpoints, the most it may have; delete one first.` });
+        }
+        await repo.insertEndpoint(tx, row);
+      });
       return { row, secret };
     },
 
@@ -143,9 +153,20 @@ export function createWebhookService(deps: {
       });
     },
 
+    /**
+     * Deliveries still pending (held while the endpoint was disabled, or waiting for a retry) can no longer go out:
+     * they fail now, so their events settle and can be redelivered to the endpoints left.
+     */
     async deleteEndpoint(tenant: Tenant, id: string) {
-      await mustGetEndpoint(db, tenant, id);
-      await repo.updateEndpoint(db, id, { deleted_at: clock.now(), disabled: 1 });
+      await db.transaction().execute(async (tx) => {
+        await mustGetEndpoint(tx, tenant, id);
+        const now = clock.now();
+        await repo.updateEndpoint(tx, id, { deleted_at: now, disabled: 1 });
+        for (const pending of await repo.pendingDeliveriesOf(tx, id)) {
+          await repo.setDeliveryStatus(tx, pending.id, 'failed', now);
+          await settleEvent(tx, pending.event_id);
+        }
+      });
     },
 
     /** A new secret; every rotated-out secret keeps signing for 24 hours from its own rotation. */
@@ -254,9 +275,9 @@ export function createWebhookService(deps: {
           },
           body: event.payload,
         });
-        outcome = { status: res.status, body: res.body, ms: Math.round(res.durationMs), error: null };
+        outcome = { status: res.status, body: storable(res.body), ms: Math.round(res.durationMs), error: null };
       } catch (error) {
-        outcome = { status: null, body: null, ms: null, error: error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error) };
+        outcome = { status: null, body: null, ms: null, error: storable(error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error)) };
       }
       const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       const last = job.attempts >= job.max_attempts;
