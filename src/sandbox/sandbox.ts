@@ -59,8 +59,9 @@ export interface ExecuteRequest {
   priority: Priority;
   stdoutBytes?: number;
   /**
-   * Wall-clock time for all the cases together: once it is spent, the cases not yet run are reported as
-   * TIME_LIMIT_EXCEEDED without running (a submission that sleeps on every case cannot hold a judge forever).
+   * Wall-clock time for all the cases together, counted once a slot is held (a batch caller waits at most as long
+   * for one): once it is spent, the cases not yet run are reported as TIME_LIMIT_EXCEEDED without running (a
+   * submission that sleeps on every case cannot hold a judge forever).
    */
   budgetMs?: number;
 }
@@ -174,10 +175,11 @@ export function createSandbox(config: Config['sandbox']) {
      */
     async execute(request: ExecuteRequest): Promise<Execution> {
       const { launcher, language } = await ready(request.language);
-      // The budget counts from the call: time spent waiting for a slot is part of it.
-      const deadline = Date.now() + (request.budgetMs ?? Infinity);
+      // The budget counts once a slot is held: time spent waiting for one (the server's load, bounded by the same
+      // budget for a batch caller) must not cut a program's cases short.
       const maxWait = request.priority === 'interactive' ? config.queueWaitMs : request.budgetMs ?? Infinity;
       const held = await pool.with(request.priority, maxWait, async (slot) => {
+        const deadline = Date.now() + (request.budgetMs ?? Infinity);
         let files = [{ name: language.fileName, content: request.source as string | Buffer, executable: false }];
         let compiled: CompileOutcome | null = null;
         if (language.compile) {

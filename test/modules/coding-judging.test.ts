@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker } from '../../src/jobs/worker.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 import { startWorkerProcess } from '../helpers/processes.js';
@@ -238,6 +240,31 @@ describe('finalize and report', () => {
     const wrongToken = await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: theirs.token });
     expect([403, 404]).toContain(wrongToken.status);
   });
+});
+
+describe('completion behind a judging backlog', () => {
+  // Was a bug: the completion job retries for about 28 minutes; judging behind a backlog may take longer, and once the
+  // job had given up nothing queued it again: the session stayed in progress, with no report and no event, for good.
+  it('a session whose judging outlasts the completion job\'s retries is completed once its last submission is judged', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const p = s.problems[0]!;
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: p.id, language: 'python', source: await kit.reference(p.id) } });
+    expect(sub.status).toBe(202);
+    expect((await kit.call('POST', url(s.id, 'finalize'), { token: s.token })).status).toBe(202);
+    // Only the completion job runs (every judge is busy elsewhere) until it gives up.
+    const completer = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules).filter((x) => x.kind === 'coding.complete'), log: { error: () => {} } });
+    for (let i = 0; i < 100; i++) {
+      await completer.runOnce();
+      const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued').where('kind', '=', 'coding.complete').executeTakeFirst();
+      if (!next) break;
+      h.clock.set(Math.max(h.clock.now(), next.run_at));
+    }
+    const gaveUp = await h.db.kysely.selectFrom('background_jobs').select('status').where('kind', '=', 'coding.complete').execute();
+    expect(gaveUp.map((j) => j.status)).toContain('failed');
+    await kit.settle(); // the judge runs at last
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key })).body.status).toBe('completed');
+    expect((await kit.call('GET', url(s.id, 'report'), { key })).status).toBe(200);
+  }, 120_000);
 });
 
 describe('executors in other processes', () => {

@@ -107,6 +107,24 @@ describe('hostile code', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  // Was a bug: the budget counted from the call, so a correct program judged while another held the slot had its
+  // last cases reported TIME_LIMIT_EXCEEDED without running them: the server's load became the candidate's fault.
+  it('time spent waiting for a slot does not count against the judging budget', async () => {
+    const one = testSandbox({ PREP_SANDBOX_UID_BASE: '310000', PREP_SANDBOX_SLOTS: '1' });
+    const blocker = one.execute({
+      language: 'python', source: 'import time\ntime.sleep(60)\n', comparator: 'exact', priority: 'interactive',
+      limits: { timeLimitMs: 1000, memoryLimitMb: 64 }, cases: [{ name: 'stdin', input: '' }],
+    }); // holds the only slot for its wall clock, 5 × 1 s + 2 s
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const judged = await one.execute({
+      language: 'python', source: 'print(input())\n', comparator: 'exact', priority: 'batch', budgetMs: 7300,
+      limits: { timeLimitMs: 1000, memoryLimitMb: 64 },
+      cases: Array.from({ length: 40 }, (_, i) => ({ name: `case-${i}`, input: `${i}\n`, expected: `${i}\n` })),
+    });
+    await blocker;
+    expect(judged.cases.map((c) => c.verdict)).toEqual(Array(40).fill('ACCEPTED'));
+  }, 60_000);
+
   it('1 GB of output is cut off at the cap', async () => {
     const r = await py('import sys\nblock = "x" * 65536\nfor _ in range(16384):\n    sys.stdout.write(block)\n', { stdoutBytes: 1_048_576 });
     expect(r.case!.verdict).toBe('OUTPUT_LIMIT_EXCEEDED');

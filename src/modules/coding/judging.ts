@@ -46,7 +46,10 @@ function shown(buffer: Buffer, max: number): { text: string; truncated: boolean 
 export function createJudgingService(deps: {
   db: Kysely<Database>; clock: Clock; sandbox: Sandbox; queue: JobQueue; repo: JudgingRepo; sessions: CodingSessionRepo;
   catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null;
-  /** Wall-clock time one submission's cases may take together (under the job lease). */
+  /**
+   * Wall-clock time one submission's cases may take together once a slot is held, and the longest the judge waits for
+   * a slot: half the job lease each, so the two together stay under it.
+   */
   judgeBudgetMs: number;
   emit: Emit;
 }) {
@@ -100,6 +103,17 @@ export function createJudgingService(deps: {
       stdout: stdout.text, stdout_truncated: stdout.truncated, stderr: stderr.text, stderr_truncated: stderr.truncated,
       exit_code: c.exitCode, signal: c.signal === 0 ? null : c.signal, time_ms: c.timeMs, wall_time_ms: c.wallMs, memory_kb: c.memoryKb,
     };
+  }
+
+  /**
+   * A session over (finalized or timed out) whose last submission was just judged is completed, even when its
+   * completion job gave up waiting (judging behind a backlog can outlast its retries): the job is queued again.
+   */
+  async function completeWhenJudged(sessionId: string): Promise<void> {
+    const row = await sessions.byId(db, sessionId);
+    const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at);
+    if (!over || await repo.unjudged(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
+    await coding.queueCompletion(db, sessionId);
   }
 
   /** Measures the reference solution on the large cases once per problem and reference language. */
@@ -206,6 +220,7 @@ export function createJudgingService(deps: {
         // Busy (every slot taken for the whole budget) or a launch fault: queued again and retried.
         if (error instanceof SandboxUnavailableError || finalAttempt) {
           await repo.update(submission.id, { status: 'error', error: (error as Error).message.slice(0, 500), updated_at: clock.now() });
+          await completeWhenJudged(submission.session_id);
           return;
         }
         await repo.update(submission.id, { status: 'queued', updated_at: clock.now() });
@@ -234,6 +249,7 @@ export function createJudgingService(deps: {
       });
       await sessions.markScored(db, submission.session_id, submission.problem_id);
       await ensureReferenceTiming(problem, submission.language);
+      await completeWhenJudged(submission.session_id);
     },
 
     /** The candidate is done: no more work is taken, and the session is scored in the background. */
