@@ -14,7 +14,11 @@
  *     the rest of stdin as the program's stdin, waits for it, and writes
  *     {"status":N,"signal":N,"cpu_ms":N,"rss_kb":N} to STATS_FD. It is not dumpable and keeps STATS_FD
  *     close-on-exec, so the program, which has no capabilities, can neither trace it nor forge its figures.
- *     When it exits, the kernel kills whatever else is left in the namespace.
+ *     The limits on CPU time and resident memory are for all the step's processes together (rlimits are per
+ *     process): while the program runs, every process of the namespace is sampled each few milliseconds and all
+ *     are killed once their sum passes a limit; when the program ends, whatever it left is killed and reaped,
+ *     and cpu_ms is the CPU time of every process, rss_kb the largest sum of resident memory seen (or the largest
+ *     single process's peak, if higher).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -30,6 +34,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static long long arg(const char *s) { return strtoll(s, NULL, 10); }
@@ -166,16 +171,16 @@ static int safe_name(const char *name) {
 }
 
 /*
- * The job, NUL-separated: "PREP1", cpu_ms, as_bytes, nproc, fsize_bytes, nofile, file count, then per file
- * name, mode (octal), size and the bytes, then argc and argv.
+ * The job, NUL-separated: "PREP2", cpu_ms, as_bytes, mem_bytes (resident, all processes; 0: none), nproc,
+ * fsize_bytes, nofile, file count, then per file name, mode (octal), size and the bytes, then argc and argv.
  */
-struct job { long long cpu_ms, as_bytes, nproc, fsize, nofile; char **argv; };
+struct job { long long cpu_ms, as_bytes, mem_bytes, nproc, fsize, nofile; char **argv; };
 
 static int read_job(struct job *job) {
   char *magic = read_field();
-  if (!magic || strcmp(magic, "PREP1") != 0) return -1;
+  if (!magic || strcmp(magic, "PREP2") != 0) return -1;
   free(magic);
-  job->cpu_ms = read_number(); job->as_bytes = read_number(); job->nproc = read_number();
+  job->cpu_ms = read_number(); job->as_bytes = read_number(); job->mem_bytes = read_number(); job->nproc = read_number();
   job->fsize = read_number(); job->nofile = read_number();
   long long files = read_number();
   if (files < 0 || files > 16) return -1;
@@ -210,6 +215,45 @@ static int read_job(struct job *job) {
   return 0;
 }
 
+/* The live processes of the namespace (all but pid 1, this launcher): CPU time (ms) and resident memory (KB). */
+struct usage_sample { long long cpu_ms, rss_kb; };
+
+static struct usage_sample sample_namespace(void) {
+  struct usage_sample total = { 0, 0 };
+  static long page_kb = 0, ticks = 0;
+  if (!page_kb) page_kb = sysconf(_SC_PAGESIZE) / 1024;
+  if (!ticks) ticks = sysconf(_SC_CLK_TCK);
+  DIR *proc = opendir("/proc");
+  if (!proc) return total;
+  struct dirent *entry;
+  char path[64], buf[1024];
+  while ((entry = readdir(proc)) != NULL) {
+    if (entry->d_name[0] < '0' || entry->d_name[0] > '9' || strcmp(entry->d_name, "1") == 0) continue;
+    snprintf(path, sizeof path, "/proc/%.32s/stat", entry->d_name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) continue;
+    buf[n] = 0;
+    /* After the command's closing parenthesis (a command may hold spaces and parentheses): field 3 onwards. */
+    char *rest = strrchr(buf, ')');
+    if (!rest) continue;
+    unsigned long long utime = 0, stime = 0;
+    long rss_pages = 0;
+    /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime priority
+       nice threads itrealvalue starttime vsize rss */
+    if (sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %*u %*u %ld",
+               &utime, &stime, &rss_pages) != 3) continue;
+    total.cpu_ms += (long long)((utime + stime) * 1000 / (unsigned long long)ticks);
+    total.rss_kb += rss_pages * page_kb;
+  }
+  closedir(proc);
+  return total;
+}
+
+static long long ms_of(struct timeval t) { return (long long)t.tv_sec * 1000 + t.tv_usec / 1000; }
+
 static int inner(int argc, char **argv) {
   if (argc < 3) return 125;
   int stats_fd = (int)arg(argv[2]);
@@ -218,9 +262,15 @@ static int inner(int argc, char **argv) {
   struct job job;
   if (read_job(&job) != 0) { fprintf(stderr, "prep-launch: bad job\n"); return 125; }
 
+  /* SIGCHLD is taken with sigtimedwait, which wakes at once when a process ends and otherwise to sample. */
+  sigset_t chld, before;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, &before);
   pid_t pid = fork();
   if (pid < 0) { perror("prep-launch: fork"); return 125; }
   if (pid == 0) {
+    sigprocmask(SIG_SETMASK, &before, NULL);
     rlim_t cpu_s = (rlim_t)((job.cpu_ms + 999) / 1000);
     limit(RLIMIT_CPU, cpu_s, cpu_s + 1);
     limit(RLIMIT_AS, (rlim_t)job.as_bytes, (rlim_t)job.as_bytes);
@@ -232,20 +282,38 @@ static int inner(int argc, char **argv) {
     perror("prep-launch: exec");
     _exit(127);
   }
-  int status = 0;
-  struct rusage usage;
-  memset(&usage, 0, sizeof usage);
-  for (;;) {
-    struct rusage u;
-    int s;
-    pid_t done = wait4(-1, &s, 0, &u);
-    if (done == pid) { status = s; usage = u; break; }
-    if (done < 0 && errno != EINTR) break;
+  int status = 0, ended = 0, killed = 0;
+  long long peak_rss_kb = 0;
+  const struct timespec every = { 0, 5 * 1000 * 1000 };
+  while (!ended) {
+    sigtimedwait(&chld, NULL, &every);
+    for (;;) {
+      int s;
+      pid_t done = waitpid(-1, &s, WNOHANG);
+      if (done <= 0) break;
+      if (done == pid) { status = s; ended = 1; }
+    }
+    if (ended) break;
+    /* The processes still running, with the CPU time of those already reaped. */
+    struct usage_sample now = sample_namespace();
+    struct rusage gone;
+    getrusage(RUSAGE_CHILDREN, &gone);
+    long long cpu_ms = now.cpu_ms + ms_of(gone.ru_utime) + ms_of(gone.ru_stime);
+    if (now.rss_kb > peak_rss_kb) peak_rss_kb = now.rss_kb;
+    if (!killed && ((job.mem_bytes > 0 && now.rss_kb * 1024 > job.mem_bytes) || cpu_ms > job.cpu_ms)) {
+      kill(-1, SIGKILL);
+      killed = 1;
+    }
   }
-  long long cpu = (long long)usage.ru_utime.tv_sec * 1000 + usage.ru_utime.tv_usec / 1000
-                + (long long)usage.ru_stime.tv_sec * 1000 + usage.ru_stime.tv_usec / 1000;
-  dprintf(stats_fd, "{\"status\":%d,\"signal\":%d,\"cpu_ms\":%lld,\"rss_kb\":%ld}\n",
-          WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu, usage.ru_maxrss);
+  /* What the program left behind goes, and is reaped, so its CPU time is counted too. */
+  kill(-1, SIGKILL);
+  while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {}
+  struct rusage usage;
+  getrusage(RUSAGE_CHILDREN, &usage);
+  long long cpu = ms_of(usage.ru_utime) + ms_of(usage.ru_stime);
+  long long rss_kb = usage.ru_maxrss > peak_rss_kb ? usage.ru_maxrss : peak_rss_kb;
+  dprintf(stats_fd, "{\"status\":%d,\"signal\":%d,\"cpu_ms\":%lld,\"rss_kb\":%lld}\n",
+          WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu, rss_kb);
   return 0;
 }
 

@@ -6,7 +6,10 @@ export interface StepLimits {
   /** CPU time, all processes of the step together. */
   cpuMs: number;
   wallMs: number;
+  /** Per process (a runtime reserves far more than it uses). */
   addressSpaceMb: number;
+  /** Resident memory, all processes of the step together (none: only the address space bounds it). */
+  memoryMb?: number;
   processes: number;
   fileSizeMb: number;
   openFiles: number;
@@ -170,7 +173,8 @@ function setHeld(child: ChildProcess, held: boolean): void {
 function job(request: StepRequest): Buffer {
   const { limits } = request;
   const fields = (...xs: Array<string | number>) => Buffer.from(xs.map((x) => `${x}\0`).join(''));
-  const parts: Buffer[] = [fields('PREP1', limits.cpuMs, limits.addressSpaceMb * 1_048_576, limits.processes, limits.fileSizeMb * 1_048_576, limits.openFiles, request.files.length)];
+  const parts: Buffer[] = [fields('PREP2', limits.cpuMs, limits.addressSpaceMb * 1_048_576, (limits.memoryMb ?? 0) * 1_048_576, limits.processes,
+    limits.fileSizeMb * 1_048_576, limits.openFiles, request.files.length)];
   for (const f of request.files) {
     const content = typeof f.content === 'string' ? Buffer.from(f.content) : f.content;
     parts.push(fields(f.name, f.executable ? '755' : '644', content.length), content);

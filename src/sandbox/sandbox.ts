@@ -190,7 +190,7 @@ export function createSandbox(config: Config['sandbox']) {
         }
         const { timeLimitMs, memoryLimitMb } = request.limits;
         const limits: StepLimits = {
-          cpuMs: timeLimitMs, wallMs: timeLimitMs * 5 + 2000, addressSpaceMb: language.addressSpaceMb(memoryLimitMb),
+          cpuMs: timeLimitMs, wallMs: timeLimitMs * 5 + 2000, addressSpaceMb: language.addressSpaceMb(memoryLimitMb), memoryMb: memoryLimitMb,
           processes: language.processes, fileSizeMb: 16, openFiles: 128,
           stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
         };

@@ -95,6 +95,49 @@ describe('hostile code', () => {
     expect(sleep.case!.wallMs).toBeLessThan(10_000);
   });
 
+  // Was a bug: CPU time and memory were counted for the program's own process only (rlimits are per process), so
+  // work spread over child processes passed the time limit, and children held memory past the limit (64 processes
+  // of 320 MB each for a Python run: more than the host has).
+  it('counts the CPU time of every process of the run, waited for or not', async () => {
+    const r = await py([
+      'import os, time',
+      'r, w = os.pipe()',
+      'for i in range(3):',
+      '    if os.fork() == 0:',
+      '        t = time.process_time()',
+      '        while time.process_time() - t < 0.6: pass',
+      "        os.write(w, b'x'); os._exit(0)",
+      'for i in range(3): os.read(r, 1)',
+      "print('done')",
+    ].join('\n'), { limits: { timeLimitMs: 1000, memoryLimitMb: 128 } });
+    expect(r.case!.verdict).toBe('TIME_LIMIT_EXCEEDED');
+    expect(r.case!.timeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('holds the memory of every process of the run to the memory limit together', async () => {
+    const r = await py([
+      'import os, time',
+      'r, w = os.pipe()',
+      'for i in range(4):',
+      '    if os.fork() == 0:',
+      '        b = bytearray(40 * 1024 * 1024)',
+      '        for j in range(0, len(b), 4096): b[j] = 1',
+      "        os.write(w, b'x'); time.sleep(3); os._exit(0)",
+      'for i in range(4): os.read(r, 1)',
+      "print('held')",
+    ].join('\n'), { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    expect(r.case!.verdict).toBe('MEMORY_LIMIT_EXCEEDED');
+    expect(r.stdout).not.toContain('held');
+    expect(r.case!.memoryKb).toBeGreaterThan(64 * 1024);
+  });
+
+  it('still lets a program use nearly its whole time and memory in one process, and reports its figures', async () => {
+    const r = await py('b = bytearray(40 * 1024 * 1024)\nfor j in range(0, len(b), 4096): b[j] = 1\nprint(len(b))\n', { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    expect(r.case!.verdict).toBe('COMPLETED');
+    expect(r.case!.memoryKb).toBeGreaterThan(40 * 1024);
+    expect(r.case!.memoryKb).toBeLessThan(64 * 1024);
+  });
+
   it('sleeping on every case cannot hold a judge past its time budget', async () => {
     const started = Date.now();
     const execution = await sandbox.execute({
