@@ -1,8 +1,14 @@
 import { ApiError } from '../platform/errors.js';
-import { SandboxBusyError, SandboxUnavailableError, type Sandbox } from './sandbox.js';
+import { SandboxBusyError, SandboxSubjectBusyError, SandboxUnavailableError, type Sandbox } from './sandbox.js';
 
-/** A sandbox refusal as the API answers it: 429 `capacity_unavailable` when every slot is busy, 503 when there is no sandbox. */
+/**
+ * A sandbox refusal as the API answers it: 429 `capacity_unavailable` when every slot is busy, 429 `rate_limited`
+ * when the session already has a run under way, 503 when there is no sandbox.
+ */
 export function sandboxError(error: unknown): never {
+  if (error instanceof SandboxSubjectBusyError) {
+    throw new ApiError('rate_limited', { message: 'One run at a time: wait for the run under way to finish.', headers: { 'Retry-After': '1' } });
+  }
   if (error instanceof SandboxBusyError) {
     throw new ApiError('capacity_unavailable', { message: 'Every code-execution slot is busy; retry shortly.', headers: { 'Retry-After': '2' } });
   }

@@ -10,6 +10,8 @@ import { executionVerdict, type RunVerdict } from './verdicts.js';
 export class SandboxUnavailableError extends Error {}
 /** Every slot is busy and the caller would wait too long. */
 export class SandboxBusyError extends Error {}
+/** The same subject (a session, an interview) already has an interactive run under way in this process. */
+export class SandboxSubjectBusyError extends Error {}
 
 export interface ExecutionLimits {
   timeLimitMs: number;
@@ -58,6 +60,11 @@ export interface ExecuteRequest {
   limits: ExecutionLimits;
   priority: Priority;
   stdoutBytes?: number;
+  /**
+   * Whose run this is (a session, an interview): an interactive one is refused while the same subject has one under
+   * way here, so a candidate who fires runs at once cannot take every slot from everyone else.
+   */
+  subject?: string;
   /**
    * Wall-clock time for all the cases together, counted once a slot is held (a batch caller waits at most as long
    * for one): once it is spent, the cases not yet run are reported as TIME_LIMIT_EXCEEDED without running (a
@@ -162,6 +169,50 @@ export function createSandbox(config: Config['sandbox']) {
     return { outcome: { ok, output: message.trim(), timeMs: result.cpuMs } satisfies CompileOutcome, artifact: ok ? result.artifact! : null };
   }
 
+  /**
+   * Compiles once (when the language compiles) and runs every case in a fresh sandbox of its own, holding
+   * one slot throughout. Throws SandboxBusyError when an interactive caller would wait too long.
+   */
+  async function executeNow(request: ExecuteRequest): Promise<Execution> {
+    const { launcher, language } = await ready(request.language);
+    // The budget counts once a slot is held: time spent waiting for one (the server's load, bounded by the same
+    // budget for a batch caller) must not cut a program's cases short.
+    const maxWait = request.priority === 'interactive' ? config.queueWaitMs : request.budgetMs ?? Infinity;
+    const held = await pool.with(request.priority, maxWait, async (slot) => {
+      const deadline = Date.now() + (request.budgetMs ?? Infinity);
+      let files = [{ name: language.fileName, content: request.source as string | Buffer, executable: false }];
+      let compiled: CompileOutcome | null = null;
+      if (language.compile) {
+        const c = await compile(launcher, slot, language, request.source);
+        compiled = c.outcome;
+        if (!c.artifact) return { language: language.id, compile: compiled, cases: [] };
+        files = [{ name: language.compile.artifact, content: c.artifact, executable: language.compile.executable }];
+      }
+      const { timeLimitMs, memoryLimitMb } = request.limits;
+      const limits: StepLimits = {
+        cpuMs: timeLimitMs, wallMs: timeLimitMs * 5 + 2000, addressSpaceMb: language.addressSpaceMb(memoryLimitMb), memoryMb: memoryLimitMb,
+        processes: language.processes, fileSizeMb: 16, openFiles: 128,
+        stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
+      };
+      const cases: CaseOutcome[] = [];
+      for (const c of request.cases) {
+        if (Date.now() > deadline) {
+          cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });
+          continue;
+        }
+        const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files: c.files ? [...files, ...c.files] : files, stdin: c.input, limits });
+        if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
+        cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
+      }
+      return { language: language.id, compile: compiled, cases };
+    });
+    if (!held) throw new SandboxBusyError('every execution slot is busy');
+    return held.value;
+  }
+
+  /** Subjects with an interactive run under way in this process. */
+  const runningSubjects = new Set<string>();
+
   return {
     status,
 
@@ -169,47 +220,20 @@ export function createSandbox(config: Config['sandbox']) {
       return (await status()).languages;
     },
 
-    /**
-     * Compiles once (when the language compiles) and runs every case in a fresh sandbox of its own, holding
-     * one slot throughout. Throws SandboxBusyError when an interactive caller would wait too long.
-     */
+    /** executeNow, refusing (SandboxSubjectBusyError) an interactive run of a subject that has one under way. */
     async execute(request: ExecuteRequest): Promise<Execution> {
-      const { launcher, language } = await ready(request.language);
-      // The budget counts once a slot is held: time spent waiting for one (the server's load, bounded by the same
-      // budget for a batch caller) must not cut a program's cases short.
-      const maxWait = request.priority === 'interactive' ? config.queueWaitMs : request.budgetMs ?? Infinity;
-      const held = await pool.with(request.priority, maxWait, async (slot) => {
-        const deadline = Date.now() + (request.budgetMs ?? Infinity);
-        let files = [{ name: language.fileName, content: request.source as string | Buffer, executable: false }];
-        let compiled: CompileOutcome | null = null;
-        if (language.compile) {
-          const c = await compile(launcher, slot, language, request.source);
-          compiled = c.outcome;
-          if (!c.artifact) return { language: language.id, compile: compiled, cases: [] };
-          files = [{ name: language.compile.artifact, content: c.artifact, executable: language.compile.executable }];
-        }
-        const { timeLimitMs, memoryLimitMb } = request.limits;
-        const limits: StepLimits = {
-          cpuMs: timeLimitMs, wallMs: timeLimitMs * 5 + 2000, addressSpaceMb: language.addressSpaceMb(memoryLimitMb), memoryMb: memoryLimitMb,
-          processes: language.processes, fileSizeMb: 16, openFiles: 128,
-          stdoutBytes: request.stdoutBytes ?? RUN_STDOUT_BYTES, stderrBytes: RUN_STDERR_BYTES,
-        };
-        const cases: CaseOutcome[] = [];
-        for (const c of request.cases) {
-          if (Date.now() > deadline) {
-            cases.push({ name: c.name, verdict: 'TIME_LIMIT_EXCEEDED', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: 0, timeMs: 0, wallMs: 0, memoryKb: 0 });
-            continue;
-          }
-          const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files: c.files ? [...files, ...c.files] : files, stdin: c.input, limits });
-          if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
-          cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
-        }
-        return { language: language.id, compile: compiled, cases };
-      });
-      if (!held) throw new SandboxBusyError('every execution slot is busy');
-      return held.value;
+      const subject = request.priority === 'interactive' ? request.subject : undefined;
+      if (subject === undefined) return executeNow(request);
+      if (runningSubjects.has(subject)) throw new SandboxSubjectBusyError('a run of this subject is under way');
+      runningSubjects.add(subject);
+      try {
+        return await executeNow(request);
+      } finally {
+        runningSubjects.delete(subject);
+      }
     },
   };
+
 }
 
 function outcomeOf(c: CaseInput, result: StepResult, comparator: string, memoryLimitMb: number): CaseOutcome {

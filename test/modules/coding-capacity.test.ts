@@ -14,19 +14,23 @@ afterAll(() => h.close());
 
 describe('capacity', () => {
   it('answers 429 capacity_unavailable when every slot is busy, and the API keeps answering during a fork bomb', async () => {
-    const s = await kit.session(h.org.keys.secret_test, 'foundations-practice-set');
-    const problem = s.problems[0]!;
-    const run = (source: string) => kit.call('POST', `/v1/coding-sessions/${s.id}/run`, { token: s.token, body: { problem_id: problem.id, language: 'python', source, stdin: '' } });
-    const bomb = run('import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n');
+    // Two candidates: one run at a time per session, so the slot is held by one and asked for by the other.
+    const [a, b] = [await kit.session(h.org.keys.secret_test, 'foundations-practice-set'), await kit.session(h.org.keys.secret_test, 'foundations-practice-set')];
+    const run = (s: typeof a, source: string) => kit.call('POST', `/v1/coding-sessions/${s.id}/run`, { token: s.token, body: { problem_id: s.problems[0]!.id, language: 'python', source, stdin: '' } });
+    const holding = run(a, 'import time\ntime.sleep(2)\n');
     await new Promise((r) => setTimeout(r, 300));
-    const refused = await run('print(1)');
+    const refused = await run(b, 'print(1)');
     expect(refused.status, refused.raw).toBe(429);
     expect(refused.body.error).toMatchObject({ type: 'capacity_error', code: 'capacity_unavailable' });
+    expect(refused.headers['retry-after']).toBe('2');
+    expect((await holding).status).toBe(200);
+
+    const bomb = run(a, 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n');
     for (let i = 0; i < 5; i++) expect((await kit.call('GET', '/v1/health')).status).toBe(200);
     const bombed = await bomb;
     expect(bombed.status, bombed.raw).toBe(200);
     expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'MEMORY_LIMIT_EXCEEDED']).toContain(bombed.body.verdict);
-    const after = await run('print(1)');
+    const after = await run(b, 'print(1)');
     expect(after.body).toMatchObject({ verdict: 'COMPLETED', results: [{ stdout: '1\n' }] });
   }, 60_000);
 });

@@ -242,11 +242,35 @@ describe('finalize and report', () => {
   });
 });
 
+describe('runs of one session', () => {
+  // Was a gap: one candidate firing sleeping runs at once held every slot (2 running, 8 queued) from everyone else.
+  it('are taken one at a time: another while one is under way is 429 rate_limited, and the next after it runs', async () => {
+    const own = (await h.createOrg('Runs', 5)).keys.secret_test;
+    const s = await kit.session(own, 'foundations-practice-set');
+    const body = (source: string) => ({ problem_id: s.problems[0]!.id, language: 'python', source, stdin: '' });
+    const slow = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(1)\n') });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('print(1)\n') });
+    expect(second.status).toBe(429);
+    expect(second.body.error.code).toBe('rate_limited');
+    expect(second.headers['retry-after']).toBe('1');
+    expect((await slow).status).toBe(200);
+    expect((await kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('print(1)\n') })).body.verdict).toBe('COMPLETED');
+    // Another session is not held up.
+    const other = await kit.session(own, 'foundations-practice-set');
+    const mine = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(1)\n') });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await kit.call('POST', url(other.id, 'run'), { token: other.token, body: { ...body('print(2)\n'), problem_id: other.problems[0]!.id } })).status).toBe(200);
+    await mine;
+  });
+});
+
 describe('completion behind a judging backlog', () => {
   // Was a bug: the completion job retries for about 28 minutes; judging behind a backlog may take longer, and once the
   // job had given up nothing queued it again: the session stayed in progress, with no report and no event, for good.
   it('a session whose judging outlasts the completion job\'s retries is completed once its last submission is judged', async () => {
-    const s = await kit.session(key, 'foundations-practice-set');
+    const own = (await h.createOrg('Backlog', 5)).keys.secret_test;
+    const s = await kit.session(own, 'foundations-practice-set');
     const p = s.problems[0]!;
     const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: p.id, language: 'python', source: await kit.reference(p.id) } });
     expect(sub.status).toBe(202);
@@ -262,8 +286,8 @@ describe('completion behind a judging backlog', () => {
     const gaveUp = await h.db.kysely.selectFrom('background_jobs').select('status').where('kind', '=', 'coding.complete').execute();
     expect(gaveUp.map((j) => j.status)).toContain('failed');
     await kit.settle(); // the judge runs at last
-    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key })).body.status).toBe('completed');
-    expect((await kit.call('GET', url(s.id, 'report'), { key })).status).toBe(200);
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: own })).body.status).toBe('completed');
+    expect((await kit.call('GET', url(s.id, 'report'), { key: own })).status).toBe(200);
   }, 120_000);
 });
 

@@ -148,7 +148,7 @@ export function createJudgingService(deps: {
       const examples = exampleCases(problem);
       const cases = input.stdin !== undefined ? [{ name: 'stdin', input: input.stdin }] : examples;
       const execution = await sandbox.execute({
-        language: input.language, source: input.source, comparator: problem.comparator, priority: 'interactive', stdoutBytes: RUN_STDOUT_BYTES,
+        language: input.language, source: input.source, comparator: problem.comparator, priority: 'interactive', stdoutBytes: RUN_STDOUT_BYTES, subject: sessionId,
         limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb }, cases,
       }).catch(sandboxError);
       const results = execution.cases.map((c) => presentCase(c, input.stdin === undefined ? examples.find((e) => e.name === c.name) : undefined));

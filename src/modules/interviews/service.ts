@@ -436,7 +436,7 @@ export function createInterviewService(deps: {
         const found = problemSlug ? await repo.problemLimits(db, problemSlug) : undefined;
         const limits = found ? { timeLimitMs: found.time_limit_ms, memoryLimitMb: found.memory_limit_mb } : CODE_RUN_LIMITS;
         const execution = await sandbox.execute({
-          language: input.language, source: input.source, comparator: 'exact', priority: 'interactive', stdoutBytes: 1_048_576,
+          language: input.language, source: input.source, comparator: 'exact', priority: 'interactive', stdoutBytes: 1_048_576, subject: id,
           limits, cases: [{ name: 'run', input: input.stdin ?? '' }],
         }).catch(sandboxError);
         run = runOf(execution);
