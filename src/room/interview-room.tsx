@@ -5,6 +5,7 @@ import { Brand } from './chrome.js';
 import { formatClock, formatDuration } from './countdown.js';
 import { InterviewChannel, type ChannelTurn, type ConnectionState, type OutboxStore } from './interview-channel.js';
 import { InterviewClock } from './interview-clock.js';
+import { Drafts } from './drafts.js';
 import { InterviewTools, type ToolsHandle } from './interview-tools.js';
 import { useLifecycle, type Ended, type RoomProps } from './lifecycle.js';
 import { startRecording, type Recording, type RecordingState } from './recorder.js';
@@ -41,7 +42,9 @@ const SILENCE_MS = 2500;
 export function InterviewRoom({ host, sessionId, branding, title, lost, livemode = true }: RoomProps) {
   const { api } = host;
   const base = `/v1/interviews/${sessionId}`;
-  const lifecycle = useLifecycle({ host, sessionId, lost }, { onEnd: () => teardown() });
+  // Once the interview is over, nothing of the candidate's code stays in this browser (the coding and prompt rooms
+  // clear theirs the same way); an unmount while it runs (teardown alone) keeps it for their return.
+  const lifecycle = useLifecycle({ host, sessionId, lost }, { onEnd: () => { new Drafts(`interview-${base}`).clear(); teardown(); } });
   const { ended, setEnded, banner, setBanner, fail, opening, openingPage, endedPage } = lifecycle;
   const [timer, setTimer] = useState<InterviewTimer | null>(null);
   const [config, setConfig] = useState<InterviewJoin | null>(null);

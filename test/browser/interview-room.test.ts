@@ -106,6 +106,7 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
     await page.keyboard.insertText(SOLUTION);
+    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('prep:')).length)).toBeGreaterThan(0); // a draft
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.locator('.prep-run .prep-verdict', { hasText: 'Ran' }).waitFor({ timeout: 30_000 });
     expect(await page.locator('.prep-run pre').first().textContent()).toContain('ready');
@@ -186,6 +187,8 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
     await page.getByRole('heading', { name: 'End the interview?' }).waitFor();
     await page.getByRole('button', { name: 'End now' }).click();
     await page.getByRole('heading', { name: 'Thank you — you are done' }).waitFor();
+    // Was a bug: the code editor's drafts stayed in localStorage, on the service's origin every candidate shares.
+    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('prep:')))).toEqual([]);
 
     // The transcript holds each turn once, the code run and the whiteboard image; test mode records nothing.
     await expect.poll(async () => (await interviewOf(interview.id)).status, { timeout: 30_000 }).toMatch(/completed|failed/);
