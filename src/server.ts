@@ -48,16 +48,21 @@ export async function startServer(config: Config, options: { workers: boolean; p
   const worker = options.workers
     ? createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log: app.log, leaseMs: config.jobLeaseMs })
     : null;
-  await worker?.start();
-
-  const address = await app.listen({ port: config.port, host: config.host });
-  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
-  return {
-    app, db, url,
-    async stop() {
-      await worker?.stop();
-      await app.close();
-      await db.close();
-    },
+  const stop = async () => {
+    await worker?.stop();
+    await app.close();
+    await db.close();
   };
+  // Background work starts once the port is ours: a server that cannot listen (the port is taken) must not stay
+  // up running jobs with no HTTP and no signal handlers; it closes what it opened and fails.
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+    await worker?.start();
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  return { app, db, url, stop };
 }

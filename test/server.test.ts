@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throwawayDatabase } from './helpers/harness.js';
-import { startServe, type ServeProcess } from './helpers/processes.js';
+import { CLI, ROOT, startServe, type ServeProcess } from './helpers/processes.js';
 
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 const running: ServeProcess[] = [];
@@ -49,4 +51,24 @@ describe('prep serve', () => {
     expect(await health.json()).toEqual({ object: 'health', status: 'ok' });
     await again.stop();
   });
+
+  // Was a bug: the job worker started before listen; on a taken port the process stayed up, running jobs with no HTTP.
+  it('on a port that is taken, fails with the reason and exits 1 instead of staying up as a worker', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const port = (blocker.address() as AddressInfo).port;
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
+      cwd: ROOT, env: { ...process.env, ...database.env, HOST: '127.0.0.1', PREP_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const code = await new Promise<number | string>((resolve) => {
+      const timer = setTimeout(() => resolve('still running after 15 s'), 15_000);
+      child.once('exit', (c) => { clearTimeout(timer); resolve(c ?? 'killed by a signal'); });
+    });
+    child.kill('SIGKILL');
+    blocker.close();
+    expect(err).toContain('EADDRINUSE');
+    expect(code).toBe(1);
+  }, 30_000);
 });

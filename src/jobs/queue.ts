@@ -49,7 +49,9 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       db.updateTable('background_jobs')
         .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
         .where((eb) => {
-          const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now)).orderBy(order).limit(max);
+          // A job whose every attempt was used is not leased again (failExhausted ends it), whatever its lease.
+          const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now))
+            .whereRef('attempts', '<', 'max_attempts').orderBy(order).limit(max);
           // PostgreSQL: = ANY(ARRAY(…)) runs the locking sub-select exactly once (an IN could be rescanned by a nested
           // loop, and with SKIP LOCKED a rescan may pick other rows).
           return postgres ? eb('id', '=', sql<string>`any(array(${picked.forUpdate().skipLocked()}))`) : eb('id', 'in', picked);
@@ -117,6 +119,35 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
         .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Still its worker's, until a new lease end (false: the lease was lost, another worker has the job). */
+    async renew(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, leaseUntil: number): Promise<boolean> {
+      const r = await db.updateTable('background_jobs').set({ lease_until: leaseUntil })
+        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** A job claimed but not started (its worker is stopping): queued again as it was, the attempt not counted. */
+    async release(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<void> {
+      await db.updateTable('background_jobs').set({ status: 'queued', locked_by: null, lease_until: null, attempts: job.attempts - 1, updated_at: clock.now() })
+        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
+        .execute();
+    },
+
+    /**
+     * Jobs of these kinds whose worker died (the lease ran out) on their last attempt: failed for good, as a thrown
+     * error would have left them. Returns the kinds ended, so recurring ones can be queued again.
+     */
+    async failExhausted(kinds: string[]): Promise<string[]> {
+      if (kinds.length === 0) return [];
+      const now = clock.now();
+      const rows = await db.updateTable('background_jobs')
+        .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: now })
+        .where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds).whereRef('attempts', '>=', 'max_attempts')
+        .returning('kind').execute();
+      return [...new Set(rows.map((r) => r.kind))];
     },
 
     /** Retention: settled jobs are kept a day, then deleted. */

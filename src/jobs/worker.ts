@@ -36,32 +36,84 @@ export function createWorker(deps: {
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  /** Set by stop() (runOnce, used without start(), is stopped throughout): jobs claimed after it are handed back. */
+  let stopping = false;
   let foundWork = false;
 
+  /**
+   * Runs one job and records how it went. Its lease is renewed while it runs, so a long job is never claimed again
+   * beside itself; a failure to record the outcome (the database busy or gone) is logged, never thrown: the job's
+   * lease then runs out and it is claimed again, within its attempts.
+   */
   async function execute(job: BackgroundJobsTable): Promise<void> {
     const handler = handlers.get(job.kind)!;
+    const renewal = setInterval(() => void queue.renew(job, id, clock.now() + leaseMs).catch(() => undefined), leaseMs / 3);
+    renewal.unref();
+    let failure: { error: unknown } | null = null;
     try {
       await handler.run(JSON.parse(job.payload) as unknown, job);
-      await queue.succeed(job, id);
-      if (handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);
     } catch (error) {
+      failure = { error };
+    } finally {
+      clearInterval(renewal);
+    }
+    try {
+      if (!failure) {
+        await queue.succeed(job, id);
+        if (handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);
+        return;
+      }
       const delays = handler.retryDelaysSeconds ?? DEFAULT_RETRY_SECONDS;
       const retryAt = job.attempts < job.max_attempts ? clock.now() + delays[Math.min(job.attempts - 1, delays.length - 1)] * 1000 : null;
-      log.error({ err: error, job_id: job.id, kind: job.kind, attempt: job.attempts }, retryAt === null ? 'job failed for good' : 'job failed, will retry');
-      await queue.fail(job, id, (error as Error)?.message ?? String(error), retryAt);
+      log.error({ err: failure.error, job_id: job.id, kind: job.kind, attempt: job.attempts }, retryAt === null ? 'job failed for good' : 'job failed, will retry');
+      await queue.fail(job, id, (failure.error as Error)?.message ?? String(failure.error), retryAt);
       if (retryAt === null && handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);
+    } catch (error) {
+      log.error({ err: error, job_id: job.id, kind: job.kind, attempt: job.attempts }, 'could not record the job\'s outcome: it runs again when its lease runs out');
     }
   }
 
+  /** Jobs whose worker died on their last attempt fail for good (at most once a second); recurring kinds go on. */
+  let exhaustedCheckedAt = -Infinity;
+  async function failExhausted(): Promise<void> {
+    const now = clock.now();
+    if (now - exhaustedCheckedAt < 1000) return;
+    exhaustedCheckedAt = now;
+    for (const kind of await queue.failExhausted(kinds)) {
+      log.error({ kind }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
+      const every = handlers.get(kind)?.everyMs;
+      if (every) await queue.ensureRecurring(kind, now + every);
+    }
+  }
+
+  /** The claim under way, if any: stop() waits for it. */
+  let claiming: Promise<unknown> | null = null;
+
   /** Claims as many due jobs as there are free slots and starts them. */
   async function claimAndStart(): Promise<Array<Promise<void>>> {
+    const pass = claimPass();
+    claiming = pass;
+    try {
+      return await pass;
+    } finally {
+      if (claiming === pass) claiming = null;
+    }
+  }
+
+  async function claimPass(): Promise<Array<Promise<void>>> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return [];
+    await failExhausted();
     // A claim that found work a moment ago skips the probe: more is likely waiting.
     const jobs = await queue.claim(id, kinds, free, leaseMs, { probe: !foundWork });
     foundWork = jobs.length > 0;
+    if (stopping) {
+      // Claimed while stop() was called: handed back untouched, for another worker or the next start.
+      for (const job of jobs) await queue.release(job, id);
+      return [];
+    }
     return jobs.map((job) => {
-      const running = execute(job).finally(() => {
+      const running = execute(job).catch((error) => log.error({ err: error, job_id: job.id }, 'job worker failed')).finally(() => {
         inFlight.delete(running);
         wake(); // a slot is free: look for more work now rather than at the next poll
       });
@@ -108,13 +160,16 @@ export function createWorker(deps: {
     runOnce,
     async start(): Promise<void> {
       stopped = false;
+      stopping = false;
       for (const h of handlers.values()) if (h.everyMs) await queue.ensureRecurring(h.kind, clock.now());
       void loop();
     },
-    /** Stops claiming and waits for the jobs in hand. */
+    /** Stops claiming and waits for the jobs in hand (a claim under way hands its jobs back). */
     async stop(): Promise<void> {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
+      await claiming?.catch(() => undefined);
       await Promise.all(inFlight);
     },
   };

@@ -96,6 +96,89 @@ describe('the job queue', () => {
     expect(await q.claim('busy', [kind], 2, 120_000, { probe: false })).toEqual([]);
   });
 
+  // Was a bug: a lease that ran out gave the job another attempt however many it had used: a job that kills or hangs
+  // its worker was claimed for ever.
+  it('a job whose worker keeps dying fails for good once it has used its attempts', async () => {
+    const kind = freshKind();
+    const id = (await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 2 }))!;
+    for (let i = 1; i <= 5; i++) {
+      if ((await h.services.queue.claim(`dying-${i}`, [kind], 1, 10_000)).length === 0) break;
+      h.clock.advance(10_000); // the worker died: its lease runs out
+    }
+    expect(await h.services.queue.failExhausted([kind])).toEqual([kind]);
+    expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 2, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
+    // A worker ends such jobs itself, and queues a recurring kind's next run.
+    const recurring = freshKind();
+    await h.services.queue.enqueue(h.db.kysely, recurring, null, { maxAttempts: 1, uniqueKey: `recurring:${recurring}` });
+    await h.services.queue.claim('dying', [recurring], 1, 10_000);
+    h.clock.advance(10_000);
+    await worker([{ kind: recurring, everyMs: 60_000, run: async () => {} }]).runOnce();
+    expect((await jobsOf(recurring)).map((j) => j.status).sort()).toEqual(['failed', 'queued']);
+  });
+
+  // Was a bug: a job that ran past its lease was claimed again beside itself, by its own worker too, until its copies
+  // held every slot.
+  it('renews the lease of a job while it runs: a long job is never run twice at once, and holds one slot', async () => {
+    const long = freshKind();
+    const quick = freshKind();
+    let longRuns = 0;
+    let quickRuns = 0;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const w = createWorker({
+      queue: h.services.queue, clock: h.clock, log: silent, concurrency: 3, pollMs: 5, leaseMs: 3_000,
+      handlers: [{ kind: long, run: async () => { longRuns++; await finished; } }, { kind: quick, run: async () => { quickRuns++; } }],
+    });
+    const id = (await h.services.queue.enqueue(h.db.kysely, long, null))!;
+    await w.start();
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_200)); // a renewal (every leaseMs / 3 of real time)
+      h.clock.advance(2_000); // 8 s in all: the first lease (3 s) would have run out twice over
+    }
+    await h.services.queue.enqueue(h.db.kysely, quick, null);
+    await expect.poll(() => quickRuns, { timeout: 5_000 }).toBe(1);
+    expect(longRuns).toBe(1);
+    finish();
+    await w.stop();
+    expect((await jobsOf(long))[0]).toMatchObject({ id, attempts: 1, status: 'succeeded' });
+  }, 20_000);
+
+  // Was a bug: stop() waited only for jobs already running; a claim under way got its jobs afterwards and ran them.
+  it('stop() waits for a claim under way and hands its jobs back instead of running them', async () => {
+    const kind = freshKind();
+    let runs = 0;
+    const w = createWorker({ queue: h.services.queue, clock: h.clock, handlers: [{ kind, run: async () => { runs++; } }], log: silent, pollMs: 10 });
+    const id = (await h.services.queue.enqueue(h.db.kysely, kind, null))!;
+    await w.start();
+    await w.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toBe(0);
+    expect((await jobsOf(kind))[0]).toMatchObject({ id, status: 'queued', attempts: 0, locked_by: null });
+  });
+
+  // Was a bug: a failure to record a job's outcome (the database locked by another process) rejected unhandled and
+  // took the process down; the job is now left to its lease.
+  it('a job whose outcome cannot be recorded is logged and left to its lease; nothing rejects unhandled', async () => {
+    const kind = freshKind();
+    const errors: string[] = [];
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    const queue = { ...h.services.queue, succeed: async () => { throw new Error('database is locked'); } };
+    const w = createWorker({ queue, clock: h.clock, handlers: [{ kind, run: async () => {} }], log: { error: (_o, msg) => errors.push(msg) }, pollMs: 10 });
+    try {
+      await h.services.queue.enqueue(h.db.kysely, kind, null);
+      await w.start();
+      await expect.poll(() => errors.length).toBeGreaterThan(0);
+      await w.stop();
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections).toEqual([]);
+    expect(errors[0]).toMatch(/could not record the job's outcome/);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'running', attempts: 1 });
+  });
+
   it('keeps one pending job per unique key', async () => {
     const kind = freshKind();
     const first = await h.services.queue.enqueue(h.db.kysely, kind, 1, { uniqueKey: `${kind}:x` });

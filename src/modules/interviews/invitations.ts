@@ -68,7 +68,8 @@ export async function invitationFor(tx: Kysely<Database>, deps: {
 export function invitationJobs(deps: {
   db: Kysely<Database>; clock: Clock; repo: InterviewRepo; candidateAccess: CandidateAccessService; smtp: { url: string; from: string } | null;
 }): JobHandler[] {
-  const transport = deps.smtp ? nodemailer.createTransport(deps.smtp.url) : null;
+  // A stalled relay fails the send (and the job retries) in seconds, not after nodemailer's default of minutes.
+  const transport = deps.smtp ? nodemailer.createTransport({ url: deps.smtp.url, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 }) : null;
   // Written only while the invitation is still on the record: an erasure of the candidate during the send removed it.
   const record = (row: InterviewRow, invitation: Invitation) => deps.repo.recordInvitation(deps.db, row.id, row.candidate_id!, JSON.stringify(invitation));
   return [{
