@@ -25,8 +25,8 @@ export function validatorFactory() {
 }
 
 /**
- * What schema validation lets through but no engine can store: NUL inside a string (PostgreSQL's text refuses it)
- * and a non-finite number coerced from a query or path value (ajv skips `minimum`/`maximum` for ±Infinity once it
+ * What schema validation lets through but no engine can store: NUL inside a string (PostgreSQL's text refuses it),
+ * an unpaired surrogate (not Unicode: it would be stored as U+FFFD) and a non-finite number coerced from a query or path value (ajv skips `minimum`/`maximum` for ±Infinity once it
  * has coerced "Infinity" or "1e400"). Runs after validation on every request; the walk is iterative, so a deeply
  * nested body cannot exhaust the stack.
  */
@@ -51,6 +51,11 @@ export function unstorableValue(parts: Array<[label: string, value: unknown]>): 
       if (value.includes('\u0000')) {
         const path = pathOf(at);
         return new ApiError('parameter_invalid', { param: path || null, message: `Invalid parameter ${path}: must not contain a NUL character.` });
+      }
+      // An unpaired surrogate is not text: stored, it would come back as U+FFFD, not as what was acknowledged.
+      if (!value.isWellFormed()) {
+        const path = pathOf(at);
+        return new ApiError('parameter_invalid', { param: path || null, message: `Invalid parameter ${path}: must be valid Unicode (it holds an unpaired surrogate).` });
       }
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) {

@@ -107,6 +107,21 @@ describe('NUL characters', () => {
   });
 });
 
+// Was a bug: "a\ud800b" (valid JSON, not Unicode) was acknowledged as sent and stored as "a\ufffdb".
+describe('unpaired surrogates', () => {
+  it('are refused with 400 naming the field, in a body and in a query value, and nothing is stored', async () => {
+    const raw = (method: 'POST' | 'PATCH', url: string, json: string) => h.app.inject({ method, url, headers: { ...bearer(key()), 'content-type': 'application/json' }, payload: json });
+    const created = await raw('POST', '/v1/candidates', '{"email":"surrogate@example.com","name":"a\\ud800b"}');
+    expect(created.statusCode, created.body).toBe(400);
+    expect(created.json().error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
+    expect((await kit.call('GET', '/v1/candidates?email=surrogate@example.com', { key: key() })).body.data).toEqual([]);
+    const nested = await raw('POST', '/v1/webhook-endpoints', '{"url":"https://localhost:9/x","enabled_events":["\\udc00"]}');
+    expect(nested.json().error).toMatchObject({ code: 'parameter_invalid', param: 'enabled_events[0]' });
+    // A well-formed pair (an emoji) is text like any other.
+    expect((await raw('POST', '/v1/candidates', '{"email":"emoji@example.com","name":"Ada \\ud83d\\ude00"}')).statusCode).toBe(201);
+  });
+});
+
 describe('requests refused before they reach the API', () => {
   let port: number;
   beforeAll(async () => {
