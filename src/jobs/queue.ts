@@ -49,9 +49,10 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       db.updateTable('background_jobs')
         .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
         .where((eb) => {
-          // A job whose every attempt was used is not leased again (failExhausted ends it), whatever its lease.
+          // A job whose worker died on its last attempt runs once more, as a final attempt (its handler then records a
+          // failure its own way); one whose worker died on that too is not leased again (failExhausted ends it).
           const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now))
-            .whereRef('attempts', '<', 'max_attempts').orderBy(order).limit(max);
+            .whereRef('attempts', '<=', 'max_attempts').orderBy(order).limit(max);
           // PostgreSQL: = ANY(ARRAY(…)) runs the locking sub-select exactly once (an IN could be rescanned by a nested
           // loop, and with SKIP LOCKED a rescan may pick other rows).
           return postgres ? eb('id', '=', sql<string>`any(array(${picked.forUpdate().skipLocked()}))`) : eb('id', 'in', picked);
@@ -137,15 +138,15 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * Jobs of these kinds whose worker died (the lease ran out) on their last attempt: failed for good, as a thrown
-     * error would have left them. Returns the kinds ended, so recurring ones can be queued again.
+     * Jobs of these kinds whose worker died (the lease ran out) on every attempt, the extra final one included: failed
+     * for good, as a thrown error would have left them. Returns the kinds ended, so recurring ones can be queued again.
      */
     async failExhausted(kinds: string[]): Promise<string[]> {
       if (kinds.length === 0) return [];
       const now = clock.now();
       const rows = await db.updateTable('background_jobs')
         .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: now })
-        .where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds).whereRef('attempts', '>=', 'max_attempts')
+        .where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds).whereRef('attempts', '>', 'max_attempts')
         .returning('kind').execute();
       return [...new Set(rows.map((r) => r.kind))];
     },

@@ -97,8 +97,9 @@ describe('the job queue', () => {
   });
 
   // Was a bug: a lease that ran out gave the job another attempt however many it had used: a job that kills or hangs
-  // its worker was claimed for ever.
-  it('a job whose worker keeps dying fails for good once it has used its attempts', async () => {
+  // its worker was claimed for ever. It now has its attempts and one final run more (for its handler to record a
+  // failure its own way), then fails for good.
+  it('a job whose worker keeps dying fails for good once it has used its attempts and a final one', async () => {
     const kind = freshKind();
     const id = (await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 2 }))!;
     for (let i = 1; i <= 5; i++) {
@@ -106,12 +107,14 @@ describe('the job queue', () => {
       h.clock.advance(10_000); // the worker died: its lease runs out
     }
     expect(await h.services.queue.failExhausted([kind])).toEqual([kind]);
-    expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 2, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
+    expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 3, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
     // A worker ends such jobs itself, and queues a recurring kind's next run.
     const recurring = freshKind();
     await h.services.queue.enqueue(h.db.kysely, recurring, null, { maxAttempts: 1, uniqueKey: `recurring:${recurring}` });
-    await h.services.queue.claim('dying', [recurring], 1, 10_000);
-    h.clock.advance(10_000);
+    for (let i = 0; i < 2; i++) {
+      await h.services.queue.claim('dying', [recurring], 1, 10_000);
+      h.clock.advance(10_000);
+    }
     await worker([{ kind: recurring, everyMs: 60_000, run: async () => {} }]).runOnce();
     expect((await jobsOf(recurring)).map((j) => j.status).sort()).toEqual(['failed', 'queued']);
   });
