@@ -144,9 +144,13 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     async failExhausted(kinds: string[]): Promise<string[]> {
       if (kinds.length === 0) return [];
       const now = clock.now();
+      // Looked for with a read first: an idle worker asks every second, and a write would take the write lock.
+      const found = await db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds)
+        .whereRef('attempts', '>', 'max_attempts').limit(100).execute();
+      if (found.length === 0) return [];
       const rows = await db.updateTable('background_jobs')
         .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: now })
-        .where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds).whereRef('attempts', '>', 'max_attempts')
+        .where('id', 'in', found.map((r) => r.id)).where((eb) => leaseExpired(eb, now)).whereRef('attempts', '>', 'max_attempts')
         .returning('kind').execute();
       return [...new Set(rows.map((r) => r.kind))];
     },
