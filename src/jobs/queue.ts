@@ -139,9 +139,9 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
 
     /**
      * Jobs of these kinds whose worker died (the lease ran out) on every attempt, the extra final one included: failed
-     * for good, as a thrown error would have left them. Returns the kinds ended, so recurring ones can be queued again.
+     * for good, as a thrown error would have left them. Returns them, for their handlers to settle what they were for.
      */
-    async failExhausted(kinds: string[]): Promise<string[]> {
+    async failExhausted(kinds: string[]): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0) return [];
       const now = clock.now();
       // Looked for with a read first: an idle worker asks every second, and a write would take the write lock.
@@ -151,8 +151,8 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       const rows = await db.updateTable('background_jobs')
         .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: now })
         .where('id', 'in', found.map((r) => r.id)).where((eb) => leaseExpired(eb, now)).whereRef('attempts', '>', 'max_attempts')
-        .returning('kind').execute();
-      return [...new Set(rows.map((r) => r.kind))];
+        .returningAll().execute();
+      return rows;
     },
 
     /** Retention: settled jobs are kept a day, then deleted. */

@@ -11,6 +11,11 @@ export interface JobHandler {
   retryDelaysSeconds?: number[];
   /** Recurring work: the next run is queued this many ms after each run. */
   everyMs?: number;
+  /**
+   * The job's worker died on every attempt (a job that crashes or hangs its process): it will not run again. Settles
+   * what the job was for (a delivery, an attempt marked failed) the way a thrown error on its last attempt would.
+   */
+  abandoned?(payload: unknown, job: BackgroundJobsTable): Promise<void>;
 }
 
 export interface WorkerLog {
@@ -79,10 +84,15 @@ export function createWorker(deps: {
     const now = clock.now();
     if (now - exhaustedCheckedAt < 1000) return;
     exhaustedCheckedAt = now;
-    for (const kind of await queue.failExhausted(kinds)) {
-      log.error({ kind }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
-      const every = handlers.get(kind)?.everyMs;
-      if (every) await queue.ensureRecurring(kind, now + every);
+    for (const job of await queue.failExhausted(kinds)) {
+      log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
+      const handler = handlers.get(job.kind)!;
+      try {
+        await handler.abandoned?.(JSON.parse(job.payload) as unknown, job);
+      } catch (error) {
+        log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not settle an abandoned job');
+      }
+      if (handler.everyMs) await queue.ensureRecurring(job.kind, now + handler.everyMs);
     }
   }
 

@@ -106,7 +106,7 @@ describe('the job queue', () => {
       if ((await h.services.queue.claim(`dying-${i}`, [kind], 1, 10_000)).length === 0) break;
       h.clock.advance(10_000); // the worker died: its lease runs out
     }
-    expect(await h.services.queue.failExhausted([kind])).toEqual([kind]);
+    expect((await h.services.queue.failExhausted([kind])).map((j) => j.id)).toEqual([id]);
     expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 3, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
     // A worker ends such jobs itself, and queues a recurring kind's next run.
     const recurring = freshKind();
@@ -117,6 +117,21 @@ describe('the job queue', () => {
     }
     await worker([{ kind: recurring, everyMs: 60_000, run: async () => {} }]).runOnce();
     expect((await jobsOf(recurring)).map((j) => j.status).sort()).toEqual(['failed', 'queued']);
+  });
+
+  it('hands a job that failed for good that way to its handler, to settle what the job was for', async () => {
+    const kind = freshKind();
+    await h.services.queue.enqueue(h.db.kysely, kind, { what: 'a delivery' }, { maxAttempts: 1 });
+    for (let i = 0; i < 2; i++) {
+      await h.services.queue.claim('dying', [kind], 1, 10_000);
+      h.clock.advance(10_000);
+    }
+    const settled: unknown[] = [];
+    let runs = 0;
+    await worker([{ kind, run: async () => { runs++; }, abandoned: async (payload) => { settled.push(payload); } }]).runOnce();
+    expect(settled).toEqual([{ what: 'a delivery' }]);
+    expect(runs).toBe(0);
+    expect((await jobsOf(kind))[0]!.status).toBe('failed');
   });
 
   // Was a bug: a job that ran past its lease was claimed again beside itself, by its own worker too, until its copies

@@ -265,6 +265,22 @@ describe('runs of one session', () => {
   });
 });
 
+describe('a judge that dies on every attempt', () => {
+  it('leaves the submission in error, and the finalized session completes', async () => {
+    const own = (await h.createOrg('Dying judges', 5)).keys.secret_test;
+    const s = await kit.session(own, 'foundations-practice-set');
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: s.problems[0]!.id, language: 'python', source: WRONG_PY } });
+    expect((await kit.call('POST', url(s.id, 'finalize'), { token: s.token })).status).toBe(202);
+    for (let i = 0; i < 21; i++) { // twenty attempts and a final one, each claimed by a worker that dies
+      expect((await h.services.queue.claim(`dying-${i}`, ['coding.judge'], 1, 10_000)).map((j) => JSON.parse(j.payload).submission_id)).toEqual([sub.body.id]);
+      h.clock.advance(10_000);
+    }
+    await kit.settle();
+    expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body.status).toBe('error');
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: own })).body.status).toBe('completed');
+  }, 60_000);
+});
+
 describe('completion behind a judging backlog', () => {
   // Was a bug: the completion job retries for about 28 minutes; judging behind a backlog may take longer, and once the
   // job had given up nothing queued it again: the session stayed in progress, with no report and no event, for good.

@@ -389,6 +389,21 @@ describe('a rubric call that fails', () => {
   });
 });
 
+describe('a grader that dies on every try', () => {
+  it('leaves the attempt in error, never running for ever', async () => {
+    const o = await h.createOrg('Dying graders', 20);
+    const f = await kit.fixture(o.id);
+    const s = await kit.session(o.keys.secret_test, f.assessmentId);
+    const r = await kit.submit(s, f.taskId, GOOD_PROMPT);
+    for (let i = 0; i < 7; i++) { // six tries and a final one, each claimed by a worker that dies
+      expect((await h.services.queue.claim(`dying-${i}`, ['prompt_engineering.grade'], 1, 10_000)).map((j) => JSON.parse(j.payload).attempt_id)).toEqual([r.id]);
+      h.clock.advance(10_000);
+    }
+    await kit.settle();
+    expect(await kit.attempt(s, r.id)).toMatchObject({ status: 'error', error: expect.stringContaining('its worker stopped') });
+  });
+});
+
 describe('a customer\'s json-schema with an $id', () => {
   /** The fixture task with `change` applied to its definition, in a directory of its own. */
   function fixtureWith(change: (task: any) => void): string {

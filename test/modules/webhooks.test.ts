@@ -318,6 +318,22 @@ describe('webhook endpoints: limits and held deliveries', () => {
     expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
   });
 
+  it('a delivery whose worker died on every attempt fails, so its event settles and can be redelivered', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    await kit.createEndpoint(key, { url: receiver.url });
+    const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'poison' });
+    for (let i = 0; i < 6; i++) { // five attempts and a final one, each claimed by a worker that dies
+      expect(await h.services.queue.claim(`dying-${i}`, ['webhook.deliver'], 1, 10_000)).toHaveLength(1);
+      h.clock.advance(10_000);
+    }
+    await kit.worker().runOnce();
+    const [delivery] = await kit.deliveriesOfEvent(eventId);
+    expect(delivery!.status).toBe('failed');
+    expect((await kit.call('GET', `/v1/events/${eventId}`, key)).json().status).toBe('failed');
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+  });
+
   // Was a bug: a reply holding NUL was stored as such, which PostgreSQL text refuses: the delivery then never settled.
   it('stores a reply holding NUL bytes (a binary or compressed body) with U+FFFD in their place, and settles the delivery', async () => {
     const org = await h.createOrg();

@@ -252,6 +252,14 @@ export function createJudgingService(deps: {
       await completeWhenJudged(submission.session_id);
     },
 
+    /** A submission whose judge died on every attempt: an error, as a judge that failed on its last attempt leaves it. */
+    async abandonJudging(submissionId: string): Promise<void> {
+      const submission = await repo.byId(submissionId);
+      if (!submission || submission.status === 'judged' || submission.status === 'error') return;
+      await repo.update(submission.id, { status: 'error', error: 'judging stopped: its worker stopped on every attempt', updated_at: clock.now() });
+      await completeWhenJudged(submission.session_id);
+    },
+
     /** The candidate is done: no more work is taken, and the session is scored in the background. */
     finalize: (tenant: Tenant, sessionId: string) => coding.finalize(tenant, sessionId),
 
@@ -308,6 +316,7 @@ export function judgingJobs(judging: JudgingService): JobHandler[] {
       kind: JUDGE_JOB,
       retryDelaysSeconds: [2, 10, 30, 60],
       run: (payload, job) => judging.judge((payload as { submission_id: string }).submission_id, job.attempts >= job.max_attempts),
+      abandoned: (payload) => judging.abandonJudging((payload as { submission_id: string }).submission_id),
     },
     {
       // Queued by finalize and by a timeout; waits for judging by retrying.

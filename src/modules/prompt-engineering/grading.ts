@@ -205,6 +205,14 @@ export function createGrader(deps: GraderDeps) {
   }
 
   return {
+    /** An attempt whose grader died on every try: an error, as a grader that failed on its last try leaves it. */
+    async abandon(attemptId: string): Promise<void> {
+      const now = clock.now();
+      await repo.transition(attemptId, ['queued', 'running'], {
+        status: 'error', error: 'grading stopped: its worker stopped on every try', model: model?.id ?? null, updated_at: now, graded_at: now,
+      });
+    },
+
     /** `retry`: an earlier run of this job may have saved some outputs; `finalAttempt`: the last run the queue allows. */
     async grade(attemptId: string, options: { retry: boolean; finalAttempt: boolean }): Promise<void> {
       const { retry, finalAttempt } = options;

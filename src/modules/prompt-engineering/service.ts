@@ -188,6 +188,7 @@ export function promptEngineeringJobs(service: PromptEngineeringService, grader:
       kind: GRADE_JOB,
       retryDelaysSeconds: [2, 10, 30, 60, 120],
       run: (payload, job) => grader.grade((payload as { attempt_id: string }).attempt_id, { retry: job.attempts > 1, finalAttempt: job.attempts >= job.max_attempts }),
+      abandoned: (payload) => grader.abandon((payload as { attempt_id: string }).attempt_id),
     },
     {
       kind: service.completeJob,

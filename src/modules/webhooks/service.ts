@@ -295,6 +295,16 @@ export function createWebhookService(deps: {
       if (!succeeded) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
     },
 
+    /** A delivery whose worker died on every attempt: failed, so its event settles and can be redelivered. */
+    async abandon(payload: DeliverPayload) {
+      await db.transaction().execute(async (tx) => {
+        const delivery = await repo.getDelivery(tx, payload.delivery_id);
+        if (!delivery || delivery.status !== 'pending') return;
+        await repo.setDeliveryStatus(tx, delivery.id, 'failed', clock.now());
+        await settleEvent(tx, delivery.event_id);
+      });
+    },
+
     /** Retention, in batches until none is left: the hourly run must keep up with any event rate. */
     async sweep() {
       const before = clock.now() - EVENT_RETENTION_MS;
@@ -309,5 +319,9 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 
 /** The webhook module's background work: one delivery attempt per job, on the contract's retry schedule. */
 export function webhookJobs(service: WebhookService): JobHandler[] {
-  return [{ kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS, run: (payload, job) => service.deliver(payload as DeliverPayload, job) }];
+  return [{
+    kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS,
+    run: (payload, job) => service.deliver(payload as DeliverPayload, job),
+    abandoned: (payload) => service.abandon(payload as DeliverPayload),
+  }];
 }
