@@ -41,6 +41,12 @@ export function createApiKeyRepo(database: Db) {
 
     list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant)),
 
+    /** Retires a key still active (not revoked, expiring or replaced); false when another request got there first. */
+    async retireIfActive(tx: Kysely<Database>, id: string, changes: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'replaced_by'>>): Promise<boolean> {
+      const r = await tx.updateTable('api_keys').set(changes).where('id', '=', id)
+        .where('revoked_at', 'is', null).where('expires_at', 'is', null).where('replaced_by', 'is', null).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     async update(tx: Kysely<Database>, id: string, changes: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'replaced_by' | 'rate_limit'>>) {
       await tx.updateTable('api_keys').set(changes).where('id', '=', id).execute();
     },

@@ -139,9 +139,11 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
         });
         // On a whole second, so the key stops exactly at the previous_key_expires_at the caller is shown.
         const endsAt = (toUnixSeconds(clock.now()) + graceSeconds) * 1000;
-        await repo.update(tx, id, graceSeconds === 0
+        // Only while it is still active: of rotations racing, one replaces the key; the others roll their keys back.
+        const claimed = await repo.retireIfActive(tx, id, graceSeconds === 0
           ? { revoked_at: endsAt, replaced_by: replacement.row.id }
           : { expires_at: endsAt, replaced_by: replacement.row.id });
+        if (!claimed) throw new ApiError('api_key_inactive', { param: 'id', message: 'This key is revoked or already being rotated; rotate its replacement instead.' });
         return { replacement, previousKeyId: id, previousKeyExpiresAt: endsAt };
       });
     },

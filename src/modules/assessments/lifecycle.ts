@@ -264,7 +264,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (row.status !== 'assigned') throw new ApiError('session_already_started');
         if (stateOf(row, clock.now()) === 'lapsed') throw new ApiError('assignment_expired'); // its credit came back as it lapsed
         const changes = { status: 'cancelled' as const, ended_at: clock.now(), updated_at: clock.now() };
-        if (!(await repo.transition(tx, id, ['assigned'], changes))) throw new ApiError('session_already_started');
+        if (!(await repo.transition(tx, id, ['assigned'], changes))) {
+          // Another request moved it first: a cancel that raced this one is answered alike (repeating is harmless).
+          const now = await mustGet(tx, tenant, id);
+          if (now.status === 'cancelled') return now;
+          throw new ApiError('session_already_started');
+        }
         await releaseCredit(tx, row);
         return { ...row, ...changes };
       });

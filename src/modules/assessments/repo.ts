@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { prepared, preparedIn } from '../../db/prepared.js';
 import type { Database, ProctoringEventsTable, SubjectKind } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { lockedCandidate } from '../candidates/locked.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
 
@@ -109,9 +110,8 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       .select(`${t}.id as id`).where(`${t}.status`, '=', 'assigned').where(`${t}.created_at`, '<=', createdBefore)
       .where(`${reports}.session_id`, 'is', null).limit(limit).execute()).map((r: { id: string }) => r.id),
 
-    /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own candidates). */
-    candidate: (tx: Kysely<Database>, tenant: Tenant, id: string) => tx.selectFrom('candidates').select(['id', 'name'])
-      .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
+    /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own), held until commit. */
+    candidate: lockedCandidate,
 
     countEvents: async (tx: Kysely<Database>, sessionId: string) => Number((await tx.selectFrom('proctoring_events')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)

@@ -12,6 +12,7 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import { recordingFormatOfKey, type RecordingFormat } from '../../storage/file-type.js';
 import type { ObjectStorage } from '../../storage/storage.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
+import { lockedCandidate } from '../candidates/locked.js';
 import type { SubjectContext, SubjectProvider, SubjectState } from '../candidate-access/subjects.js';
 import type { Emit } from '../webhooks/service.js';
 import { createEnding, ERASE_FILES_JOB, TIMEOUT_JOB, type EndReason } from './ending.js';
@@ -205,7 +206,8 @@ export function createInterviewService(deps: {
         if (at > now + 90 * 86_400_000) throw new ApiError('parameter_invalid', { param: 'scheduled_at', message: 'scheduled_at is at most 90 days ahead.' });
       }
       return db.transaction().execute(async (tx) => {
-        const candidate = await repo.candidate(tx, tenant, input.candidate_id);
+        // Held until commit: an erasure of the candidate meanwhile finds the interview, or the interview finds them gone.
+        const candidate = await lockedCandidate(tx, tenant, input.candidate_id);
         if (!candidate) throw new ApiError('resource_not_found', { param: 'candidate_id', message: `No such candidate: '${input.candidate_id}'.` });
         const round = await repo.roundType(tx, tenant.organizationId, input.round_type);
         if (!round) {
@@ -327,8 +329,11 @@ export function createInterviewService(deps: {
         if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
         if (row.status !== 'scheduled') throw new ApiError('session_already_started', { message: 'The candidate has joined; the interview can no longer be cancelled.' });
         const cancelled = await cancelScheduled(tx, tenant, row);
-        if (!cancelled) throw new ApiError('session_already_started');
-        return cancelled;
+        if (cancelled) return cancelled;
+        // Another request moved it first: a cancel that raced this one is answered alike (repeating is harmless).
+        const now = await mustGet(tx, tenant, id);
+        if (now.status === 'cancelled') return now;
+        throw new ApiError('session_already_started');
       });
     },
 

@@ -36,6 +36,9 @@ export function createWebhookRepo(database: Db) {
         eb.selectFrom('webhook_attempts').select((e) => e.fn.countAll<number>().as('n')).whereRef('webhook_attempts.delivery_id', '=', 'webhook_deliveries.id').as('attempts')])
       .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
       .execute().then((rows) => rows.map((r) => ({ id: r.id, event_id: r.event_id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
+    /** Serialises registrations of one organisation (a no-op write on its row), so that counting them is exact. */
+    lockOrganization: (tx: Kysely<Database>, organizationId: string) => tx.updateTable('organizations').set({ name: sql`name` })
+      .where('id', '=', organizationId).execute(),
     /** Endpoints of the environment not deleted (disabled ones too: they are re-enabled at will). */
     countEndpoints: async (tx: Kysely<Database>, tenant: Tenant) => Number((await tx.selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', tenant.organizationId)

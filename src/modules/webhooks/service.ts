@@ -125,6 +125,7 @@ export function createWebhookService(deps: {
         secret: encryption.encrypt(secret), retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
       };
       await db.transaction().execute(async (tx) => {
+        await repo.lockOrganization(tx, tenant.organizationId);
         if (await repo.countEndpoints(tx, tenant) >= ENDPOINTS_MAX) {
           throw new ApiError('webhook_endpoint_limit', { message: `This environment has ${ENDPOINTS_MAX} webhook endpoints, the most it may have; delete one first.` });
         }

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClient, type TestClient } from '../helpers/client.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { startReceivers, webhookKit } from '../helpers/webhooks.js';
+
+let h: Harness;
+let client: TestClient;
+let receivers: Awaited<ReturnType<typeof startReceivers>>;
+beforeAll(async () => {
+  receivers = await startReceivers(1);
+  h = await startHarness({ env: {
+    PREP_RATE_LIMIT: '100000', PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile,
+  } });
+  client = testClient(h);
+});
+afterAll(async () => { await h?.close(); await receivers?.close(); });
+
+const N = 20;
+
+/**
+ * Requests racing on one thing, on both engines. On PostgreSQL (READ COMMITTED) transactions run at once, so a
+ * read-decide-write without a row lock or a conditional write lets two of them through; on SQLite writers queue.
+ * Each case was a bug on PostgreSQL (found by a review) and passed on SQLite.
+ */
+describe('races', () => {
+  it('API key: concurrent rotations of one key make exactly one replacement', async () => {
+    const org = await h.createOrg('Rot');
+    const key = org.keys.secret_test;
+    const list = await client.ok('GET', '/v1/api-keys?limit=100', { key }, 200);
+    const target = list.data.find((k: any) => k.type === 'publishable').id;
+    const replies = await Promise.all(Array.from({ length: N }, () =>
+      client.call('POST', `/v1/api-keys/${target}/rotate`, { key, body: { grace_seconds: 3600 } })));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    const after = await client.ok('GET', '/v1/api-keys?limit=100', { key }, 200);
+    const live = after.data.filter((k: any) => k.type === 'publishable' && k.status === 'active');
+    expect(statuses.filter((s) => s === 200 || s === 201)).toHaveLength(1);
+    expect(live).toHaveLength(1);
+  });
+
+  it('webhooks: concurrent creates never exceed 16 endpoints', async () => {
+    const kit = webhookKit(h);
+    const org = await h.createOrg('Hooks');
+    const key = org.keys.secret_test;
+    for (let i = 0; i < 15; i++) await kit.createEndpoint(key, { url: receivers.receivers[0]!.url });
+    const replies = await Promise.all(Array.from({ length: N }, () =>
+      kit.call('POST', '/v1/webhook-endpoints', key, { url: receivers.receivers[0]!.url })));
+    const count = await h.db.kysely.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', org.id).where('livemode', '=', 0).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBeLessThanOrEqual(16);
+  });
+
+  it('erasure: an assignment racing DELETE /v1/candidates never keeps the erased person (nor their credit)', async () => {
+    const tests = await h.db.kysely.selectFrom('coding_tests').selectAll().where('organization_id', 'is', null).execute();
+    const testIds = tests.slice(0, 5).map((t) => t.id);
+    let leaked = 0;
+    for (let round = 0; round < 10 && leaked === 0; round++) {
+      const org = await h.createOrg(`Erase${round}`, 100);
+      const key = org.keys.secret_test;
+      const cand = await client.candidate(key);
+      const assigns = testIds.map((t) => client.call('POST', '/v1/coding-sessions', { key, body: { candidate_id: cand, coding_test_id: t } }));
+      const erase = client.call('DELETE', `/v1/candidates/${cand}`, { key });
+      const replies = await Promise.all([...assigns, erase]);
+      expect(replies.map((r) => r.status).filter((s) => s >= 500)).toEqual([]);
+      const rows = await h.db.kysely.selectFrom('coding_sessions').select(['id', 'status']).where('candidate_id', '=', cand).execute();
+      leaked += rows.length;
+    }
+    expect(leaked).toBe(0);
+  });
+
+  it('assessment cancel: concurrent cancels of one assignment all answer 200 (a repeat is harmless)', async () => {
+    const tests = await h.db.kysely.selectFrom('coding_tests').selectAll().where('organization_id', 'is', null).execute();
+    const org = await h.createOrg('Cancel', 100);
+    const key = org.keys.secret_test;
+    const s = await client.assign(key, 'coding', tests[0]!.id);
+    const replies = await Promise.all(Array.from({ length: N }, () => client.call('POST', `/v1/coding-sessions/${s.id}/cancel`, { key })));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.every((x) => x === 200)).toBe(true);
+  });
+});
