@@ -47,7 +47,9 @@ describe('races', () => {
       kit.call('POST', '/v1/webhook-endpoints', key, { url: receivers.receivers[0]!.url })));
     const count = await h.db.kysely.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n'))
       .where('organization_id', '=', org.id).where('livemode', '=', 0).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBeLessThanOrEqual(16);
+    expect(Number(count.n)).toBe(16);
+    expect(replies.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(replies.filter((r) => r.statusCode !== 201).map((r) => r.json().error.code)).toEqual(Array(N - 1).fill('webhook_endpoint_limit'));
   });
 
   it('erasure: an assignment racing DELETE /v1/candidates never keeps the erased person (nor their credit)', async () => {
