@@ -267,6 +267,7 @@ describe('runs of one session', () => {
 
 describe('a judge that dies on every attempt', () => {
   it('leaves the submission in error, and the finalized session completes', async () => {
+    await kit.settle(); // no other test's judging left queued: the claims below take this submission's
     const own = (await h.createOrg('Dying judges', 5)).keys.secret_test;
     const s = await kit.session(own, 'foundations-practice-set');
     const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: s.problems[0]!.id, language: 'python', source: WRONG_PY } });
