@@ -75,8 +75,8 @@ describe('hostile code', () => {
     expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'MEMORY_LIMIT_EXCEEDED']).toContain(r.case!.verdict);
     expect(leftovers()).toEqual([]);
     const bash = await runOnce(sandbox, 'bash', 'bomb() { bomb | bomb & }; bomb\nsleep 5\n', { limits: { timeLimitMs: 1000, memoryLimitMb: 128 } });
-    // bash itself may finish its script; whatever the bomb forked dies with it
-    expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'COMPLETED']).toContain(bash.case!.verdict);
+    // bash itself may finish its script; whatever the bomb forked dies with it (or, their memory summed, past the limit)
+    expect(['TIME_LIMIT_EXCEEDED', 'RUNTIME_ERROR', 'COMPLETED', 'MEMORY_LIMIT_EXCEEDED']).toContain(bash.case!.verdict);
     expect(leftovers()).toEqual([]);
   });
 
