@@ -61,6 +61,9 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     return { expired: lease(leaseExpired, 'lease_until'), queued: lease(dueQueued, 'run_at') };
   };
   let leasesCheckedAt = -Infinity;
+  /** An update of a job only while `workerId` still holds the lease it was given (a worker whose lease ran out cannot). */
+  const heldBy = (job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string) => db.updateTable('background_jobs')
+    .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running');
   const settle = preparedStatement(deps.db, (id: string, workerId: string, attempts: number, now: number) => db.updateTable('background_jobs')
     .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: now })
     .where('id', '=', id).where('locked_by', '=', workerId).where('attempts', '=', attempts).where('status', '=', 'running')
@@ -115,26 +118,19 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       const changes = retryAt === null
         ? { status: 'failed' as const, unique_key: null, lease_until: null }
         : { status: 'queued' as const, run_at: retryAt, lease_until: null, locked_by: null };
-      const r = await db.updateTable('background_jobs')
-        .set({ ...changes, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() })
-        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
-        .executeTakeFirst();
+      const r = await heldBy(job, workerId).set({ ...changes, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() }).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 
     /** Still its worker's, until a new lease end (false: the lease was lost, another worker has the job). */
     async renew(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, leaseUntil: number): Promise<boolean> {
-      const r = await db.updateTable('background_jobs').set({ lease_until: leaseUntil })
-        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
-        .executeTakeFirst();
+      const r = await heldBy(job, workerId).set({ lease_until: leaseUntil }).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 
     /** A job claimed but not started (its worker is stopping): queued again as it was, the attempt not counted. */
     async release(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<void> {
-      await db.updateTable('background_jobs').set({ status: 'queued', locked_by: null, lease_until: null, attempts: job.attempts - 1, updated_at: clock.now() })
-        .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running')
-        .execute();
+      await heldBy(job, workerId).set({ status: 'queued', locked_by: null, lease_until: null, attempts: job.attempts - 1, updated_at: clock.now() }).execute();
     },
 
     /**
