@@ -100,12 +100,17 @@ export function createWebhookService(deps: {
     await queueAttempts(tx, id, eventType);
   }
 
-  /** An event's status follows its deliveries: failed if any failed, delivered when all were, else pending. */
-  async function settleEvent(tx: Kysely<Database>, eventId: string) {
+  /**
+   * A delivery's final status, and its event's after it: failed if any delivery failed, delivered when all were, else
+   * pending. `eventId` null: the event is gone, so only the delivery is settled.
+   */
+  async function settleDelivery(tx: Kysely<Database>, deliveryId: string, eventId: string | null, status: 'delivered' | 'failed') {
+    await repo.setDeliveryStatus(tx, deliveryId, status, clock.now());
+    if (eventId === null) return;
     await repo.lockEvent(tx, eventId);
     const statuses = (await repo.deliveriesOf(tx, eventId)).map((d) => d.status);
-    const status = statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending';
-    await repo.setEventStatus(tx, eventId, status);
+    const eventStatus = statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending';
+    await repo.setEventStatus(tx, eventId, eventStatus);
   }
 
   function envelope(id: string, type: string, createdAt: number, object: unknown): string {
@@ -161,12 +166,8 @@ export function createWebhookService(deps: {
     async deleteEndpoint(tenant: Tenant, id: string) {
       await db.transaction().execute(async (tx) => {
         await mustGetEndpoint(tx, tenant, id);
-        const now = clock.now();
-        await repo.updateEndpoint(tx, id, { deleted_at: now, disabled: 1 });
-        for (const pending of await repo.pendingDeliveriesOf(tx, id)) {
-          await repo.setDeliveryStatus(tx, pending.id, 'failed', now);
-          await settleEvent(tx, pending.event_id);
-        }
+        await repo.updateEndpoint(tx, id, { deleted_at: clock.now(), disabled: 1 });
+        for (const pending of await repo.pendingDeliveriesOf(tx, id)) await settleDelivery(tx, pending.id, pending.event_id, 'failed');
       });
     },
 
@@ -257,10 +258,7 @@ export function createWebhookService(deps: {
       if (!delivery || delivery.status !== 'pending') return;
       const [event, endpoint] = await Promise.all([repo.eventById(db, delivery.event_id), repo.endpointById(db, delivery.endpoint_id)]);
       if (!event || !endpoint || endpoint.deleted_at !== null) {
-        await db.transaction().execute(async (tx) => {
-          await repo.setDeliveryStatus(tx, delivery.id, 'failed', clock.now());
-          if (event) await settleEvent(tx, event.id); // else the event would stay pending for ever
-        });
+        await db.transaction().execute((tx) => settleDelivery(tx, delivery.id, event?.id ?? null, 'failed'));
         return;
       }
       // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again.
@@ -287,10 +285,7 @@ export function createWebhookService(deps: {
           id: newId(), delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: event.id, status_code: outcome.status,
           response_body: outcome.body, response_ms: outcome.ms, error: outcome.error, succeeded: succeeded ? 1 : 0, created_at: clock.now(),
         });
-        if (succeeded || last) {
-          await repo.setDeliveryStatus(tx, delivery.id, succeeded ? 'delivered' : 'failed', clock.now());
-          await settleEvent(tx, event.id);
-        }
+        if (succeeded || last) await settleDelivery(tx, delivery.id, event.id, succeeded ? 'delivered' : 'failed');
       });
       // The last failure throws too, so the job reads failed like its delivery and event.
       if (!succeeded) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
@@ -301,8 +296,7 @@ export function createWebhookService(deps: {
       await db.transaction().execute(async (tx) => {
         const delivery = await repo.getDelivery(tx, payload.delivery_id);
         if (!delivery || delivery.status !== 'pending') return;
-        await repo.setDeliveryStatus(tx, delivery.id, 'failed', clock.now());
-        await settleEvent(tx, delivery.event_id);
+        await settleDelivery(tx, delivery.id, delivery.event_id, 'failed');
       });
     },
 
