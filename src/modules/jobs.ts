@@ -20,7 +20,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
     ...promptEngineeringJobs(modules.promptEngineering, modules.grader),
     ...modules.resumes.jobs(),
     ...interviewJobs({
-      db: db.kysely, clock, repo: modules.interviewRepo, ending: modules.interviews.ending, storage: services.files.storage, model: services.model,
+      db: db.kysely, clock, queue: services.queue, repo: modules.interviewRepo, ending: modules.interviews.ending, storage: services.files.storage, model: services.model,
       emit: modules.webhooks.emitEvent, changed: modules.channelHub.listener.changed,
     }),
     ...invitationJobs({ db: db.kysely, clock, repo: modules.interviewRepo, candidateAccess: modules.candidateAccess, smtp: services.core.config.smtp }),

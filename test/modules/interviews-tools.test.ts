@@ -6,6 +6,7 @@ import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { joinAll } from '../helpers/recordings.js';
 import { settleJobs } from '../helpers/settle.js';
+import { invitationJobs } from '../../src/modules/interviews/invitations.js';
 import { interviewJobs } from '../../src/modules/interviews/processing.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
@@ -199,14 +200,26 @@ describe('recording (live mode only)', () => {
 describe('joining a recording when a run of the job is slow or storage fails', () => {
   const PIECES = [Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('first piece ')]), Buffer.from('second piece '), Buffer.from('third piece')];
 
-  /** The processing job's handler, over the storage given. */
-  const processingOver = (storage: ObjectStorage) => {
-    const handler = interviewJobs({
-      db: h.db.kysely, clock: h.clock, repo: h.modules.interviewRepo, ending: h.modules.interviews.ending, storage, model: null,
-      emit: h.modules.webhooks.emitEvent, changed: () => {},
-    }).find((j) => j.kind === 'interview.process')!;
-    return (interviewId: string) => handler.run({ interview_id: interviewId }, {} as never);
+  /** The processing job's handler, over the storage (and repository) given; `last`: the last run the queue allows. */
+  const handlerOver = (storage: ObjectStorage, repo = h.modules.interviewRepo) => interviewJobs({
+    db: h.db.kysely, clock: h.clock, queue: h.services.queue, repo, ending: h.modules.interviews.ending, storage, model: null,
+    emit: h.modules.webhooks.emitEvent, changed: () => {},
+  }).find((j) => j.kind === 'interview.process')!;
+  const processingOver = (storage: ObjectStorage, options: { last?: boolean; repo?: typeof h.modules.interviewRepo } = {}) => {
+    const handler = handlerOver(storage, options.repo);
+    return (interviewId: string) => handler.run({ interview_id: interviewId }, (options.last ? { attempts: 8, max_attempts: 8 } : { attempts: 1, max_attempts: 8 }) as never);
   };
+  const failingPiece = (storage: ObjectStorage, id: string): ObjectStorage => ({
+    ...storage,
+    read: async (key, max) => {
+      if (key === recordingChunkKey({ organization_id: org.id, id }, 2)) throw new Error('storage unavailable');
+      return storage.read(key, max);
+    },
+  });
+  const interviewRow = (id: string) => h.db.kysely.selectFrom('interviews').select(['status', 'recording_key', 'failure_reason', 'overall_score']).where('id', '=', id).executeTakeFirstOrThrow();
+  const eventsOf = async (id: string) => (await h.db.kysely.selectFrom('events').select(['type', 'payload']).where('organization_id', '=', org.id).orderBy('id').execute())
+    .filter((e) => (JSON.parse(e.payload) as { data: { object: { id?: string; interview_id?: string } } }).data.object.id === id
+      || (JSON.parse(e.payload) as { data: { object: { interview_id?: string } } }).data.object.interview_id === id);
 
   it('a run that finds the pieces deleted under it by a run that joined them keeps the whole recording, not its shorter one', async () => {
     const id = await endedWithPieces(PIECES);
@@ -247,6 +260,54 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     await processingOver(storage)(id);
     expect((await served(id)).bytes.equals(Buffer.concat(PIECES))).toBe(true);
     for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).toBeNull();
+  });
+
+  it('a piece that cannot be read on the last run the queue allows: the interview completes without the recording, its pieces kept', async () => {
+    const id = await endedWithPieces(PIECES);
+    const storage = h.services.files.storage;
+    await processingOver(failingPiece(storage, id), { last: true })(id);
+    expect(await interviewRow(id)).toMatchObject({ status: 'completed', recording_key: null, failure_reason: null });
+    expect((await kit.client.call('GET', `/v1/interviews/${id}/recording-url`, { key: live() })).body.error.code).toBe('recording_not_ready');
+    await kit.client.ok('GET', `/v1/interviews/${id}/report`, { key: live() }, 200);
+    for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).not.toBeNull();
+    expect((await eventsOf(id)).map((e) => e.type).filter((t) => t !== 'interview.created' && t !== 'interview.started'))
+      .toEqual(['interview.ended', 'interview.completed', 'interview.transcript_available', 'interview.summary_available']);
+  });
+
+  it('processing that fails on its last run fails the interview with processing_error, once, rather than leave it ended', async () => {
+    const id = await endedWithPieces(PIECES);
+    const broken = { ...h.modules.interviewRepo, turns: async () => { throw new Error('turns unreadable'); } };
+    await expect(processingOver(h.services.files.storage, { repo: broken })(id)).rejects.toThrow('turns unreadable');
+    expect((await interviewRow(id)).status).toBe('ended'); // not the last run: retried later
+    await expect(processingOver(h.services.files.storage, { repo: broken, last: true })(id)).rejects.toThrow('turns unreadable');
+    expect(await interviewRow(id)).toMatchObject({ status: 'failed', failure_reason: 'processing_error', overall_score: null });
+    const completed = (await eventsOf(id)).filter((e) => e.type.startsWith('interview.') && !['interview.created', 'interview.started', 'interview.ended'].includes(e.type));
+    expect(completed.map((e) => [e.type, JSON.parse(e.payload).data.object])).toEqual([['interview.completed', { id, status: 50, overall_score: null }]]);
+    const transcript = await kit.client.call('GET', `/v1/interviews/${id}/transcript`, { key: live() });
+    expect(transcript.body.error).toMatchObject({ code: 'transcript_not_ready', message: expect.stringContaining('processing_error') });
+    const report = await kit.client.call('GET', `/v1/interviews/${id}/report`, { key: live() });
+    expect(report.body.error).toMatchObject({ code: 'report_not_ready', message: expect.stringContaining('processing_error') });
+    // A later run (the job's copy, say) changes nothing.
+    await processingOver(h.services.files.storage, { last: true })(id);
+    expect((await interviewRow(id)).status).toBe('failed');
+  });
+
+  it('a processing job whose worker died on every run is run once more without the recording, then given up', async () => {
+    const storage = h.services.files.storage;
+    const id = await endedWithPieces(PIECES);
+    const handler = handlerOver(storage);
+    await handler.abandoned!({ interview_id: id }, {} as never);
+    const queued = await h.db.kysely.selectFrom('background_jobs').select(['payload', 'max_attempts']).where('kind', '=', 'interview.process').where('status', '=', 'queued').execute();
+    const minimal = queued.find((j) => JSON.parse(j.payload).interview_id === id && JSON.parse(j.payload).minimal === true);
+    expect(minimal?.max_attempts).toBe(1);
+    // The run without the recording never reads a piece.
+    const untouchable: ObjectStorage = { ...storage, read: async (key, max) => (key.includes(id) && !key.endsWith('.png') ? Promise.reject(new Error(`read ${key}`)) : storage.read(key, max)) };
+    await handlerOver(untouchable).run(JSON.parse(minimal!.payload), { attempts: 1, max_attempts: 1 } as never);
+    expect(await interviewRow(id)).toMatchObject({ status: 'completed', recording_key: null });
+
+    const other = await endedWithPieces(PIECES);
+    await handler.abandoned!({ interview_id: other, minimal: true }, {} as never);
+    expect(await interviewRow(other)).toMatchObject({ status: 'failed', failure_reason: 'processing_error' });
   });
 });
 
@@ -301,5 +362,17 @@ describe('invitations', () => {
     expect(mails.some((m) => m.to.includes('erase-me@example.com'))).toBe(true);
     const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
     expect(after).toMatchObject({ candidate_id: null, invitation: null, status: 'cancelled' });
+  });
+
+  it('read failed, not queued for ever, when the job\'s worker died on every try', async () => {
+    const candidate = await kit.client.candidate(live(), { email: 'crash@example.com', name: 'Crash Test' });
+    const interview = await kit.create(live(), { send_invitation: true }, candidate);
+    const handler = invitationJobs({ db: h.db.kysely, clock: h.clock, repo: h.modules.interviewRepo, candidateAccess: h.modules.candidateAccess, smtp: null })[0]!;
+    await handler.abandoned!({ interview_id: interview.id }, {} as never);
+    const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
+    expect(after.invitation).toMatchObject({ status: 'failed', error: expect.stringContaining('every try'), to: 'crash@example.com' });
+    const before = mails.length;
+    await settleJobs(h, ['interview.invite'], 'the queued copy');
+    expect(mails.length).toBe(before); // nothing is sent after it was given up
   });
 });

@@ -98,5 +98,12 @@ export function invitationJobs(deps: {
       }
       await record(row, { ...invitation, status: 'sent', sent_at: deps.clock.now() });
     },
+    // The worker died on every try: the record says failed, as after a last failed send, rather than queued for ever.
+    abandoned: async (payload) => {
+      const row = await deps.repo.byId(deps.db, (payload as { interview_id: string }).interview_id);
+      if (!row?.invitation || row.candidate_id === null) return;
+      const invitation = JSON.parse(row.invitation) as Invitation;
+      if (invitation.status === 'queued') await record(row, { ...invitation, status: 'failed', error: 'sending stopped: its worker stopped on every try' });
+    },
   }];
 }

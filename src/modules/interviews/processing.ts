@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording, type RecordingFormat } from '../../storage/file-type.js';
@@ -28,6 +29,20 @@ function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): As
   return pieces; // Ogg: a chained stream is valid as it is
 }
 
+/**
+ * How a run of processing treats what it cannot read. `strict`: an unreadable recording piece or image fails the run,
+ * which the queue retries. `lenient` (the last run the queue allows): the recording or image is left out, so the
+ * interview still completes. `minimal` (queued after every run's worker died): the recording is not even tried, as
+ * joining it is the likeliest thing to kill a worker; its pieces stay in storage.
+ */
+type Mode = 'strict' | 'lenient' | 'minimal';
+
+interface ProcessPayload {
+  interview_id: string;
+  /** Queued by the abandoned hook: the run without the recording. */
+  minimal?: boolean;
+}
+
 /** Another run of the processing job joined this recording while this one was reading its pieces. */
 class JoinedElsewhere extends Error {}
 
@@ -53,10 +68,10 @@ function transcriptTurn(row: InterviewTurnsTable, uploaded: ReadonlySet<string>)
  * `interview.completed`, `interview.transcript_available`, `interview.summary_available`, in that order and once.
  */
 export function interviewJobs(deps: {
-  db: Kysely<Database>; clock: Clock; repo: InterviewRepo; ending: Ending; storage: ObjectStorage; model: TextModel | null; emit: Emit;
+  db: Kysely<Database>; clock: Clock; queue: JobQueue; repo: InterviewRepo; ending: Ending; storage: ObjectStorage; model: TextModel | null; emit: Emit;
   changed: (interviewId: string) => void;
 }): JobHandler[] {
-  const { db, clock, repo, ending, storage, emit } = deps;
+  const { db, clock, queue, repo, ending, storage, emit } = deps;
 
   async function settleById(id: string): Promise<void> {
     const row = await repo.byId(db, id);
@@ -65,16 +80,23 @@ export function interviewJobs(deps: {
     if (after.status !== row.status) deps.changed(id);
   }
 
-  async function uploadedImages(rows: InterviewTurnsTable[]): Promise<Set<string>> {
+  async function uploadedImages(rows: InterviewTurnsTable[], mode: Mode): Promise<Set<string>> {
     const ok = new Set<string>();
     for (const row of rows.filter((r) => r.kind === 'board' && r.data)) {
       const key = (JSON.parse(row.data!) as { key: string }).key;
-      const info = await storage.head(key);
+      const info = await storage.head(key).catch((error: unknown) => (mode === 'strict' ? Promise.reject(error) : null));
       if (!info || info.size > BOARD_MAX_BYTES) continue;
       const bytes = await storage.read(key, BOARD_MAX_BYTES).catch(() => null);
       if (bytes && isPng(bytes)) ok.add(key);
     }
     return ok;
+  }
+
+  async function recordingOf(row: InterviewRow, mode: Mode): Promise<string | null> {
+    // An erased candidate's recording is never made (its pieces are being deleted).
+    if (row.candidate_id === null || mode === 'minimal') return null;
+    if (row.recording_key) return row.recording_key;
+    return assembleRecording(row).catch((error: unknown) => (mode === 'strict' ? Promise.reject(error) : null));
   }
 
   /**
@@ -119,15 +141,14 @@ export function interviewJobs(deps: {
     return key;
   }
 
-  async function process(interviewId: string): Promise<void> {
+  async function process(interviewId: string, mode: Mode): Promise<void> {
     const row = await repo.byId(db, interviewId);
     if (!row || row.status !== 'ended') return;
     const tenant = tenantOfRow(row);
     // Everything slow (storage, the model) happens before the one transaction that stores the result.
     const [setup, rows, integrity] = await Promise.all([loadSetup(db, repo, row), repo.turns(db, interviewId), repo.events(db, interviewId)]);
-    const uploaded = await uploadedImages(rows);
-    // An erased candidate's recording is never made (its pieces are being deleted).
-    const recordingKey = row.candidate_id === null ? null : row.recording_key ?? await assembleRecording(row);
+    const uploaded = await uploadedImages(rows, mode);
+    const recordingKey = await recordingOf(row, mode);
     const transcript = rows.map((r) => transcriptTurn(r, uploaded));
     const turns = rows.map(turnOf);
     const method = methodFor(row.round_slug);
@@ -161,9 +182,26 @@ export function interviewJobs(deps: {
       // A recording this run joined may have been written after the erasure's job deleted the files: it goes too.
       // Then the interview is processed again from what is left of it (nothing of the person).
       if (recordingKey && recordingKey !== row.recording_key) await storage.delete(recordingKey);
-      return process(interviewId);
+      return process(interviewId, mode);
     }
     deps.changed(interviewId);
+  }
+
+  /**
+   * Processing failed on every run, the one without the recording included: the interview fails with
+   * `processing_error` and no transcript or report, rather than stay `ended` for ever. Only `interview.completed` is
+   * emitted (there is nothing to make available).
+   */
+  async function giveUp(interviewId: string): Promise<void> {
+    const changed = await db.transaction().execute(async (tx) => {
+      const row = await repo.locked(tx, interviewId);
+      if (!row || row.status !== 'ended') return false;
+      const now = clock.now();
+      await repo.transition(tx, interviewId, ['ended'], { status: 'failed', completed_at: now, overall_score: null, failure_reason: 'processing_error', updated_at: now });
+      await emit(tx, tenantOfRow(row), 'interview.completed', { id: interviewId, status: STATUS_CODES.failed, overall_score: null });
+      return true;
+    });
+    if (changed) deps.changed(interviewId);
   }
 
   return [
@@ -182,7 +220,26 @@ export function interviewJobs(deps: {
         for (const { id } of await repo.unjoined(db, now, SWEEP_BATCH)) await settleById(id);
       },
     },
-    { kind: PROCESS_JOB, run: async (payload) => process((payload as { interview_id: string }).interview_id), retryDelaysSeconds: [5, 30, 120, 600] },
+    {
+      kind: PROCESS_JOB,
+      retryDelaysSeconds: [5, 30, 120, 600],
+      run: async (payload, job) => {
+        const { interview_id: id, minimal } = payload as ProcessPayload;
+        const last = minimal === true || job.attempts >= job.max_attempts;
+        try {
+          await process(id, minimal ? 'minimal' : last ? 'lenient' : 'strict');
+        } catch (error) {
+          if (last) await giveUp(id);
+          throw error; // recorded on the job, for whoever looks into it
+        }
+      },
+      // Every run's worker died (a recording that exhausts memory, say): once more without the recording, then give up.
+      abandoned: async (payload) => {
+        const { interview_id: id, minimal } = payload as ProcessPayload;
+        if (minimal) return giveUp(id);
+        await queue.enqueue(db, PROCESS_JOB, { interview_id: id, minimal: true } satisfies ProcessPayload, { uniqueKey: `${PROCESS_JOB}:${id}:minimal`, maxAttempts: 1 });
+      },
+    },
     {
       kind: ERASE_FILES_JOB,
       run: async (payload) => {

@@ -72,6 +72,8 @@ const CODE_OUTPUT_SHOWN = 16 * 1024;
 const PROCTORING_EVENTS_CAP = 500;
 const UPLOAD_URL_TTL_S = 300;
 const RECORDING_URL_TTL_S = 600;
+/** failure_reason `processing_error` (interviews/processing.ts gave up): there is no transcript or report to wait for. */
+const UNPROCESSABLE = 'The interview could not be processed (failure_reason processing_error): there is no transcript or report.';
 
 
 /** Where an interview stands for candidate access (launch links, session tokens). */
@@ -501,15 +503,17 @@ export function createInterviewService(deps: {
     async transcript(tenant: Tenant, id: string) {
       const row = await settled(tenant, id);
       const stored = await repo.report(db, tenant, id);
-      if (!stored) throw new ApiError('transcript_not_ready', CLOSED.has(row.status) && row.status !== 'ended' && !row.joined_at
-        ? { message: 'The interview never took place, so there is no transcript.' } : {});
+      if (!stored) {
+        throw new ApiError('transcript_not_ready', row.failure_reason === 'processing_error' ? { message: UNPROCESSABLE }
+          : CLOSED.has(row.status) && row.status !== 'ended' && !row.joined_at ? { message: 'The interview never took place, so there is no transcript.' } : {});
+      }
       return { row, transcript: JSON.parse(stored.transcript) as TranscriptTurn[], createdAt: stored.created_at };
     },
 
     async report(tenant: Tenant, id: string) {
       const row = await settled(tenant, id);
       const stored = await repo.report(db, tenant, id);
-      if (!stored) throw new ApiError('report_not_ready');
+      if (!stored) throw new ApiError('report_not_ready', row.failure_reason === 'processing_error' ? { message: UNPROCESSABLE } : {});
       return { row, report: JSON.parse(stored.report) as Record<string, unknown>, createdAt: stored.created_at };
     },
 
