@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker } from '../../src/jobs/worker.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { addOrganizationPromptCatalog } from '../../src/modules/prompt-engineering/catalog.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { assessmentId, taskId } from '../../src/modules/prompt-engineering/content.js';
@@ -649,4 +651,29 @@ describe('hidden case data', () => {
       for (const text of shown) for (const line of hidden) expect(text).not.toContain(JSON.stringify(line.trim()).slice(1, -1));
     });
   });
+});
+
+describe('completion behind a grading backlog', () => {
+  // Was a bug: the completion job retries for about 30 minutes; grading behind a backlog may take longer, and once the
+  // job had given up nothing queued it again: the session stayed in progress, with no report and no event, for good.
+  it('a session whose grading outlasts the completion job\'s retries is completed once its last attempt is graded', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    await kit.submit(s, fixture.taskId, GOOD_PROMPT);
+    expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+    // Only the completion job runs (every grader is busy elsewhere) until it gives up.
+    const completer = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules).filter((x) => x.kind === 'prompt_engineering.complete'), log: { error: () => {} } });
+    for (let i = 0; i < 100; i++) {
+      await completer.runOnce();
+      const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued').where('kind', '=', 'prompt_engineering.complete').executeTakeFirst();
+      if (!next) break;
+      h.clock.set(Math.max(h.clock.now(), next.run_at));
+    }
+    const gaveUp = await h.db.kysely.selectFrom('background_jobs').select('status').where('kind', '=', 'prompt_engineering.complete').where('payload', 'like', `%${s.id}%`).execute();
+    expect(gaveUp.map((j) => j.status)).toEqual(['failed']);
+    await kit.settle(); // the grader runs at last
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}`, { key: key() })).body.status).toBe('completed');
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: key() })).status).toBe(200);
+    const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'prompt_engineering.completed').execute();
+    expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
+  }, 120_000);
 });

@@ -204,52 +204,62 @@ export function createGrader(deps: GraderDeps) {
     await repo.transition(attempt.id, ['queued', 'running'], { status: 'error', error: clip(message, 500), model: model?.id ?? null, updated_at: now, graded_at: now });
   }
 
+  /** Grades a claimed attempt: graded or in error, or throws for the queue to retry. */
+  async function gradeClaimed(attempt: PromptAttemptsTable, options: { retry: boolean; finalAttempt: boolean }): Promise<void> {
+    const { retry, finalAttempt } = options;
+    const task = await catalog.task(attempt.task_id);
+    if (!task) return fail(attempt, 'the task of this attempt no longer exists');
+    if (!model) {
+      const now = clock.now();
+      await repo.transition(attempt.id, ['queued', 'running'], {
+        status: 'graded', execution: 'unavailable', execution_reason: NO_MODEL_REASON, results: JSON.stringify({ cases: [] } satisfies AttemptResults),
+        updated_at: now, graded_at: now,
+      });
+      return;
+    }
+    let cases: CaseResult[];
+    const writer = outputWriter();
+    try {
+      cases = await check(task, await outputsFor(attempt, task, model, retry, writer), model, attempt.prompt);
+      await writer.done(false);
+    } catch (error) {
+      await writer.done(true).catch(() => undefined); // the outputs so far, for the retry
+      const message = error instanceof ModelError ? `the model did not answer: ${error.summary}` : (error as Error).message;
+      if (error instanceof GradingFailure || finalAttempt) return fail(attempt, message);
+      if (!(error instanceof SandboxBusyError)) await repo.transition(attempt.id, ['running'], { error: clip(message, 500), updated_at: clock.now() });
+      throw error; // retried by the queue; the outputs saved so far are kept
+    }
+    const score = hiddenScore(cases);
+    const sum = (pick: (c: CaseResult) => number | null) => cases.reduce<number | null>((s, c) => (s === null || pick(c) === null ? null : s + pick(c)!), 0);
+    const now = clock.now();
+    // From queued or running only: a second grader that finished later changes nothing.
+    await repo.transition(attempt.id, ['queued', 'running'], {
+      status: 'graded', execution: 'executed', execution_reason: null, results: JSON.stringify({ cases } satisfies AttemptResults),
+      score: score.score, hidden_passed: score.passed, hidden_total: score.total, model: model.id,
+      input_tokens: sum((c) => c.input_tokens), output_tokens: sum((c) => c.output_tokens), latency_ms: sum((c) => c.latency_ms),
+      error: null, updated_at: now, graded_at: now,
+    });
+  }
+
   return {
     /** An attempt whose grader died on every try: an error, as a grader that failed on its last try leaves it. */
-    async abandon(attemptId: string): Promise<void> {
+    async abandon(attemptId: string): Promise<string | null> {
       const now = clock.now();
       await repo.transition(attemptId, ['queued', 'running'], {
         status: 'error', error: 'grading stopped: its worker stopped on every try', model: model?.id ?? null, updated_at: now, graded_at: now,
       });
+      return repo.sessionOf(attemptId);
     },
 
-    /** `retry`: an earlier run of this job may have saved some outputs; `finalAttempt`: the last run the queue allows. */
-    async grade(attemptId: string, options: { retry: boolean; finalAttempt: boolean }): Promise<void> {
-      const { retry, finalAttempt } = options;
+    /**
+     * `retry`: an earlier run of this job may have saved some outputs; `finalAttempt`: the last run the queue allows.
+     * Resolves with the attempt's session once the attempt is settled (graded or in error), null when there was nothing to do.
+     */
+    async grade(attemptId: string, options: { retry: boolean; finalAttempt: boolean }): Promise<string | null> {
       const attempt = await repo.claim(attemptId, clock.now());
-      if (!attempt) return; // graded, failed, or gone
-      const task = await catalog.task(attempt.task_id);
-      if (!task) return fail(attempt, 'the task of this attempt no longer exists');
-      if (!model) {
-        const now = clock.now();
-        await repo.transition(attempt.id, ['queued', 'running'], {
-          status: 'graded', execution: 'unavailable', execution_reason: NO_MODEL_REASON, results: JSON.stringify({ cases: [] } satisfies AttemptResults),
-          updated_at: now, graded_at: now,
-        });
-        return;
-      }
-      let cases: CaseResult[];
-      const writer = outputWriter();
-      try {
-        cases = await check(task, await outputsFor(attempt, task, model, retry, writer), model, attempt.prompt);
-        await writer.done(false);
-      } catch (error) {
-        await writer.done(true).catch(() => undefined); // the outputs so far, for the retry
-        const message = error instanceof ModelError ? `the model did not answer: ${error.summary}` : (error as Error).message;
-        if (error instanceof GradingFailure || finalAttempt) return fail(attempt, message);
-        if (!(error instanceof SandboxBusyError)) await repo.transition(attempt.id, ['running'], { error: clip(message, 500), updated_at: clock.now() });
-        throw error; // retried by the queue; the outputs saved so far are kept
-      }
-      const score = hiddenScore(cases);
-      const sum = (pick: (c: CaseResult) => number | null) => cases.reduce<number | null>((s, c) => (s === null || pick(c) === null ? null : s + pick(c)!), 0);
-      const now = clock.now();
-      // From queued or running only: a second grader that finished later changes nothing.
-      await repo.transition(attempt.id, ['queued', 'running'], {
-        status: 'graded', execution: 'executed', execution_reason: null, results: JSON.stringify({ cases } satisfies AttemptResults),
-        score: score.score, hidden_passed: score.passed, hidden_total: score.total, model: model.id,
-        input_tokens: sum((c) => c.input_tokens), output_tokens: sum((c) => c.output_tokens), latency_ms: sum((c) => c.latency_ms),
-        error: null, updated_at: now, graded_at: now,
-      });
+      if (!attempt) return null; // graded, failed, or gone
+      await gradeClaimed(attempt, options);
+      return attempt.session_id;
     },
   };
 }

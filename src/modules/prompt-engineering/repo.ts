@@ -60,6 +60,7 @@ export function createPromptRepo(database: Db) {
       return (await transitionOf(from, columns).run(id, ...columns.map((c) => changes[c]))).length === 1;
     },
 
+    sessionOf: async (attemptId: string) => (await db.selectFrom('prompt_attempts').select('session_id').where('id', '=', attemptId).executeTakeFirst())?.session_id ?? null,
     /** Takes an attempt for grading (queued, or running under a grader that died): the row, or nothing to do. */
     claim: async (id: string, now: number) => (await claim.run(id, now))[0],
     outputs: (tx: Kysely<Database>, attemptId: string) => tx.selectFrom('prompt_attempt_outputs').selectAll().where('attempt_id', '=', attemptId).execute(),

@@ -173,6 +173,17 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
       });
     },
 
+    /**
+     * A session over (finalized or timed out) whose last attempt was just settled is completed, even when its
+     * completion job gave up waiting (grading behind a backlog can outlast its retries): the job is queued again.
+     */
+    async completeWhenGraded(sessionId: string): Promise<void> {
+      const row = await sessions.byId(db, sessionId);
+      const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at !== null);
+      if (!over || await repo.ungraded(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
+      await lifecycle.queueCompletion(db, sessionId);
+    },
+
     report: (tenant: Tenant, sessionId: string) => lifecycle.storedReport<PromptReport>(tenant, sessionId,
       'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.'),
   };
@@ -187,8 +198,14 @@ export function promptEngineeringJobs(service: PromptEngineeringService, grader:
     {
       kind: GRADE_JOB,
       retryDelaysSeconds: [2, 10, 30, 60, 120],
-      run: (payload, job) => grader.grade((payload as { attempt_id: string }).attempt_id, { retry: job.attempts > 1, finalAttempt: job.attempts >= job.max_attempts }),
-      abandoned: (payload) => grader.abandon((payload as { attempt_id: string }).attempt_id),
+      run: async (payload, job) => {
+        const sessionId = await grader.grade((payload as { attempt_id: string }).attempt_id, { retry: job.attempts > 1, finalAttempt: job.attempts >= job.max_attempts });
+        if (sessionId) await service.completeWhenGraded(sessionId);
+      },
+      abandoned: async (payload) => {
+        const sessionId = await grader.abandon((payload as { attempt_id: string }).attempt_id);
+        if (sessionId) await service.completeWhenGraded(sessionId);
+      },
     },
     {
       kind: service.completeJob,
