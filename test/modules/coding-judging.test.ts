@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 import { startWorkerProcess } from '../helpers/processes.js';
+import { settleJobs } from '../helpers/settle.js';
 
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
@@ -293,13 +292,7 @@ describe('completion behind a judging backlog', () => {
     expect(sub.status).toBe(202);
     expect((await kit.call('POST', url(s.id, 'finalize'), { token: s.token })).status).toBe(202);
     // Only the completion job runs (every judge is busy elsewhere) until it gives up.
-    const completer = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules).filter((x) => x.kind === 'coding.complete'), log: { error: () => {} } });
-    for (let i = 0; i < 100; i++) {
-      await completer.runOnce();
-      const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued').where('kind', '=', 'coding.complete').executeTakeFirst();
-      if (!next) break;
-      h.clock.set(Math.max(h.clock.now(), next.run_at));
-    }
+    await settleJobs(h, ['coding.complete'], 'the completion job', { only: true });
     const gaveUp = await h.db.kysely.selectFrom('background_jobs').select('status').where('kind', '=', 'coding.complete').execute();
     expect(gaveUp.map((j) => j.status)).toContain('failed');
     await kit.settle(); // the judge runs at last

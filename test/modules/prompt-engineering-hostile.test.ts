@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker } from '../../src/jobs/worker.js';
-import { jobHandlers } from '../../src/modules/jobs.js';
 import { addOrganizationPromptCatalog } from '../../src/modules/prompt-engineering/catalog.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { assessmentId, taskId } from '../../src/modules/prompt-engineering/content.js';
 import type { FakeModelRequest } from '../helpers/fake-model.js';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { FIXTURE_DIR, fixtureReply, GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
+import { settleJobs } from '../helpers/settle.js';
 
 /**
  * Hostile candidates, hostile or broken model servers and hostile customers against prompt-engineering assessments.
@@ -661,13 +660,7 @@ describe('completion behind a grading backlog', () => {
     await kit.submit(s, fixture.taskId, GOOD_PROMPT);
     expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
     // Only the completion job runs (every grader is busy elsewhere) until it gives up.
-    const completer = createWorker({ queue: h.services.queue, clock: h.clock, handlers: jobHandlers(h.services, h.modules).filter((x) => x.kind === 'prompt_engineering.complete'), log: { error: () => {} } });
-    for (let i = 0; i < 100; i++) {
-      await completer.runOnce();
-      const next = await h.db.kysely.selectFrom('background_jobs').select('run_at').where('status', '=', 'queued').where('kind', '=', 'prompt_engineering.complete').executeTakeFirst();
-      if (!next) break;
-      h.clock.set(Math.max(h.clock.now(), next.run_at));
-    }
+    await settleJobs(h, ['prompt_engineering.complete'], 'the completion job', { only: true });
     const gaveUp = await h.db.kysely.selectFrom('background_jobs').select('status').where('kind', '=', 'prompt_engineering.complete').where('payload', 'like', `%${s.id}%`).execute();
     expect(gaveUp.map((j) => j.status)).toEqual(['failed']);
     await kit.settle(); // the grader runs at last
