@@ -14,6 +14,12 @@ export interface EnqueueOptions {
   uniqueKey?: string;
 }
 
+/**
+ * Attempts for work that must not be dropped while a dependency is out for days (an erasure's file deletions): the
+ * default retry schedule ends at one try every 6 hours, so 32 attempts keep trying for about a week.
+ */
+export const PERSISTENT_MAX_ATTEMPTS = 32;
+
 const LAST_ERROR_MAX = 2000;
 const LEASE_CHECK_MS = 1000;
 

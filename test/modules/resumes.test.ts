@@ -3,7 +3,7 @@ import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { startFakeModel } from '../helpers/fake-model.js';
-import { testWorker } from '../helpers/settle.js';
+import { settleJobs, testWorker } from '../helpers/settle.js';
 
 const TEXT_RESUME = `Maria Gonzalez
 maria.gonzalez@example.com | (415) 555-0142 | Austin, TX
@@ -331,6 +331,26 @@ describe('reading, listing and deleting', () => {
     await drainJobs();
     expect(await storage.head(row.file_key)).toBeNull();
     expect(await storage.head(row.upload_key)).toBeNull();
+  });
+});
+
+describe('erasure while storage is out', () => {
+  it('removes the erased candidate\'s files once storage is back, even after a day out', async () => {
+    const { candidateId } = await registered();
+    const keys = (await h.db.kysely.selectFrom('resumes').select(['file_key', 'upload_key']).where('candidate_id', '=', candidateId).execute())
+      .flatMap((r) => [r.file_key, r.upload_key]);
+    const storage = h.services.files.storage;
+    const backAt = h.clock.now() + 30 * 3_600_000;
+    const realDelete = storage.delete;
+    storage.delete = async (key) => (h.clock.now() < backAt ? Promise.reject(new Error('storage unavailable')) : realDelete.call(storage, key));
+    try {
+      await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+      await settleJobs(h, ['storage.delete'], 'the erasure\'s deletions');
+    } finally {
+      storage.delete = realDelete;
+    }
+    expect(h.clock.now()).toBeGreaterThanOrEqual(backAt);
+    for (const k of keys) expect(await storage.head(k)).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import type { Credits } from '../../platform/credits.js';
@@ -547,7 +547,7 @@ export function createInterviewService(deps: {
       const keys = [...await repo.boardKeys(tx, rows.map((r) => r.id)), ...rows.flatMap((r) => (r.recording_key ? [r.recording_key] : []))];
       await queue.enqueue(tx, ERASE_FILES_JOB, {
         keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })),
-      }, { maxAttempts: 8 });
+      }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
   };

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { TextModel } from '../../ai/model.js';
 import type { Clock } from '../../platform/clock.js';
@@ -216,11 +216,12 @@ export function createResumeService(deps: ResumeServiceDeps) {
       await repo.deleteForCandidate(tx, tenant, candidateId);
       const files = await repo.candidateFiles(tx, tenant, candidateId);
       if (files.length === 0) return;
-      await deps.queue.enqueue(tx, 'storage.delete', { keys: files.map((f) => f.key) });
+      // Storage out for a day must not leave an erased person's files behind.
+      await deps.queue.enqueue(tx, 'storage.delete', { keys: files.map((f) => f.key) }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       const open = files.filter((f) => f.expires_at !== null && f.expires_at > clock.now());
       if (open.length) {
         const runAt = Math.max(...open.map((f) => f.expires_at as number)) + 60_000;
-        await deps.queue.enqueue(tx, 'storage.delete', { keys: open.map((f) => f.key) }, { runAt });
+        await deps.queue.enqueue(tx, 'storage.delete', { keys: open.map((f) => f.key) }, { runAt, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       }
     },
 
