@@ -117,7 +117,11 @@ describe('whole interviews with the built-in interviewer', () => {
       expect(events).toEqual(['interview.created', 'interview.started', 'interview.ended', 'interview.completed', 'interview.transcript_available', 'interview.summary_available']);
       const completed = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'interview.completed').execute();
       const mine = completed.map((e) => JSON.parse(e.payload).data.object).find((o) => o.id === interview.id);
-      expect(mine).toEqual({ id: interview.id, status: 40, overall_score: done.overall_score });
+      // The contract's shape, sent as the room closes: processing under way (30), the score 0 until the report exists.
+      expect(mine).toEqual({ id: interview.id, status: 30, overall_score: 0 });
+      const summary = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'interview.summary_available').execute())
+        .map((e) => JSON.parse(e.payload).data.object).find((o) => o.interview_id === interview.id);
+      expect(summary).toMatchObject({ status: 'completed', overall_score: done.overall_score });
 
       await settleJobs(h, ['interview.process'], 'processing again'); // nothing more happens
       expect((await h.db.kysely.selectFrom('events').select('id').where('type', 'like', 'interview.%').execute()).length).toBeGreaterThan(0);
@@ -138,7 +142,7 @@ describe('the transcript guard', () => {
     expect(report).toMatchObject({ scored: false, overall_score: null, quality: { ok: false } });
     const completed = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'interview.completed').execute())
       .map((e) => JSON.parse(e.payload).data.object).find((o) => o.id === interview.id);
-    expect(completed).toEqual({ id: interview.id, status: 50, overall_score: null });
+    expect(completed).toEqual({ id: interview.id, status: 30, overall_score: 0 });
   });
 
   it('has no transcript or report before processing', async () => {

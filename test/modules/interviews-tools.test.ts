@@ -274,7 +274,7 @@ describe('joining a recording when a run of the job is slow or storage fails', (
       .toEqual(['interview.ended', 'interview.completed', 'interview.transcript_available', 'interview.summary_available']);
   });
 
-  it('processing that fails on its last run fails the interview with processing_error, once, rather than leave it ended', async () => {
+  it('processing that fails on its last run fails the interview with processing_error, said once, rather than leave it ended', async () => {
     const id = await endedWithPieces(PIECES);
     const broken = { ...h.modules.interviewRepo, turns: async () => { throw new Error('turns unreadable'); } };
     await expect(processingOver(h.services.files.storage, { repo: broken })(id)).rejects.toThrow('turns unreadable');
@@ -282,7 +282,10 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     await expect(processingOver(h.services.files.storage, { repo: broken, last: true })(id)).rejects.toThrow('turns unreadable');
     expect(await interviewRow(id)).toMatchObject({ status: 'failed', failure_reason: 'processing_error', overall_score: null });
     const completed = (await eventsOf(id)).filter((e) => e.type.startsWith('interview.') && !['interview.created', 'interview.started', 'interview.ended'].includes(e.type));
-    expect(completed.map((e) => [e.type, JSON.parse(e.payload).data.object])).toEqual([['interview.completed', { id, status: 50, overall_score: null }]]);
+    expect(completed.map((e) => [e.type, JSON.parse(e.payload).data.object])).toEqual([
+      ['interview.completed', { id, status: 30, overall_score: 0 }], // as the room closed
+      ['interview.summary_available', { object: 'interview_report', interview_id: id, status: 'failed', overall_score: null, recommendation: null, failure_reason: 'processing_error' }],
+    ]);
     const transcript = await kit.client.call('GET', `/v1/interviews/${id}/transcript`, { key: live() });
     expect(transcript.body.error).toMatchObject({ code: 'transcript_not_ready', message: expect.stringContaining('processing_error') });
     const report = await kit.client.call('GET', `/v1/interviews/${id}/report`, { key: live() });

@@ -4,7 +4,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Emit } from '../webhooks/service.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { elapsedMs, PAUSE_LIMIT_MS, stopClock } from './states.js';
+import { elapsedMs, PAUSE_LIMIT_MS, STATUS_CODES, stopClock } from './states.js';
 
 /** Why an interview ended, as its record says. */
 export type EndReason = 'candidate' | 'interviewer' | 'time_up' | 'abandoned';
@@ -33,6 +33,9 @@ export function createEnding(deps: { clock: Clock; repo: InterviewRepo; queue: J
     await emit(tx, tenantOfRow(row), 'interview.ended', {
       object: 'interview', id: row.id, status: 'ended', reason, candidate_id: row.candidate_id, duration_seconds: Math.round(elapsedMs(ended, endedAt) / 1000),
     });
+    // The contract's shape, reporting that processing is under way: the raw status (30) and an integer score, 0 until
+    // the report exists (interview.summary_available and GET …/report carry the real one).
+    await emit(tx, tenantOfRow(row), 'interview.completed', { id: row.id, status: STATUS_CODES.ended, overall_score: 0 });
     await queue.enqueue(tx, PROCESS_JOB, { interview_id: row.id }, { uniqueKey: `${PROCESS_JOB}:${row.id}`, maxAttempts: 8 });
     return ended;
   }

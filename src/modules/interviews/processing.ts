@@ -18,7 +18,7 @@ import { assessWithModel } from './model-assessment.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
 import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
-import { PAUSE_LIMIT_MS, STATUS_CODES } from './states.js';
+import { PAUSE_LIMIT_MS } from './states.js';
 
 const SWEEP_BATCH = 200;
 
@@ -171,7 +171,6 @@ export function interviewJobs(deps: {
       await repo.transition(tx, interviewId, ['ended'], {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
-      await emit(tx, tenant, 'interview.completed', { id: interviewId, status: STATUS_CODES[status], overall_score: body.overall_score });
       await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
       await emit(tx, tenant, 'interview.summary_available', {
         object: 'interview_report', interview_id: interviewId, status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure,
@@ -189,8 +188,8 @@ export function interviewJobs(deps: {
 
   /**
    * Processing failed on every run, the one without the recording included: the interview fails with
-   * `processing_error` and no transcript or report, rather than stay `ended` for ever. Only `interview.completed` is
-   * emitted (there is nothing to make available).
+   * `processing_error` and no transcript or report, rather than stay `ended` for ever. `interview.summary_available`
+   * says so (there is no transcript to announce).
    */
   async function giveUp(interviewId: string): Promise<void> {
     const changed = await db.transaction().execute(async (tx) => {
@@ -198,7 +197,9 @@ export function interviewJobs(deps: {
       if (!row || row.status !== 'ended') return false;
       const now = clock.now();
       await repo.transition(tx, interviewId, ['ended'], { status: 'failed', completed_at: now, overall_score: null, failure_reason: 'processing_error', updated_at: now });
-      await emit(tx, tenantOfRow(row), 'interview.completed', { id: interviewId, status: STATUS_CODES.failed, overall_score: null });
+      await emit(tx, tenantOfRow(row), 'interview.summary_available', {
+        object: 'interview_report', interview_id: interviewId, status: 'failed', overall_score: null, recommendation: null, failure_reason: 'processing_error',
+      });
       return true;
     });
     if (changed) deps.changed(interviewId);
