@@ -209,3 +209,95 @@ describe('the conversation channel: hostile clients', () => {
     await mine.channel.close();
   });
 });
+
+describe('the conversation channel: clients that ignore the close, and a channel that cannot open', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const storedIds = async (id: string, prefix: string) => (await h.db.kysely.selectFrom('interview_turns').select('client_id').where('interview_id', '=', id).execute())
+    .map((t) => t.client_id).filter((c) => c?.startsWith(prefix));
+  /** The client stops reading (it never answers the server's close frame), but goes on sending. */
+  const deafen = (channel: { socket: unknown }) => (channel.socket as { _socket: { pause(): void } })._socket.pause();
+
+  // Was a bug: ws keeps emitting a CLOSING socket's messages until the client completes the close or 30 s pass, and
+  // the channel handled them: a malformed message, a flood or a revoked token did not stop a client that ignored the close.
+  it('handles nothing a client sends after the server closed the channel (malformed message, flood)', async () => {
+    const malformed = await kit.started(key());
+    deafen(malformed.channel);
+    malformed.channel.socket.send('{not json');
+    await sleep(200);
+    for (let i = 0; i < 3; i++) malformed.channel.send({ type: 'answer', id: `late-${i}`, text: `I led the migration and measured a gain of ${i} percent.` });
+    const flooded = await kit.started(key());
+    deafen(flooded.channel);
+    for (let i = 0; i < 25; i++) flooded.channel.send({ type: 'ping' });
+    await sleep(1100); // a new second: the flood counter starts again
+    for (let i = 0; i < 3; i++) flooded.channel.send({ type: 'answer', id: `late-${i}`, text: `Another answer about the result we measured, ${i}.` });
+    await sleep(800);
+    expect(await storedIds(malformed.interview.id, 'late-')).toEqual([]);
+    expect(await storedIds(flooded.interview.id, 'late-')).toEqual([]);
+    // And the interview is free for a new connection at once.
+    const again = await kit.connect(malformed.token, malformed.interview.id);
+    await again.next('ready');
+    await again.close();
+  });
+
+  it('closes with 1011 when it cannot open (the catch-up failing) instead of staying open and dropping answers', async () => {
+    const conversation = h.modules.conversation;
+    const interview = await kit.create(key());
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    const catchUp = conversation.catchUp;
+    conversation.catchUp = async () => { throw new Error('transient database error'); };
+    try {
+      const channel = await kit.connect(token, interview.id);
+      channel.send({ type: 'answer', id: 'early', text: 'Hello, I am ready to start the interview now.' });
+      await channel.until(() => channel.closed, 'close');
+      expect(channel.closed!.code).toBe(1011);
+      expect(channel.messages.find((m) => m.type === 'error')).toMatchObject({ code: 'internal_error', fatal: true });
+    } finally {
+      conversation.catchUp = catchUp;
+    }
+    // The reconnect opens, and the answer resent is stored once.
+    const channel = await kit.connect(token, interview.id);
+    await channel.next('ready');
+    await channel.answer('Hello, I am ready to start the interview now.', 'early');
+    expect(await storedIds(interview.id, 'early')).toEqual(['early']);
+    await channel.close();
+  });
+
+  it('closes on a second auth, and refuses a last_seq that is not a number', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    channel.send({ type: 'auth', token, interview_id: interview.id, last_seq: 0 });
+    await channel.until(() => channel.closed, 'close');
+    expect(channel.closed!.code).toBe(4400);
+    for (const lastSeq of ['3', true, null, [2]]) {
+      const c = await kit.connect(token, interview.id, { auth: false });
+      c.send({ type: 'auth', token, interview_id: interview.id, last_seq: lastSeq });
+      await c.until(() => c.closed, `close for last_seq ${JSON.stringify(lastSeq)}`);
+      expect(c.closed!.code).toBe(4400);
+    }
+  });
+
+  it('lets at most ten answers wait for the interviewer; the rest are refused, not queued without bound', async () => {
+    const { interview, channel } = await kit.started(key());
+    const conversation = h.modules.conversation;
+    const answer = conversation.answer;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    conversation.answer = async (...args) => { await held; return answer(...args); };
+    try {
+      for (let i = 0; i < 14; i++) channel.send({ type: 'answer', id: `q-${i}`, text: `Answer number ${i} about the project I led.` });
+      await channel.until(() => channel.messages.filter((m) => m.type === 'error' && m.code === 'rate_limited').length === 4, 'four refusals');
+      expect(channel.messages.filter((m) => m.code === 'rate_limited').map((m) => m.id)).toEqual(['q-10', 'q-11', 'q-12', 'q-13']);
+      expect(channel.closed).toBeNull();
+    } finally {
+      release();
+      conversation.answer = answer;
+    }
+    // Each of the ten waiting is then stored (or refused as the interview closes, if the interviewer wraps up).
+    const settled = (id: string) => channel.messages.some((m) => (m.type === 'turn' && m.client_id === id) || (m.type === 'error' && m.id === id) || m.type === 'ended');
+    await channel.until(() => Array.from({ length: 10 }, (_, i) => `q-${i}`).every(settled), 'the ten answered');
+    const stored = await storedIds(interview.id, 'q-');
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((id) => Number(id!.slice(2)) < 10)).toBe(true);
+    await channel.close();
+  });
+});

@@ -25,6 +25,10 @@ const RECHECK_MS = 30_000;
 const MESSAGES_PER_SECOND = 20;
 /** Messages kept while the auth is checked (a client that sends more before `ready` is misbehaving). */
 const EARLY_MAX = 100;
+/** Answers of one connection waiting for the interviewer at once; more are refused (`rate_limited`, not fatal). */
+const ANSWERS_WAITING_MAX = 10;
+/** How long a closed connection's client has to finish the close handshake before the socket is cut. */
+const CLOSE_GRACE_MS = 2000;
 /** The interview's row is read at least this often by each connection (other processes' changes); local ones are told at once. */
 const READ_EVERY_MS = 5000;
 /** A second connection waits this long for the first to answer a ping before taking its place. */
@@ -32,7 +36,7 @@ const TAKEOVER_PING_MS = 2000;
 
 /** Close codes (documented in docs/interviews.md). */
 export const CLOSE = {
-  ended: 1000, badMessage: 4400, unauthenticated: 4401, forbidden: 4403, authTimeout: 4408, alreadyConnected: 4409, tooMany: 4429,
+  ended: 1000, internal: 1011, badMessage: 4400, unauthenticated: 4401, forbidden: 4403, authTimeout: 4408, alreadyConnected: 4409, tooMany: 4429,
 } as const;
 
 interface Connection {
@@ -185,24 +189,39 @@ export function channelRoute(app: App, deps: {
     let lastRead = 0;
     let windowStart = Date.now();
     let windowCount = 0;
-    /** Set when the socket closes: work still under way (an auth) must not register the connection after it. */
+    /**
+     * Set when the server closes the channel or the socket closes: nothing the client sends afterwards is handled (a
+     * client that ignores the close frame would otherwise be served until ws's own 30 s timeout), and work still
+     * under way (an auth) must not register the connection after it.
+     */
     let closed = false;
+    let answersWaiting = 0;
     /** Messages that arrive while the auth is being checked (and answers until those are handled), handled in order. */
     const early: Array<Record<string, unknown>> = [];
-    const authTimer = setTimeout(() => socket.close(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
     let tick: NodeJS.Timeout | null = null;
+
+    /** Closes the channel from this side: out of the hub at once, the socket cut if the client never answers the close. */
+    function closeWith(code: number, reason: string): void {
+      closed = true;
+      clearTimeout(authTimer);
+      if (tick) clearInterval(tick);
+      if (connection && hub.connections.get(connection.interviewId) === connection) hub.connections.delete(connection.interviewId);
+      socket.close(code, reason);
+      setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+    }
+    const authTimer = setTimeout(() => closeWith(CLOSE.authTimeout, 'authenticate first'), AUTH_TIMEOUT_MS);
 
     const fail = (code: number, errorCode: string, message: string) => {
       send(socket, { type: 'error', code: errorCode, message, fatal: true });
-      socket.close(code, errorCode);
+      closeWith(code, errorCode);
     };
 
     async function authenticate(message: { token?: unknown; interview_id?: unknown; last_seq?: unknown }): Promise<void> {
       if (typeof message.token !== 'string' || typeof message.interview_id !== 'string' || !/^[0-9a-f-]{36}$/i.test(message.interview_id)) {
         return fail(CLOSE.badMessage, 'parameter_invalid', 'auth needs token and interview_id.');
       }
-      const lastSeq = message.last_seq === undefined ? 0 : Number(message.last_seq);
-      if (!Number.isSafeInteger(lastSeq) || lastSeq < 0) return fail(CLOSE.badMessage, 'parameter_invalid', 'last_seq is a whole number.');
+      const lastSeq = message.last_seq === undefined ? 0 : message.last_seq;
+      if (typeof lastSeq !== 'number' || !Number.isSafeInteger(lastSeq) || lastSeq < 0) return fail(CLOSE.badMessage, 'parameter_invalid', 'last_seq is a whole number.');
       const interviewId = message.interview_id.toLowerCase();
       let session;
       try {
@@ -237,10 +256,17 @@ export function channelRoute(app: App, deps: {
       hub.connections.set(interviewId, connection);
       send(socket, { ...statusMessage(row, clock.now()), type: 'ready', interview_id: interviewId, protocol: CHANNEL_PROTOCOL, last_seq: row.next_seq - 1 });
       lastStatus = row.status;
-      await hub.flush(connection);
-      if (closed) return;
-      tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
-      await conversation.catchUp(interviewId);
+      try {
+        await hub.flush(connection);
+        if (closed) return;
+        tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
+        await conversation.catchUp(interviewId);
+      } catch (error) {
+        // A channel that could not open (the database failing, say) closes so the client reconnects and resends what
+        // it has not seen stored: left open, the answers queued behind the opening would never be handled.
+        request.log.error({ err: error }, 'interview channel could not open');
+        return fail(CLOSE.internal, 'internal_error', 'The interview could not be opened; reconnect.');
+      }
       try {
         while (early.length > 0 && !closed) await handle(early.shift()!).catch(failed);
       } finally {
@@ -276,7 +302,7 @@ export function channelRoute(app: App, deps: {
       const due = force || !known || Date.now() - lastRead >= READ_EVERY_MS || remainingMs(known, now) <= WRAP_UP_MS + TICK_MS;
       if (due) {
         const read = await repo.byIdNow(connection.interviewId);
-        if (!read) return socket.close(CLOSE.ended, 'gone');
+        if (!read) return closeWith(CLOSE.ended, 'gone');
         known = await service.ending.settle(repo.db, read);
         lastRead = Date.now();
         // Turns another process stored (a code snapshot posted there, its interviewer's reply) go out now.
@@ -291,7 +317,7 @@ export function channelRoute(app: App, deps: {
       if (CLOSED.has(row.status)) {
         await hub.flush(connection);
         send(socket, { type: 'ended', status: row.status, status_code: STATUS_CODES[row.status], reason: row.end_reason });
-        return socket.close(CLOSE.ended, 'ended');
+        return closeWith(CLOSE.ended, 'ended');
       }
       if (now - lastClock >= CLOCK_EVERY_MS) {
         lastClock = now;
@@ -313,6 +339,7 @@ export function channelRoute(app: App, deps: {
     }
 
     async function onMessage(raw: Buffer, isBinary: boolean): Promise<void> {
+      if (closed || socket.readyState !== socket.OPEN) return;
       const now = Date.now();
       if (now - windowStart >= 1000) {
         windowStart = now;
@@ -345,18 +372,26 @@ export function channelRoute(app: App, deps: {
     }
 
     async function handle(message: Record<string, unknown>): Promise<void> {
-      if (!connection) return;
+      if (!connection || closed) return;
       switch (message.type) {
+        case 'auth':
+          return fail(CLOSE.badMessage, 'parameter_invalid', 'auth is sent once.');
         case 'answer': {
           const id = message.id;
           if (typeof id !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(id) || typeof message.text !== 'string') {
             return send(socket, { type: 'error', code: 'parameter_invalid', message: 'answer needs id (1–64 printable ASCII characters) and text.' });
           }
+          if (answersWaiting >= ANSWERS_WAITING_MAX) {
+            return send(socket, { type: 'error', code: 'rate_limited', message: `At most ${ANSWERS_WAITING_MAX} answers wait for the interviewer; send it again once one is stored.`, id });
+          }
+          answersWaiting++;
           try {
             await conversation.answer(connection.interviewId, id, message.text);
           } catch (error) {
             if (!(error instanceof ConversationError)) throw error;
             send(socket, { type: 'error', code: error.code, message: error.message, id });
+          } finally {
+            answersWaiting--;
           }
           return;
         }
