@@ -68,6 +68,29 @@ describe('creating an interview', () => {
     expect(resume.body.error.code).toBe('resume_not_found');
   });
 
+  it('reads the candidate\'s registered resume, named by the contract\'s key (or resume_key), and its opening mentions it', async () => {
+    const candidate = await kit.client.candidate(key(), { name: 'Maria Gonzalez' });
+    const upload = await kit.client.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidate, filename: 'cv.txt' } });
+    const text = 'Maria Gonzalez\nmaria@example.com\n\nExperience\nSenior Software Engineer, Northwind Payments   Jan 2020 – Present\n- Built the payments API in Go\n\nSkills\nGo, PostgreSQL, Kafka\n';
+    const { pathname, search } = new URL(upload.upload_url);
+    expect((await h.app.inject({ method: 'PUT', url: pathname + search, payload: text, headers: { 'content-type': 'application/octet-stream' } })).statusCode).toBe(200);
+    const resume = await kit.client.ok('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidate, key: upload.key } });
+    const base = { candidate_id: candidate, round_type: 'behavioral', difficulty: 3, role: 'Backend Engineer' };
+    for (const named of [{ key: upload.key }, { resume_key: upload.key }, { key: upload.key, resume_key: upload.key }]) {
+      const created = await kit.client.ok('POST', '/v1/interviews', { key: key(), body: { ...base, ...named } });
+      expect(created.resume_id, JSON.stringify(named)).toBe(resume.id);
+    }
+    const both = await kit.call('POST', '/v1/interviews', { key: key(), body: { ...base, key: upload.key, resume_key: 'resumes/other.pdf' } });
+    expect(both.body.error).toMatchObject({ code: 'parameter_invalid', param: 'resume_key' });
+    const interview = await kit.client.ok('POST', '/v1/interviews', { key: key(), body: { ...base, key: upload.key } });
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    const channel = await kit.connect(token, interview.id);
+    const opening = await channel.interviewerTurn(0);
+    expect(opening.text).toContain('Northwind Payments');
+    await channel.close();
+  });
+
   it('replays a create under the same Idempotency-Key', async () => {
     const candidate = await kit.client.candidate(key());
     const body = { candidate_id: candidate, round_type: 'behavioral', difficulty: 2, role: 'Designer' };
@@ -148,8 +171,11 @@ describe('cancel and slots', () => {
     const full = await kit.call('POST', '/v1/interviews', { key: k, body: { candidate_id: await kit.client.candidate(k), round_type: 'behavioral', difficulty: 3, role: 'x', scheduled_at: start + 60 } });
     expect(full.status).toBe(429);
     expect(full.body.error).toMatchObject({ code: 'capacity_unavailable', param: 'scheduled_at' });
+    // Paged like every list: 20 by default, at most 100.
     const all = await kit.client.ok('GET', '/v1/interviews/slots', { key: k }, 200);
-    expect(all.data).toHaveLength(96);
+    expect(all.data).toHaveLength(20);
+    expect((await kit.client.ok('GET', '/v1/interviews/slots?limit=100', { key: k }, 200)).data).toHaveLength(100);
+    expect((await kit.call('GET', '/v1/interviews/slots?limit=101', { key: k })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
     expect(all.has_more).toBe(true);
     const next = await kit.client.ok('GET', `/v1/interviews/slots?starting_after=${all.next_cursor}`, { key: k }, 200);
     expect(next.data[0].starts_at).toBe(Number(all.next_cursor) + 1800);

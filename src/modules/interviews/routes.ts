@@ -5,7 +5,7 @@ import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
-import { IdParams, ListOf, ListQueryWith, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { IdParams, ListOf, ListQueryWith, Nullable, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { LaunchLinkBody, launchLinkSchema, ProctoringEventType } from '../assessments/routes.js';
 import { CodingLanguage } from '../coding/judging-routes.js';
 import type { Languages } from '../coding/routes.js';
@@ -169,7 +169,8 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
         round_type: Text({ min: 1, max: 80, description: 'A slug of GET /v1/round-types' }),
         difficulty: Type.Integer({ minimum: 1, maximum: 5, description: '1 entry … 5 principal' }),
         role: Text({ min: 1, max: 200, description: 'The role interviewed for' }),
-        resume_key: Type.Optional(Text({ min: 1, max: 512, description: 'The key of a resume registered for this candidate (POST /v1/resumes)' })),
+        key: Type.Optional(Text({ min: 1, max: 512, description: 'The key of a resume registered for this candidate (POST /v1/resumes): the contract\'s name' })),
+        resume_key: Type.Optional(Text({ min: 1, max: 512, description: 'The same as key (the name the interviews issue gives it); send one of the two' })),
         company_id: Type.Optional(Uuid),
         duration_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 120, description: 'Default: the round type\'s; test mode caps it at 5' })),
         language: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', maxLength: 5, description: 'The interview\'s language (BCP 47, e.g. en, en-GB); default en' })),
@@ -180,7 +181,11 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       response: { 201: Interview },
     }),
     handler: async (request, reply) => {
-      const { row } = await service.create(tenantOf(request), request.body);
+      const { key, resume_key: resumeKey, ...body } = request.body;
+      if (key !== undefined && resumeKey !== undefined && key !== resumeKey) {
+        throw new ApiError('parameter_invalid', { param: 'resume_key', message: 'key and resume_key name the same resume: send one of them.' });
+      }
+      const { row } = await service.create(tenantOf(request), { ...body, resume_key: key ?? resumeKey });
       return reply.code(201).send(present(row) as never);
     },
   });
@@ -203,7 +208,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
     ...operation({ ...secret, id: 'listInterviewSlots', summary: `Bookable ${SLOT_MINUTES}-minute windows over the next ${SLOT_HORIZON_DAYS} days, with capacity left` }, {
       querystring: Type.Object({
         from: Type.Optional(UnixSeconds), to: Type.Optional(UnixSeconds), round_type: Type.Optional(Text({ min: 1, max: 80 })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 96 })), starting_after: Type.Optional(UnixSeconds),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT })), starting_after: Type.Optional(UnixSeconds),
       }, { additionalProperties: false }),
       response: {
         200: Type.Object({
@@ -221,7 +226,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       const from = q.starting_after !== undefined ? q.starting_after + 1 : q.from;
       if (q.from !== undefined && q.to !== undefined && q.to <= q.from) throw new ApiError('parameter_invalid', { param: 'to', message: 'to must be after from.' });
       const { windows, limit, durationMs } = await service.slots(tenantOf(request), { from, to: q.to, roundType: q.round_type });
-      const pageSize = q.limit ?? 96;
+      const pageSize = q.limit ?? PAGE_LIMIT_DEFAULT;
       const page = windows.slice(0, pageSize);
       const hasMore = windows.length > pageSize;
       return {
