@@ -73,6 +73,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   });
   // Bodies are JSON only: anything else answers 400 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
+  // A body-less POST sent with Content-Type: application/json (many HTTP libraries always set it) has no body, not
+  // malformed JSON; anything else is Fastify's own parser (prototype poisoning refused).
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
   // An operation that takes a body accepts no body at all as an empty object (attached only where a body schema is).
   const emptyBody = (request: { body: unknown }, _reply: unknown, done: () => void) => {
     if (request.body === undefined) request.body = {};

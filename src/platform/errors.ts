@@ -88,7 +88,7 @@ export const ERROR_CODES = {
   file_too_large: code('invalid_request_error', 413, 'The file is larger than this upload allows.'),
   unsupported_file_type: code('invalid_request_error', 415, 'The file type is not accepted here; upload a PDF, DOCX or plain-text file.'),
   file_not_found: code('not_found_error', 404, 'No file at this URL.'),
-  resume_already_registered: code('invalid_request_error', 409, 'This upload key is already registered as a resume.'),
+  resume_already_registered: code('invalid_request_error', 400, 'This upload key is already registered as a resume.'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

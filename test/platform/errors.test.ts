@@ -57,6 +57,23 @@ describe('error envelope', () => {
     expectEnvelope(huge.json(), 'body_too_large');
   });
 
+  it('takes an empty body sent as application/json as no body (many clients always send the header)', async () => {
+    const headers = bearer(h.org.keys.secret_test, { 'content-type': 'application/json' });
+    const candidate = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers, payload: JSON.stringify({ email: 'empty-body@example.com', name: 'E' }) });
+    const interview = await h.app.inject({
+      method: 'POST', url: '/v1/interviews', headers, payload: JSON.stringify({ candidate_id: candidate.json().id, round_type: 'behavioral', difficulty: 3, role: 'x' }),
+    });
+    expect(interview.statusCode, interview.body).toBe(201);
+    const cancelled = await h.app.inject({ method: 'POST', url: `/v1/interviews/${interview.json().id}/cancel`, headers, payload: '' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const charset = bearer(h.org.keys.secret_test, { 'content-type': 'application/json; charset=utf-8' });
+    expect((await h.app.inject({ method: 'POST', url: `/v1/interviews/${interview.json().id}/cancel`, headers: charset, payload: '' })).statusCode).toBe(200);
+    // A body that must be there is still missing, not malformed.
+    const missing = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers, payload: '' });
+    expect(missing.statusCode).toBe(400);
+    expectEnvelope(missing.json(), 'parameter_missing');
+  });
+
   it('refuses prototype-poisoning bodies', async () => {
     const res = await h.app.inject({
       method: 'POST', url: '/v1/candidates', headers: bearer(h.org.keys.secret_test, { 'content-type': 'application/json' }),
