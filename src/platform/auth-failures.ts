@@ -4,8 +4,8 @@ import { ApiError } from './errors.js';
 
 /**
  * Failed credential checks counted per client address, in fixed windows. Past `limit` failures in a window the
- * address is refused (429 before any key lookup) until the window ends: a flood of guessed keys costs a counter
- * read, not a database lookup each. Only failures are counted; a request whose credential checks out never is.
+ * address's failed checks answer 429 until the window ends; a credential that checks out is served whatever its
+ * address did (the contract limits per key, not per address). Only failures are counted.
  * Counters live in process memory, or in Redis when REDIS_URL is set, so every server process sees the same count.
  */
 export interface AuthFailureLimiter {
@@ -70,7 +70,7 @@ export function createAuthFailureLimiter(options: AuthFailureOptions, redis: Red
       const retryAfter = String(Math.max(1, Math.ceil(((w + 1) * options.windowMs - options.clock.now()) / 1000)));
       throw new ApiError('rate_limited', {
         message: `Too many failed authentication attempts from this address; retry after ${retryAfter} s.`,
-        headers: { 'Retry-After': retryAfter },
+        headers: { 'X-RateLimit-Limit': String(options.limit), 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': retryAfter, 'Retry-After': retryAfter },
       });
     },
     async recordFailure(address) {

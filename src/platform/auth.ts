@@ -67,13 +67,19 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator): { authe
   app.decorateRequest('auth', null);
   app.decorateRequest('sessionToken', null);
 
-  /** A credential check, counted against the client's address when it fails; refused outright past the limit. */
+  /**
+   * A credential check, counted against the client's address when it fails; past the limit a failed check answers
+   * 429 instead of 401. A credential that checks out is always served: the contract limits requests per key, not per
+   * address, and one address may be a whole office behind NAT.
+   */
   async function checked<T>(request: FastifyRequest, resolve: () => Promise<T>): Promise<T> {
-    await auth.failures.assertAllowed(request.ip);
     try {
       return await resolve();
     } catch (error) {
-      if (error instanceof ApiError && error.type === 'authentication_error') await auth.failures.recordFailure(request.ip);
+      if (error instanceof ApiError && error.type === 'authentication_error') {
+        await auth.failures.assertAllowed(request.ip);
+        await auth.failures.recordFailure(request.ip);
+      }
       throw error;
     }
   }

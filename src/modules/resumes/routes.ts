@@ -32,7 +32,7 @@ export function presentResume(row: ListedResume) {
 export function resumeRoutes(app: App, service: ResumeService): void {
   app.route({
     method: 'POST', url: '/v1/resumes/upload-url',
-    ...operation({ id: 'createResumeUploadUrl', tag: TAG, summary: 'Get a URL to upload a resume file to', auth: 'secret', module: MODULE, idempotent: true,
+    ...operation({ id: 'createResumeUploadUrl', tag: TAG, summary: 'Get a URL to upload a resume file to', auth: 'secret', module: MODULE, idempotent: true, errors: [404],
       description: 'PUT the file (PDF, DOCX or plain text, at most 10 MiB) to `upload_url` before it expires, then register `key` with POST /v1/resumes.' },
     {
       body: Type.Object({ candidate_id: Uuid, filename: Text({ min: 1, max: 250, pattern: '\\S' }) }, { additionalProperties: false }),
