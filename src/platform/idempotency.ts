@@ -55,10 +55,9 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new ApiError('idempotency_key_invalid', { param: 'Idempotency-Key' });
-    const tenant = tenantOf(request);
     const hash = requestHash(request);
     const now = clock.now();
-    const claim: Claim = { organizationId: tenant.organizationId, livemode: livemodeFlag(tenant), key: header, createdAt: now };
+    const claim: Claim = { ...scopeOf(request, header), createdAt: now };
 
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await db.insertInto('idempotency_keys')
@@ -132,6 +131,20 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
     route.onSend = [...asArray(route.onSend), storeOrRelease];
     route.onResponse = [...asArray(route.onResponse), releaseLeftover];
   });
+}
+
+/**
+ * Where a key is remembered: the organisation and environment for a key-authenticated create (the contract's scope);
+ * a candidate's session for a session-token create (a submission, an attempt), so a candidate's keys can never
+ * collide with, or take up, the customer's own.
+ */
+function scopeOf(request: FastifyRequest, header: string): Omit<Claim, 'createdAt'> {
+  if (request.sessionToken) {
+    const session = request.sessionToken;
+    return { organizationId: session.organizationId, livemode: livemodeFlag(session), key: `session:${session.subjectKind}:${session.subjectId}:${header}` };
+  }
+  const tenant = tenantOf(request);
+  return { organizationId: tenant.organizationId, livemode: livemodeFlag(tenant), key: header };
 }
 
 function asArray<T>(hooks: T | T[] | undefined): T[] {

@@ -670,3 +670,31 @@ describe('completion behind a grading backlog', () => {
     expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
   }, 120_000);
 });
+
+describe('Idempotency-Key on a candidate\'s creates', () => {
+  // Was a bug: the header was ignored on session-token creates, so a retried submission spent a second attempt.
+  it('replays a retried attempt instead of spending another, scoped to the session (never the customer\'s keys)', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    const headers = { 'idempotency-key': 'attempt-1' };
+    const body = { task_id: fixture.taskId, prompt: GOOD_PROMPT };
+    const first = await kit.call('POST', attemptsPath(s.id), { token: s.token, body, headers });
+    const again = await kit.call('POST', attemptsPath(s.id), { token: s.token, body, headers });
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers['idempotent-replay']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = await kit.call('POST', attemptsPath(s.id), { token: s.token, body: { ...body, prompt: `${GOOD_PROMPT} Be brief.` }, headers });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('idempotency_key_reuse');
+    expect((await kit.call('GET', `${attemptsPath(s.id)}?task_id=${fixture.taskId}`, { token: s.token })).body.total_count).toBe(1);
+    // Another session's candidate, and the customer, may use the same key for their own requests.
+    const t = await kit.session(key(), fixture.assessmentId);
+    const theirs = await kit.call('POST', attemptsPath(t.id), { token: t.token, body, headers });
+    expect(theirs.status).toBe(202);
+    expect(theirs.body.id).not.toBe(first.body.id);
+    const candidate = await kit.call('POST', '/v1/candidates', { key: key(), body: { email: 'same-key@example.com', name: 'Same Key' }, headers });
+    expect(candidate.status).toBe(201);
+    expect(candidate.headers['idempotent-replay']).toBeUndefined();
+    await kit.settle();
+  });
+});

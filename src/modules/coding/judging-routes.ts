@@ -132,7 +132,7 @@ export function judgingRoutes(app: App, service: JudgingService): void {
 
   app.route({
     method: 'POST', url: '/v1/coding-sessions/:id/submissions',
-    ...operation({ ...candidate, id: 'submitCode', errors: [503], summary: 'Submit an attempt; judged asynchronously against every case' }, {
+    ...operation({ ...candidate, id: 'submitCode', idempotent: true, errors: [503], summary: 'Submit an attempt; judged asynchronously against every case' }, {
       params: IdParams,
       body: Type.Object({ problem_id: Uuid, language: Language, source: Source }, { additionalProperties: false }),
       response: { 202: Receipt },

@@ -338,7 +338,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
 
   app.route({
     method: 'POST', url: '/v1/interviews/:id/code',
-    ...operation({ ...candidate, id: 'shareInterviewCode', errors: [429, 503], summary: 'Keep a code snapshot in the transcript; with run, execute it in the sandbox' }, {
+    ...operation({ ...candidate, id: 'shareInterviewCode', idempotent: true, errors: [429, 503], summary: 'Keep a code snapshot in the transcript; with run, execute it in the sandbox' }, {
       params: IdParams,
       body: Type.Object({
         language: Text({ min: 1, max: 32 }), source: Type.String({ maxLength: 64 * 1024 }),
@@ -357,7 +357,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
 
   app.route({
     method: 'POST', url: '/v1/interviews/:id/board-upload-url',
-    ...operation({ ...candidate, id: 'createInterviewBoardUploadUrl', summary: `A signed PUT for one whiteboard PNG (at most ${BOARD_MAX_BYTES} bytes, ${BOARD_MAX_IMAGES} per interview)` }, {
+    ...operation({ ...candidate, id: 'createInterviewBoardUploadUrl', idempotent: true, summary: `A signed PUT for one whiteboard PNG (at most ${BOARD_MAX_BYTES} bytes, ${BOARD_MAX_IMAGES} per interview)` }, {
       params: IdParams,
       response: {
         201: Type.Object({

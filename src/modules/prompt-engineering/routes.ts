@@ -200,7 +200,7 @@ export function promptEngineeringRoutes(app: App, service: PromptEngineeringServ
 
   app.route({
     method: 'POST', url: '/v1/prompt-engineering-sessions/:id/attempts',
-    ...operation({ ...candidate, id: 'submitPromptAttempt', rateClass: 'model', summary: 'Submit a prompt for one task; graded in the background against sample and hidden cases' }, {
+    ...operation({ ...candidate, id: 'submitPromptAttempt', idempotent: true, rateClass: 'model', summary: 'Submit a prompt for one task; graded in the background against sample and hidden cases' }, {
       params: IdParams,
       body: Type.Object({
         task_id: Uuid,
