@@ -52,4 +52,15 @@ describe('the psychometric catalogue', () => {
     const untranslated: Instrument = { ...mini, languages: ['en', 'de'], choices: { ...mini.choices, de: mini.choices.en! } };
     expect(() => validateInstrument(untranslated)).toThrow(/has no de text/);
   });
+
+  // Was a bug: an organisation's instrument file could be loaded that scores wrongly or can never be completed.
+  it('refuses a facet keyed like a domain (their scores would be pooled), item ids or languages the API could never take', () => {
+    const mini = bySlug('mini-ipip');
+    const pooled: Instrument = { ...mini, scales: mini.scales.map((s) => (s.key === 'E' ? { ...s, facets: [{ ...(s.facets[0] ?? { name: 'Sociable', key: 'x' }), key: 'A', name: 'Sociable' }] } : s)), items: mini.items.map((it) => (it.domain === 'E' ? { ...it, facet: 'A' } : it)) };
+    expect(() => validateInstrument(pooled)).toThrow(/scale key A is used twice/);
+    const longId: Instrument = { ...mini, items: mini.items.map((it, n) => (n === 8 ? { ...it, id: 'x'.repeat(65) } : it)) };
+    expect(() => validateInstrument(longId)).toThrow(/must be 1–64/);
+    const odd: Instrument = { ...mini, languages: ['en', 'fil'], choices: { ...mini.choices, fil: mini.choices.en! }, items: mini.items.map((it) => ({ ...it, text: { ...it.text, fil: it.text.en! } })) };
+    expect(() => validateInstrument(odd)).toThrow(/language fil/);
+  });
 });

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
+import { normed } from '../../src/modules/psychometric/scoring.js';
 
 let h: Harness;
 let kit: ReturnType<typeof psychometricKit>;
@@ -284,7 +285,8 @@ describe('the Mini-IPIP: raw scores until the organisation has local norms', () 
         expect(r.summary).toMatch(/local norms/);
         // Every other domain was answered 3 by everyone: no spread to place a score in, and the summary says so.
         for (const d of r.domains.filter((x: any) => x.key !== 'E')) expect(d, d.key).toMatchObject({ t_score: null, percentile: null, label: null });
-        expect(r.summary).toMatch(/Highest: Extraversion .*; lowest: Extraversion/);
+        expect(r.summary).toMatch(/The one domain with a T-score: Extraversion \(/);
+        expect(r.summary).not.toMatch(/Highest/);
         expect(r.summary).toMatch(/No T-score for Agreeableness, Conscientiousness, .*every session in the norm group scored the same/);
         expect(r.summary).not.toMatch(/null/);
       }
@@ -307,4 +309,30 @@ describe('the Mini-IPIP: raw scores until the organisation has local norms', () 
       expect((await kit.call('GET', `/v1/psychometric-sessions/${live.id}/report`, { key: org.keys.secret_live })).body.norm_group).toBeNull();
     }
   }, 120_000);
+});
+
+describe('edges a review found', () => {
+  // Was a bug: the label came from the unrounded T, so a T shown as 45.0 could read "low" (the bands put 45 in average).
+  it('labels the T-score it shows', () => {
+    expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });
+    expect(normed(10, [9.498, 1])).toMatchObject({ t_score: 55, label: 'average' });
+    expect(normed(10, [10.6, 1])).toMatchObject({ t_score: 44, label: 'low' });
+  });
+
+  // Was a bug: the time per item was rounded before the "under 2 s" test, so 1.96 s passed as 2.0.
+  it('flags 1.96 s per item, shown as 2', async () => {
+    const s = await kit.session(key(), 'ipip-neo-120');
+    h.clock.advance(235_200); // 120 items in 235.2 s
+    await kit.answerAll(s, (_id, i) => 1 + (i % 5), 30);
+    expect((await report(s.id)).body.quality.seconds_per_item).toMatchObject({ value: 2, flagged: true });
+  });
+
+  // Was a bug: with every score equal the summary still named one "highest" and one "lowest".
+  it('says every domain is equal rather than name a highest and a lowest that differ in nothing', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    await kit.answerAll(s, () => 3);
+    const r = (await report(s.id)).body;
+    expect(r.summary).toContain('Every domain has the same mean item score (3 of 5).');
+    expect(r.summary).not.toMatch(/Highest/);
+  });
 });

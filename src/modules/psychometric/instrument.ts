@@ -108,6 +108,11 @@ export function readInstrument(file: string): Instrument {
   return instrument;
 }
 
+/** Language tags as the API's assign takes them (routes.ts). */
+export const LANGUAGE_TAG = /^[a-z]{2}(-[a-z]{2})?$/;
+/** Item ids as the API's progress takes them (at most 64 characters). */
+const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
 /** Every key complete: each item on a known scale, each scale and facet with items, each item in every language. */
 export function validateInstrument(i: Instrument, where = i.slug): void {
   const fail = (message: string) => { throw new InstrumentError(`${where}: ${message}`); };
@@ -115,8 +120,17 @@ export function validateInstrument(i: Instrument, where = i.slug): void {
   if (!i.name || !i.description || !i.source) fail('name, description and source are required');
   if (!Number.isInteger(i.estimated_minutes) || i.estimated_minutes < 1) fail('estimated_minutes must be a positive whole number');
   if (!Array.isArray(i.languages) || i.languages.length === 0) fail('languages are required');
+  // As the API takes them: a language the assign route refuses, or an item id progress refuses, could never be used.
+  for (const language of i.languages) if (!LANGUAGE_TAG.test(language)) fail(`language ${language} is not a tag like en or pt-br`);
+  // One namespace for domain and facet keys: scores are summed per key, so a repeat would pool two scales.
+  const keys = new Set<string>();
+  for (const key of i.scales.flatMap((s) => [s.key, ...s.facets.map((f) => f.key)])) {
+    if (keys.has(key)) fail(`scale key ${key} is used twice (domain and facet keys must all differ)`);
+    keys.add(key);
+  }
   const ids = new Set<string>();
   for (const item of i.items) {
+    if (typeof item.id !== 'string' || !ITEM_ID.test(item.id)) fail(`item id ${String(item.id).slice(0, 80)} must be 1–64 letters, digits, '-', '_', '.' or ':'`);
     if (ids.has(item.id)) fail(`item ${item.id} appears twice`);
     ids.add(item.id);
     const scale = i.scales.find((s) => s.key === item.domain);

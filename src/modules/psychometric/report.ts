@@ -37,24 +37,34 @@ export interface PsychometricReport {
   summary: string;
 }
 
+/**
+ * The highest and lowest domains by `value`, every domain tied at either end named; scores all equal say so rather
+ * than name one "highest" and one "lowest" that differ in nothing.
+ */
+function extremes(domains: DomainScore[], value: (d: DomainScore) => number, shown: (d: DomainScore) => string, what: string): string {
+  const values = domains.map(value);
+  const top = Math.max(...values);
+  const bottom = Math.min(...values);
+  const at = (v: number) => domains.filter((d) => value(d) === v).map((d) => `${d.name} (${shown(d)})`).join(', ');
+  if (domains.length === 1) return `The one domain with a ${what}: ${at(top)}.`;
+  if (top === bottom) return `Every domain has the same ${what} (${shown(domains[0]!)}).`;
+  return `Highest ${what}: ${at(top)}; lowest: ${at(bottom)}.`;
+}
+
 function describe(domains: DomainScore[], norms: NormRef | null, flagged: string[]): string {
   const parts: string[] = [];
   // Local norms may place only some domains: one on which every sheet scored the same has no T-score.
   const placed = domains.filter((d) => d.t_score !== null);
   if (norms && placed.length > 0) {
-    const sorted = [...placed].sort((a, b) => b.t_score! - a.t_score!);
-    const hi = sorted[0]!;
-    const lo = sorted[sorted.length - 1]!;
     parts.push(`Scored against ${norms.key === 'local' ? 'local norms' : 'published norms'} (${norms.label}).`);
-    parts.push(`Highest: ${hi.name} (${hi.label}, T ${hi.t_score}); lowest: ${lo.name} (${lo.label}, T ${lo.t_score}).`);
+    parts.push(extremes(placed, (d) => d.t_score!, (d) => `${d.label}, T ${d.t_score}`, 'T-score'));
     const outside = placed.filter((d) => d.label !== 'average').map((d) => `${d.name} ${d.label}`);
     parts.push(outside.length ? `Outside the average band: ${outside.join(', ')}.` : `Every domain${placed.length < domains.length ? ' with a T-score' : ''} is in the average band.`);
     const unplaced = domains.filter((d) => d.t_score === null).map((d) => d.name);
     if (unplaced.length > 0) parts.push(`No T-score for ${unplaced.join(', ')}: every session in the norm group scored the same there, so the norms cannot place a score.`);
   } else {
     parts.push('Raw and mean item scores only: this instrument has no published norms, and the organisation does not yet have 50 completed sessions of it in this environment whose scores vary, for local norms, so no T-scores or percentiles are given.');
-    const sorted = [...domains].sort((a, b) => b.mean - a.mean);
-    parts.push(`Highest mean item score: ${sorted[0]!.name} (${sorted[0]!.mean} of 5); lowest: ${sorted[sorted.length - 1]!.name} (${sorted[sorted.length - 1]!.mean}).`);
+    parts.push(extremes(domains, (d) => d.mean, (d) => `${d.mean} of 5`, 'mean item score'));
   }
   parts.push(flagged.length ? `Response quality: ${flagged.join(', ')} flagged; read the scores with caution.` : 'Response quality: no indicator flagged.');
   parts.push('A personality profile is one input to a decision about a person, never the decision: weigh it with the role\'s requirements and other evidence, and facet scores (four items each) less than domain scores.');

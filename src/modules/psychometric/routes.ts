@@ -8,12 +8,13 @@ import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQuery, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { assignmentEndsAt } from '../assessments/lifecycle.js';
 import { AssessmentStatusSchema, lifecycleRoutes } from '../assessments/routes.js';
+import { LANGUAGE_TAG } from './instrument.js';
 import { answeredCount, answersById } from './answers.js';
 import type { PsychometricTest } from './catalog.js';
 import type { PsychometricService } from './service.js';
 
 const TAG = 'Psychometric tests';
-const Language = Text({ min: 2, max: 16, pattern: '^[a-z]{2}(-[a-z]{2})?$', description: 'An IETF language tag the test offers (en, de, pt-br, …)' });
+const Language = Text({ min: 2, max: 16, pattern: LANGUAGE_TAG.source, description: 'An IETF language tag the test offers (en, de, pt-br, …)' });
 const Label = Nullable(StringEnum(['low', 'average', 'high'] as const));
 
 const Scales = Type.Array(Type.Object({

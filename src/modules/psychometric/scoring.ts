@@ -44,7 +44,9 @@ const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 *
 export function normed(raw: number, ms: [number, number] | undefined): Pick<ScaleScore, 't_score' | 'percentile' | 'label'> {
   if (!ms || !(ms[1] > 0)) return { t_score: null, percentile: null, label: null };
   const t = 50 + (10 * (raw - ms[0])) / ms[1];
-  return { t_score: round(t, 1), percentile: round(100 * normalCdf((t - 50) / 10), 1), label: labelOf(t) };
+  const shown = round(t, 1);
+  // The label follows the T shown: a T of 44.96 shows as 45.0, which is average, never "low".
+  return { t_score: shown, percentile: round(100 * normalCdf((t - 50) / 10), 1), label: labelOf(shown) };
 }
 
 /** Raw sums per scale key (domains and facets) of a complete sheet. */
@@ -128,7 +130,9 @@ export function qualityIndicators(instrument: Instrument, order: string[], answe
     if (plus !== null && minus !== null) gaps.push(Math.abs(plus + minus - 6));
   }
   const inconsistency = gaps.length ? round(gaps.reduce((a, b) => a + b, 0) / gaps.length, 2) : 0;
-  const perItem = seconds === null ? null : round(seconds / order.length, 1);
+  // Flagged on the exact time per item; rounded only for display (1.96 s must not pass as 2.0).
+  const exactPerItem = seconds === null ? null : seconds / order.length;
+  const perItem = exactPerItem === null ? null : round(exactPerItem, 1);
 
   return {
     longest_identical_run: {
@@ -136,7 +140,7 @@ export function qualityIndicators(instrument: Instrument, order: string[], answe
       description: `The longest run of the same answer to consecutive items; flagged at ${runThreshold} or more.`,
     } satisfies QualityIndicator,
     seconds_per_item: {
-      value: perItem ?? 0, threshold: SECONDS_PER_ITEM_MIN, flagged: perItem !== null && perItem < SECONDS_PER_ITEM_MIN,
+      value: perItem ?? 0, threshold: SECONDS_PER_ITEM_MIN, flagged: exactPerItem !== null && exactPerItem < SECONDS_PER_ITEM_MIN,
       description: `Time from start to submit per item, in seconds; flagged under ${SECONDS_PER_ITEM_MIN} s (too fast to read each item).`,
     } satisfies QualityIndicator,
     inconsistency: {
