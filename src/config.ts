@@ -29,6 +29,8 @@ export interface Config {
   logLevel: string;
   /** How long a worker holds a claimed job before another may take it (a worker that died). */
   jobLeaseMs: number;
+  /** The interview channel pings each connection this often; one that has not answered the last ping is cut. */
+  channelHeartbeatMs: number;
   webhooks: {
     /** Time allowed for one delivery attempt (connect, response, capped body). */
     timeoutMs: number;
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     jobLeaseMs,
+    channelHeartbeatMs: integer(env, 'PREP_CHANNEL_HEARTBEAT_MS', 30_000, 100, 600_000),
     model: modelUrl && modelName
       ? { baseUrl: modelUrl, name: modelName, apiKey: env.PREP_MODEL_API_KEY?.trim() || null, timeoutMs: integer(env, 'PREP_MODEL_TIMEOUT_MS', 60_000, 1000, 600_000),
         concurrency: integer(env, 'PREP_MODEL_CONCURRENCY', 4, 1, 64) }

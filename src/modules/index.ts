@@ -161,7 +161,7 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   interviewRoutes(app, modules.interviews, { languages: modules.judging.languages, channelUrl: modules.channelUrl, now: () => core.clock.now() });
   channelRoute(app, {
     hub: modules.channelHub, repo: modules.interviewRepo, service: modules.interviews, conversation: modules.conversation, clock: core.clock,
-    authenticate: auth.authenticateSession,
+    authenticate: auth.authenticateSession, heartbeatMs: core.config.channelHeartbeatMs,
   });
   if (services.files.local) storageRoutes(app, services.files.local);
   webhookRoutes(app, modules.webhooks);

@@ -169,6 +169,8 @@ function statusMessage(row: InterviewRow, now: number): Outgoing {
  */
 export function channelRoute(app: App, deps: {
   hub: ChannelHub; repo: InterviewRepo; service: InterviewService; conversation: Conversation; clock: Clock; authenticate: SessionAuthenticator;
+  /** A WebSocket ping this often; a connection that has not answered the previous one is cut (dead, or not reading). */
+  heartbeatMs: number;
 }): void {
   const { hub, repo, service, conversation, clock } = deps;
 
@@ -199,6 +201,16 @@ export function channelRoute(app: App, deps: {
     /** Messages that arrive while the auth is being checked (and answers until those are handled), handled in order. */
     const early: Array<Record<string, unknown>> = [];
     let tick: NodeJS.Timeout | null = null;
+    // A half-open connection (a laptop shut), or a client that stopped reading while the server's messages pile up
+    // in its send buffer, does not answer pings: it is cut, rather than kept (and read for) until TCP gives up.
+    let pongDue = false;
+    socket.on('pong', () => (pongDue = false));
+    const heartbeat = setInterval(() => {
+      if (pongDue) return socket.terminate();
+      pongDue = true;
+      socket.ping();
+    }, deps.heartbeatMs);
+    heartbeat.unref();
 
     /** Closes the channel from this side: out of the hub at once, the socket cut if the client never answers the close. */
     function closeWith(code: number, reason: string): void {
@@ -433,6 +445,7 @@ export function channelRoute(app: App, deps: {
     socket.on('message', (raw: Buffer, isBinary: boolean) => void onMessage(raw, isBinary).catch(failed));
     socket.on('close', () => {
       closed = true;
+      clearInterval(heartbeat);
       clearTimeout(authTimer);
       if (tick) clearInterval(tick);
       if (connection && hub.connections.get(connection.interviewId) === connection) hub.connections.delete(connection.interviewId);

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let org: Org;
+const key = () => org.keys.secret_test;
+const HEARTBEAT_MS = 300;
+
+beforeAll(async () => {
+  ({ h, kit, org } = await interviewSuite({ PREP_CHANNEL_HEARTBEAT_MS: String(HEARTBEAT_MS) }));
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('the conversation channel\'s heartbeat', () => {
+  // Was a gap: a half-open connection, or a client that stopped reading (the server's messages piling up in its send
+  // buffer), was kept, and read for every few seconds, until TCP gave up.
+  it('cuts a connection that stops answering pings, and keeps one that answers', async () => {
+    const quiet = await kit.started(key());
+    const alive = await kit.started(key());
+    (quiet.channel.socket as unknown as { _socket: { pause(): void } })._socket.pause(); // reads nothing, so answers no ping
+    await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 4));
+    expect(h.modules.channelHub.connections.has(quiet.interview.id)).toBe(false);
+    expect(h.modules.channelHub.connections.has(alive.interview.id)).toBe(true);
+    // The interview is free for the candidate's next connection at once (no takeover wait).
+    const again = await kit.connect(quiet.token, quiet.interview.id);
+    await again.next('ready');
+    await again.close();
+    await alive.channel.answer('I led the migration of our billing system and measured the results every week.');
+    await alive.channel.close();
+  });
+});
