@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
-import { normed } from '../../src/modules/psychometric/scoring.js';
+import { localNorms, normed } from '../../src/modules/psychometric/scoring.js';
 
 let h: Harness;
 let kit: ReturnType<typeof psychometricKit>;
@@ -317,6 +317,17 @@ describe('edges a review found', () => {
     expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });
     expect(normed(10, [9.498, 1])).toMatchObject({ t_score: 55, label: 'average' });
     expect(normed(10, [10.6, 1])).toMatchObject({ t_score: 44, label: 'low' });
+    // A far tail is 0.1 or 99.9, never 0.0 or 100.0 (no norm group vouches for one in a million).
+    expect(normed(0, [50, 5]).percentile).toBe(0.1);
+    expect(normed(100, [50, 5]).percentile).toBe(99.9);
+  });
+
+  it('local norms place no scale with under one answer step of spread (one point would move a T by seventy)', () => {
+    const sheets = [...Array.from({ length: 49 }, () => ({ E: 12, A: 10 })), { E: 13, A: 10 }];
+    const spread = sheets.map((s, i) => ({ ...s, A: 8 + (i % 5) }));
+    const norms = localNorms(spread);
+    expect(norms.E).toBeUndefined(); // SD 0.14
+    expect(norms.A![1]).toBeGreaterThanOrEqual(1);
   });
 
   // Was a bug: the time per item was rounded before the "under 2 s" test, so 1.96 s passed as 2.0.
@@ -334,5 +345,6 @@ describe('edges a review found', () => {
     const r = (await report(s.id)).body;
     expect(r.summary).toContain('Every domain has the same mean item score (3 of 5).');
     expect(r.summary).not.toMatch(/Highest/);
+    expect(r.summary).not.toMatch(/facet/); // the Mini-IPIP has none
   });
 });

@@ -67,7 +67,8 @@ function describe(domains: DomainScore[], norms: NormRef | null, flagged: string
     parts.push(extremes(domains, (d) => d.mean, (d) => `${d.mean} of 5`, 'mean item score'));
   }
   parts.push(flagged.length ? `Response quality: ${flagged.join(', ')} flagged; read the scores with caution.` : 'Response quality: no indicator flagged.');
-  parts.push('A personality profile is one input to a decision about a person, never the decision: weigh it with the role\'s requirements and other evidence, and facet scores (four items each) less than domain scores.');
+  const facets = domains.some((d) => d.facets.length > 0);
+  parts.push(`A personality profile is one input to a decision about a person, never the decision: weigh it with the role's requirements and other evidence${facets ? ', and facet scores (four items each) less than domain scores' : ''}.`);
   return parts.join(' ');
 }
 

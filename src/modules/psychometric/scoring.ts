@@ -46,7 +46,9 @@ export function normed(raw: number, ms: [number, number] | undefined): Pick<Scal
   const t = 50 + (10 * (raw - ms[0])) / ms[1];
   const shown = round(t, 1);
   // The label follows the T shown: a T of 44.96 shows as 45.0, which is average, never "low".
-  return { t_score: shown, percentile: round(100 * normalCdf((t - 50) / 10), 1), label: labelOf(shown) };
+  // Percentiles stay within 0.1–99.9: a far tail rounds to 0.0 or 100.0, which no norm group can vouch for.
+  const percentile = Math.min(99.9, Math.max(0.1, round(100 * normalCdf((t - 50) / 10), 1)));
+  return { t_score: shown, percentile, label: labelOf(shown) };
 }
 
 /** Raw sums per scale key (domains and facets) of a complete sheet. */
@@ -74,6 +76,9 @@ export function scoreSheet(instrument: Instrument, answers: Record<string, numbe
  * Mean and SD (sample, n − 1) of each scale over many sheets' raw scores: an organisation's local norms. A scale on
  * which every sheet scored the same has no spread to place a score in, so it has none.
  */
+/** The least spread (raw points) local norms must show on a scale to place scores on it. */
+export const LOCAL_SD_MIN = 1;
+
 export function localNorms(sheets: Array<Record<string, number>>): Record<string, [number, number]> {
   const keys = new Set(sheets.flatMap((s) => Object.keys(s)));
   const out: Record<string, [number, number]> = {};
@@ -82,7 +87,9 @@ export function localNorms(sheets: Array<Record<string, number>>): Record<string
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1);
     const sd = round(Math.sqrt(variance), 4);
-    if (sd > 0) out[key] = [round(mean, 4), sd];
+    // Under one answer step of spread (49 identical sheets and one a point apart: SD 0.14), one point would move a T
+    // by seventy: such a scale is not placed, as one with no spread is not.
+    if (sd >= LOCAL_SD_MIN) out[key] = [round(mean, 4), sd];
   }
   return out;
 }
