@@ -19,7 +19,7 @@ const EventType = StringEnum(EVENT_TYPES);
 const EnabledEvents = Type.Array(EventType, { maxItems: EVENT_TYPES.length, description: 'Empty: every event' });
 
 const Endpoint = Type.Object({
-  object: Type.Literal('webhook_endpoint'), id: Uuid, livemode: Type.Boolean(), url: Type.String(), description: Nullable(Type.String()),
+  object: Type.Literal('webhook_endpoint'), id: Uuid, livemode: Type.Boolean(), url: Type.String(), description: Type.String({ description: 'Empty when none was given (the contract types it a string)' }),
   enabled_events: Type.Array(Type.String()), disabled: Type.Boolean(), created_at: UnixSeconds, updated_at: UnixSeconds,
 });
 const EndpointWithSecret = Type.Object({ ...Endpoint.properties, secret: Type.String({ description: 'whsec_…, shown once; the whole string is the HMAC key' }) });
@@ -41,7 +41,7 @@ const TAG = 'Webhooks';
 
 function presentEndpoint(r: WebhookEndpointsTable) {
   return {
-    object: 'webhook_endpoint' as const, id: r.id, livemode: r.livemode === 1, url: r.url, description: r.description,
+    object: 'webhook_endpoint' as const, id: r.id, livemode: r.livemode === 1, url: r.url, description: r.description ?? '',
     enabled_events: JSON.parse(r.enabled_events) as string[], disabled: r.disabled === 1,
     created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
   };
