@@ -81,7 +81,7 @@ describe('webhook endpoints', () => {
     }
 
     const live = await kit.createEndpoint(org.keys.secret_live, { url: receiver.url });
-    expect(live).toMatchObject({ livemode: true, description: '', // the contract types it a string: empty, never null enabled_events: [], disabled: false });
+    expect(live).toMatchObject({ livemode: true, description: '', enabled_events: [], disabled: false }); // description: the contract's string, never null
   });
 
   it('rotate-secret answers a new secret once; the previous one is kept (encrypted) for the grace period', async () => {
