@@ -141,7 +141,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
 function scopeOf(request: FastifyRequest, header: string): Omit<Claim, 'createdAt'> {
   if (request.sessionToken) {
     const session = request.sessionToken;
-    return { organizationId: session.organizationId, livemode: livemodeFlag(session), key: `session:${session.subjectKind}:${session.subjectId}:${header}` };
+    // Spaces cannot occur in a key a client sends (KEY_PATTERN), so no customer key can take up or probe a candidate's.
+    return { organizationId: session.organizationId, livemode: livemodeFlag(session), key: `session ${session.subjectKind} ${session.subjectId} ${header}` };
   }
   const tenant = tenantOf(request);
   return { organizationId: tenant.organizationId, livemode: livemodeFlag(tenant), key: header };

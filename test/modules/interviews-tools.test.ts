@@ -312,6 +312,20 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     await handler.abandoned!({ interview_id: other, minimal: true }, {} as never);
     expect(await interviewRow(other)).toMatchObject({ status: 'failed', failure_reason: 'processing_error' });
   });
+
+  // Was a bug: the run without the recording skipped the check for one an earlier run had joined (its pieces then
+  // deleted), so the recording was lost though it sat in storage.
+  it('the run without the recording keeps one an earlier run joined before its worker died', async () => {
+    const storage = h.services.files.storage;
+    const id = await endedWithPieces(PIECES);
+    // The first run joins the recording, deletes the pieces, then dies before storing the result.
+    const dying = { ...h.modules.interviewRepo, locked: async () => { throw new Error('worker died'); } };
+    await expect(processingOver(storage, { repo: dying })(id)).rejects.toThrow('worker died');
+    expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, 0))).toBeNull();
+    await handlerOver(storage).run({ interview_id: id, minimal: true }, { attempts: 1, max_attempts: 1 } as never);
+    expect(await interviewRow(id)).toMatchObject({ status: 'completed' });
+    expect((await served(id)).bytes.equals(Buffer.concat(PIECES))).toBe(true);
+  });
 });
 
 describe('recording across a reload of the room', () => {

@@ -82,6 +82,8 @@ describe('creating an interview', () => {
     }
     const both = await kit.call('POST', '/v1/interviews', { key: key(), body: { ...base, key: upload.key, resume_key: 'resumes/other.pdf' } });
     expect(both.body.error).toMatchObject({ code: 'parameter_invalid', param: 'resume_key' });
+    const unknown = await kit.call('POST', '/v1/interviews', { key: key(), body: { ...base, key: 'resumes/never.pdf' } });
+    expect(unknown.body.error).toMatchObject({ code: 'resume_not_found', param: 'key' });
     const interview = await kit.client.ok('POST', '/v1/interviews', { key: key(), body: { ...base, key: upload.key } });
     const token = await kit.token(key(), interview.id);
     await kit.join(token, interview.id);

@@ -669,6 +669,23 @@ describe('completion behind a grading backlog', () => {
     const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'prompt_engineering.completed').execute();
     expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
   }, 120_000);
+
+  // Was a bug: grading that finished while the completion job's last run was in flight queued a new completion job,
+  // which met the running one's unique key and was dropped; that run then failed for good, and nothing completed.
+  it('a session whose last attempt is graded while the completion job\'s last run is in flight completes', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    await kit.submit(s, fixture.taskId, GOOD_PROMPT);
+    expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+    await h.db.kysely.updateTable('background_jobs').set({ run_at: 0 }).where('kind', '=', 'prompt_engineering.complete').where('payload', 'like', `%${s.id}%`).execute();
+    const [inFlight] = await h.services.queue.claim('the-last-run', ['prompt_engineering.complete'], 1, 60_000);
+    expect(inFlight).toBeDefined();
+    await settleJobs(h, ['prompt_engineering.grade'], 'grading', { only: true });
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}`, { key: key() })).body.status).toBe('completed');
+    await h.services.queue.fail(inFlight!, 'the-last-run', '1 attempt(s) still being graded', null); // the run that saw it ungraded
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: key() })).status).toBe(200);
+    const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'prompt_engineering.completed').execute();
+    expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
+  });
 });
 
 describe('Idempotency-Key on a candidate\'s creates', () => {
@@ -695,6 +712,12 @@ describe('Idempotency-Key on a candidate\'s creates', () => {
     const candidate = await kit.call('POST', '/v1/candidates', { key: key(), body: { email: 'same-key@example.com', name: 'Same Key' }, headers });
     expect(candidate.status).toBe(201);
     expect(candidate.headers['idempotent-replay']).toBeUndefined();
+    // Nor can the customer reach a candidate's keys by spelling out how they are stored (was a bug, with ':').
+    for (const spelled of [`session:prompt_engineering:${t.id}:attempt-2`, `session prompt_engineering ${t.id} attempt-2`]) {
+      await kit.call('POST', '/v1/candidates', { key: key(), body: { email: `spelled-${spelled.length}@example.com`, name: 'S' }, headers: { 'idempotency-key': spelled } });
+    }
+    const second = await kit.call('POST', attemptsPath(t.id), { token: t.token, body: { ...body, prompt: `${GOOD_PROMPT} Again.` }, headers: { 'idempotency-key': 'attempt-2' } });
+    expect(second.status).toBe(202);
     await kit.settle();
   });
 });

@@ -106,14 +106,56 @@ export function createJudgingService(deps: {
   }
 
   /**
-   * A session over (finalized or timed out) whose last submission was just judged is completed, even when its
-   * completion job gave up waiting (judging behind a backlog can outlast its retries): the job is queued again.
+   * The completion job: waits (by retrying) until every submission is judged, then writes the report,
+   * completes the session and emits coding.completed in one transaction, once.
+   */
+  async function complete(sessionId: string): Promise<void> {
+    const pending = await repo.unjudged(db, sessionId);
+    if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
+    if (await sessions.hasReport(sessionId)) return;
+    // The model is asked before the transaction: no network call holds a database lock.
+    const codeReview = await reviews(sessionId);
+    // Reference timings are read before the transaction (SQLite has one writer connection).
+    const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
+    for (const p of await sessions.problems(db, sessionId)) {
+      for (const language of REFERENCE_LANGUAGES) {
+        const t = await repo.referenceTiming(p.problem_id, language);
+        timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
+      }
+    }
+    await coding.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
+      const problems = await sessions.problems(tx, sessionId);
+      const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
+      const submissions = await repo.forSession(tx, sessionId);
+      const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
+      const report = buildReport({
+        outcome, startedAt: row.started_at, endedAt, codeReview,
+        proctoring: await sessions.proctoringSummary(tx, sessionId),
+        problems: problems.map((p) => ({
+          position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',
+          attemptsUsed: p.attempts_used, attemptsAllowed: allowed,
+          submissions: submissions.filter((s) => s.problem_id === p.problem_id),
+          reference: (language) => timings.get(`${p.problem_id}:${referenceLanguageFor(language)}`) ?? null,
+        })),
+      });
+      return {
+        report,
+        event: { overall_score: report.overall_score, problems_solved: report.problems_solved, problems_total: report.problems_total, summary: report.summary },
+      };
+    });
+  }
+
+  /**
+   * A session over (finalized or timed out) whose last submission was just judged is completed at once, even when
+   * its completion job gave up waiting (judging behind a backlog can outlast its retries) or is on its last run,
+   * failing as this completes (a job queued now would meet that one's unique key and be dropped). The report is
+   * written once whoever gets there first; should this fail, the completion job is queued again.
    */
   async function completeWhenJudged(sessionId: string): Promise<void> {
     const row = await sessions.byId(db, sessionId);
     const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at);
     if (!over || await repo.unjudged(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
-    await coding.queueCompletion(db, sessionId);
+    await complete(sessionId).catch(() => coding.queueCompletion(db, sessionId));
   }
 
   /** Measures the reference solution on the large cases once per problem and reference language. */
@@ -263,45 +305,7 @@ export function createJudgingService(deps: {
     /** The candidate is done: no more work is taken, and the session is scored in the background. */
     finalize: (tenant: Tenant, sessionId: string) => coding.finalize(tenant, sessionId),
 
-    /**
-     * The completion job: waits (by retrying) until every submission is judged, then writes the report,
-     * completes the session and emits coding.completed in one transaction, once.
-     */
-    async complete(sessionId: string): Promise<void> {
-      const pending = await repo.unjudged(db, sessionId);
-      if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
-      if (await sessions.hasReport(sessionId)) return;
-      // The model is asked before the transaction: no network call holds a database lock.
-      const codeReview = await reviews(sessionId);
-      // Reference timings are read before the transaction (SQLite has one writer connection).
-      const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
-      for (const p of await sessions.problems(db, sessionId)) {
-        for (const language of REFERENCE_LANGUAGES) {
-          const t = await repo.referenceTiming(p.problem_id, language);
-          timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
-        }
-      }
-      await coding.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
-        const problems = await sessions.problems(tx, sessionId);
-        const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
-        const submissions = await repo.forSession(tx, sessionId);
-        const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
-        const report = buildReport({
-          outcome, startedAt: row.started_at, endedAt, codeReview,
-          proctoring: await sessions.proctoringSummary(tx, sessionId),
-          problems: problems.map((p) => ({
-            position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',
-            attemptsUsed: p.attempts_used, attemptsAllowed: allowed,
-            submissions: submissions.filter((s) => s.problem_id === p.problem_id),
-            reference: (language) => timings.get(`${p.problem_id}:${referenceLanguageFor(language)}`) ?? null,
-          })),
-        });
-        return {
-          report,
-          event: { overall_score: report.overall_score, problems_solved: report.problems_solved, problems_total: report.problems_total, summary: report.summary },
-        };
-      });
-    },
+    complete,
 
     report: (tenant: Tenant, sessionId: string) => coding.storedReport<ReturnType<typeof buildReport>>(tenant, sessionId),
   };

@@ -32,7 +32,8 @@ function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): As
 /**
  * How a run of processing treats what it cannot read. `strict`: an unreadable recording piece or image fails the run,
  * which the queue retries. `lenient` (the last run the queue allows): the recording or image is left out, so the
- * interview still completes. `minimal` (queued after every run's worker died): the recording is not even tried, as
+ * interview still completes. `minimal` (queued after every run's worker died): the recording is not joined (a
+ * recording an earlier run joined is kept), as
  * joining it is the likeliest thing to kill a worker; its pieces stay in storage.
  */
 type Mode = 'strict' | 'lenient' | 'minimal';
@@ -65,7 +66,8 @@ function transcriptTurn(row: InterviewTurnsTable, uploaded: ReadonlySet<string>)
  * ends abandoned pauses and expires unjoined interviews), and the processing after it ends: the transcript as
  * served, the report (the built-in assessment, and a model's beside it when configured), the final status
  * (`completed`, or `failed` when the transcript guard finds nothing scorable) and the events
- * `interview.completed`, `interview.transcript_available`, `interview.summary_available`, in that order and once.
+ * `interview.transcript_available` and `interview.summary_available`, in that order and once (`interview.ended` and
+ * `interview.completed` went out as the room closed: ending.ts).
  */
 export function interviewJobs(deps: {
   db: Kysely<Database>; clock: Clock; queue: JobQueue; repo: InterviewRepo; ending: Ending; storage: ObjectStorage; model: TextModel | null; emit: Emit;
@@ -94,9 +96,17 @@ export function interviewJobs(deps: {
 
   async function recordingOf(row: InterviewRow, mode: Mode): Promise<string | null> {
     // An erased candidate's recording is never made (its pieces are being deleted).
-    if (row.candidate_id === null || mode === 'minimal') return null;
+    if (row.candidate_id === null) return null;
     if (row.recording_key) return row.recording_key;
+    // The minimal run never joins, but keeps a recording an earlier run joined (its pieces are gone by then).
+    if (mode === 'minimal') return joinedRecording(row).catch(() => null);
     return assembleRecording(row).catch((error: unknown) => (mode === 'strict' ? Promise.reject(error) : null));
+  }
+
+  /** The recording an earlier run of the job joined and stored, if any. */
+  async function joinedRecording(row: InterviewRow): Promise<string | null> {
+    for (const format of RECORDING_FORMATS) if (await storage.head(recordingKey(row, format))) return recordingKey(row, format);
+    return null;
   }
 
   /**
@@ -108,7 +118,8 @@ export function interviewJobs(deps: {
    */
   async function assembleRecording(row: InterviewRow): Promise<string | null> {
     if (row.livemode !== 1) return null;
-    for (const format of RECORDING_FORMATS) if (await storage.head(recordingKey(row, format))) return recordingKey(row, format); // joined by an earlier try
+    const joined = await joinedRecording(row); // by an earlier try
+    if (joined) return joined;
     // A piece over the cap (the signed upload refuses one) ends the recording as a gap does. Any other failure to read
     // fails the job, which runs again later, rather than store a recording cut short and delete the rest of it.
     const piece = (i: number) => storage.read(recordingChunkKey(row, i), RECORDING_CHUNK_MAX_BYTES)

@@ -185,7 +185,10 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
       if (key !== undefined && resumeKey !== undefined && key !== resumeKey) {
         throw new ApiError('parameter_invalid', { param: 'resume_key', message: 'key and resume_key name the same resume: send one of them.' });
       }
-      const { row } = await service.create(tenantOf(request), { ...body, resume_key: key ?? resumeKey });
+      const { row } = await service.create(tenantOf(request), { ...body, resume_key: key ?? resumeKey }).catch((error: unknown) => {
+        // An unknown resume is named by the field the client sent.
+        throw error instanceof ApiError && error.param === 'resume_key' && key !== undefined ? new ApiError(error.code, { param: 'key', message: error.message }) : error;
+      });
       return reply.code(201).send(present(row) as never);
     },
   });

@@ -89,6 +89,34 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
     return task;
   }
 
+  /**
+   * The completion job (finalize, a timeout, or a lapsed assignment): waits, by retrying, until every attempt is
+   * graded, then writes the report, completes the session and emits prompt_engineering.completed, once.
+   */
+  async function complete(sessionId: string): Promise<void> {
+    const pending = await repo.ungraded(db, sessionId);
+    if (pending > 0) throw new Error(`${pending} attempt(s) still being graded`);
+    await lifecycle.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
+      if (outcome === 'completed' && row.finalize_requested_at === null) return null; // not finished: nothing asked for this
+      const assessment = await assessmentOf(tx, row);
+      const report = buildReport({
+        outcome, startedAt: row.started_at, endedAt, attempts: await repo.forSession(tx, sessionId),
+        proctoring: await sessions.proctoringSummary(tx, sessionId),
+        tasks: assessment.tasks.map((t) => ({
+          id: t.id, title: t.title, skill: t.skill, attempt_budget: t.definition.attempt_budget, pass_threshold: t.definition.pass_threshold,
+          hidden_cases: t.definition.hidden_cases.length,
+        })),
+      });
+      return {
+        report,
+        event: {
+          execution: report.execution, overall_score: report.overall_score, craft_score: report.craft_score, tasks_passed: report.tasks_passed,
+          tasks_total: report.tasks_total, summary: report.summary,
+        },
+      };
+    });
+  }
+
   return {
     ...lifecycle,
 
@@ -145,43 +173,19 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
       return { attempt, task };
     },
 
-    /**
-     * The completion job (finalize, a timeout, or a lapsed assignment): waits, by retrying, until every attempt is
-     * graded, then writes the report, completes the session and emits prompt_engineering.completed, once.
-     */
-    async complete(sessionId: string): Promise<void> {
-      const pending = await repo.ungraded(db, sessionId);
-      if (pending > 0) throw new Error(`${pending} attempt(s) still being graded`);
-      await lifecycle.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
-        if (outcome === 'completed' && row.finalize_requested_at === null) return null; // not finished: nothing asked for this
-        const assessment = await assessmentOf(tx, row);
-        const report = buildReport({
-          outcome, startedAt: row.started_at, endedAt, attempts: await repo.forSession(tx, sessionId),
-          proctoring: await sessions.proctoringSummary(tx, sessionId),
-          tasks: assessment.tasks.map((t) => ({
-            id: t.id, title: t.title, skill: t.skill, attempt_budget: t.definition.attempt_budget, pass_threshold: t.definition.pass_threshold,
-            hidden_cases: t.definition.hidden_cases.length,
-          })),
-        });
-        return {
-          report,
-          event: {
-            execution: report.execution, overall_score: report.overall_score, craft_score: report.craft_score, tasks_passed: report.tasks_passed,
-            tasks_total: report.tasks_total, summary: report.summary,
-          },
-        };
-      });
-    },
+    complete,
 
     /**
-     * A session over (finalized or timed out) whose last attempt was just settled is completed, even when its
-     * completion job gave up waiting (grading behind a backlog can outlast its retries): the job is queued again.
+     * A session over (finalized or timed out) whose last attempt was just settled is completed at once, even when its
+     * completion job gave up waiting (grading behind a backlog can outlast its retries) or is on its last run, failing
+     * as this completes (a job queued now would meet that one's unique key and be dropped). The report is written
+     * once whoever gets there first; should this fail, the completion job is queued again.
      */
     async completeWhenGraded(sessionId: string): Promise<void> {
       const row = await sessions.byId(db, sessionId);
       const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at !== null);
       if (!over || await repo.ungraded(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
-      await lifecycle.queueCompletion(db, sessionId);
+      await complete(sessionId).catch(() => lifecycle.queueCompletion(db, sessionId));
     },
 
     report: (tenant: Tenant, sessionId: string) => lifecycle.storedReport<PromptReport>(tenant, sessionId,
