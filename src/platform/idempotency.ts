@@ -141,8 +141,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
 function scopeOf(request: FastifyRequest, header: string): Omit<Claim, 'createdAt'> {
   if (request.sessionToken) {
     const session = request.sessionToken;
-    // Spaces cannot occur in a key a client sends (KEY_PATTERN), so no customer key can take up or probe a candidate's.
-    return { organizationId: session.organizationId, livemode: livemodeFlag(session), key: `session ${session.subjectKind} ${session.subjectId} ${header}` };
+    return { organizationId: session.organizationId, livemode: livemodeFlag(session), key: sessionScopedKey(session.subjectKind, session.subjectId, header) };
   }
   const tenant = tenantOf(request);
   return { organizationId: tenant.organizationId, livemode: livemodeFlag(tenant), key: header };
@@ -156,6 +155,20 @@ async function releaseClaim(db: Kysely<Database>, claim: Claim): Promise<void> {
   await db.deleteFrom('idempotency_keys')
     .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
     .where('created_at', '=', claim.createdAt).where('state', '=', 'in_progress').execute();
+}
+
+/** The stored form of a candidate's key: spaces cannot occur in a key a client sends, so no customer key can spell it. */
+const sessionScopedKey = (subjectKind: string, subjectId: string, header: string) => `session ${subjectKind} ${subjectId} ${header}`;
+
+/**
+ * Forgets the responses remembered for a candidate's own creates in these sessions (a code run's output, an attempt):
+ * part of erasing the candidate, as the responses naming them are.
+ */
+export async function forgetSessionReplays(tx: Kysely<Database>, tenant: { organizationId: string; livemode: boolean }, subjectKind: string, subjectIds: string[]): Promise<void> {
+  for (const id of subjectIds) {
+    await tx.deleteFrom('idempotency_keys').where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+      .where('key', 'like', `${sessionScopedKey(subjectKind, id, '')}%`).execute();
+  }
 }
 
 /** Deletes remembered keys past their 24 hours. */

@@ -712,12 +712,21 @@ describe('Idempotency-Key on a candidate\'s creates', () => {
     const candidate = await kit.call('POST', '/v1/candidates', { key: key(), body: { email: 'same-key@example.com', name: 'Same Key' }, headers });
     expect(candidate.status).toBe(201);
     expect(candidate.headers['idempotent-replay']).toBeUndefined();
+    await kit.settle();
     // Nor can the customer reach a candidate's keys by spelling out how they are stored (was a bug, with ':').
     for (const spelled of [`session:prompt_engineering:${t.id}:attempt-2`, `session prompt_engineering ${t.id} attempt-2`]) {
       await kit.call('POST', '/v1/candidates', { key: key(), body: { email: `spelled-${spelled.length}@example.com`, name: 'S' }, headers: { 'idempotency-key': spelled } });
     }
     const second = await kit.call('POST', attemptsPath(t.id), { token: t.token, body: { ...body, prompt: `${GOOD_PROMPT} Again.` }, headers: { 'idempotency-key': 'attempt-2' } });
     expect(second.status).toBe(202);
+    // Erasing the candidate forgets the responses remembered for their own creates (they hold their prompts).
+    const remembered = async (sessionId: string) => (await h.db.kysely.selectFrom('idempotency_keys').select('key').where('key', 'like', `session % ${sessionId} %`).execute()).length;
+    expect(await remembered(s.id)).toBe(1);
+    const { candidate_id: candidateId } = await h.db.kysely.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', s.id).executeTakeFirstOrThrow();
+    await kit.settle();
+    await kit.call('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+    expect(await remembered(s.id)).toBe(0);
+    expect(await remembered(t.id)).toBe(2); // another candidate's stay
     await kit.settle();
   });
 });

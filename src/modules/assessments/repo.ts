@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { prepared, preparedIn } from '../../db/prepared.js';
 import type { Database, ProctoringEventsTable, SubjectKind } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { forgetSessionReplays } from '../../platform/idempotency.js';
 import { lockedCandidate } from '../candidates/locked.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
@@ -127,6 +128,7 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       const ids = ((await scoped(tx, tenant).where('candidate_id', '=', candidateId).execute()) as Row[]).map((r) => r.id);
       if (ids.length === 0) return;
       await tx.deleteFrom('proctoring_events').where('subject_kind', '=', tables.kind).where('subject_id', 'in', ids).execute();
+      await forgetSessionReplays(tx, tenant, tables.kind, ids);
       await (tx as unknown as Kysely<any>).updateTable(t).set({ candidate_id: null }).where('id', 'in', ids).execute();
     },
   };

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { forgetSessionReplays } from '../../platform/idempotency.js';
 import type { Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -548,6 +549,7 @@ export function createInterviewService(deps: {
       await queue.enqueue(tx, ERASE_FILES_JOB, {
         keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })),
       }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
   };
