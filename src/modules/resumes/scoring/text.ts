@@ -12,8 +12,17 @@ export const ratio = (part: number, whole: number) => (whole > 0 ? part / whole 
 export const foldText = (text: string) =>
   text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}+#./]+/gu, ' ').replace(/\s+/g, ' ').trim();
 
-/** Cut `text` to ≤ 200 characters at word boundaries around `focus` (a character index), marking cuts with `…`. */
+/**
+ * Cut `text` to ≤ 200 characters at word boundaries around `focus` (a character index), marking cuts with `…`. Only a
+ * window around the focus is read, so quoting many places of one long line costs each the window, not the line.
+ */
 export function quote(text: string, focus = 0): string {
+  const WINDOW = 4 * MAX_QUOTE;
+  if (text.length > 2 * WINDOW) {
+    const from = Math.max(0, Math.min(focus - WINDOW, text.length - 2 * WINDOW));
+    const cut = quote(text.slice(from, from + 2 * WINDOW), focus - from);
+    return `${from > 0 && !cut.startsWith('…') ? '…' : ''}${cut}${from + 2 * WINDOW < text.length && !cut.endsWith('…') ? '…' : ''}`;
+  }
   const clean = text.replace(/\s+/g, ' ').trim();
   if (clean.length <= MAX_QUOTE) return clean;
   const budget = MAX_QUOTE - 2; // room for a leading and a trailing ellipsis
@@ -47,16 +56,21 @@ export function contactRedactor(result: ParseResult): (text: string) => string {
   };
 }
 
-/** Quotes a line as evidence, redacted; `redact` alone for text that is read, not quoted. */
+/**
+ * Quotes a line as evidence, redacted; `redact` alone for text that is read, not quoted; `redacted` to quote text
+ * already redacted (a line scanned for many mentions is redacted once, not once per mention).
+ */
 export interface Quoter {
   (section: Evidence['section'], text: string, focus?: number): Evidence;
   redact(text: string): string;
+  redacted(section: Evidence['section'], text: string, focus?: number): Evidence;
 }
 
 export function makeQuoter(result: ParseResult): Quoter {
   const redact = contactRedactor(result);
   const quoter = (section: Evidence['section'], text: string, focus = 0): Evidence => ({ section, text: quote(redact(text), focus) });
-  return Object.assign(quoter, { redact });
+  const redacted = (section: Evidence['section'], text: string, focus = 0): Evidence => ({ section, text: quote(text, focus) });
+  return Object.assign(quoter, { redact, redacted });
 }
 
 /** The sections whose lines may hold evidence: everything but contact details and the untitled top of the page. */

@@ -44,10 +44,18 @@ function resolveParsedSkill(taxonomy: SkillTaxonomy, skill: ParsedSkill): { skil
   return { skill: found, via: foldText(found.name) === foldText(skill.name) ? 'exact' : 'synonym' };
 }
 
-/** Scans the redacted lines: a name that is also a skill ("Ruby") must not count as one. */
+/**
+ * Scans the redacted lines: a name that is also a skill ("Ruby") must not count as one. A skill counts once per line
+ * (its first mention there): a line naming it a thousand times is one piece of evidence, not a thousand quotes.
+ */
 function scanLines(taxonomy: SkillTaxonomy, quoter: Quoter, lines: string[], onMention: (skill: Skill, via: SkillUse['via'], line: string, index: number) => void) {
   for (const line of lines.map(quoter.redact)) {
-    for (const m of taxonomy.scan(line)) onMention(m.skill, m.via, line, m.index);
+    const seenHere = new Set<string>();
+    for (const m of taxonomy.scan(line)) {
+      if (seenHere.has(m.skill.name)) continue;
+      seenHere.add(m.skill.name);
+      onMention(m.skill, m.via, line, m.index);
+    }
   }
 }
 
@@ -60,18 +68,22 @@ export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter
     const dated = monthIndex(entry.start) !== null;
     const lines = [entry.title ?? '', ...entry.bullets].filter((l) => l.trim() !== '');
     scanLines(taxonomy, quoter, lines, (skill, via, line, index) => {
-      add(dated ? used : mentioned, skill.name, { via, evidence: quoter('experience', line, index) });
+      add(dated ? used : mentioned, skill.name, { via, evidence: quoter.redacted('experience', line, index) });
       if (dated) byRole.set(position, (byRole.get(position) ?? new Set()).add(skill.name));
     });
   });
 
   for (const section of evidenceSections(result)) {
     if (section.name === 'experience') continue;
-    scanLines(taxonomy, quoter, section.lines, (skill, via, line, index) => add(mentioned, skill.name, { via, evidence: quoter(section.name, line, index) }));
+    scanLines(taxonomy, quoter, section.lines, (skill, via, line, index) => add(mentioned, skill.name, { via, evidence: quoter.redacted(section.name, line, index) }));
   }
 
   // The parser's own judgement counts too: a skill it saw used in a role is used even if our scan missed the line.
-  const experienceLines = evidenceSections(result).filter((s) => s.name === 'experience').flatMap((s) => s.lines);
+  // The first experience line naming each skill, found in one pass (not one pass per skill the parser listed).
+  const firstExperienceLine = new Map<string, string>();
+  for (const line of evidenceSections(result).filter((s) => s.name === 'experience').flatMap((s) => s.lines).map(quoter.redact)) {
+    for (const m of taxonomy.scan(line)) if (!firstExperienceLine.has(m.skill.name)) firstExperienceLine.set(m.skill.name, line);
+  }
   const listed = new Set<string>();
   let evidenced = 0;
   for (const parsedSkill of result.parsed.skills) {
@@ -80,8 +92,8 @@ export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter
     listed.add(key);
     const resolved = resolveParsedSkill(taxonomy, parsedSkill);
     if (parsedSkill.evidence === 'experience' && resolved && !used.has(resolved.skill.name)) {
-      const line = experienceLines.map(quoter.redact).find((l) => taxonomy.scan(l).some((m) => m.skill.name === resolved.skill.name));
-      add(used, resolved.skill.name, { via: resolved.via, evidence: quoter('experience', line ?? parsedSkill.name) });
+      const line = firstExperienceLine.get(resolved.skill.name);
+      add(used, resolved.skill.name, { via: resolved.via, evidence: line === undefined ? quoter('experience', parsedSkill.name) : quoter.redacted('experience', line) });
     } else if (resolved && !used.has(resolved.skill.name) && !mentioned.has(resolved.skill.name)) {
       add(mentioned, resolved.skill.name, { via: resolved.via, evidence: quoter('skills', parsedSkill.name) });
     }
