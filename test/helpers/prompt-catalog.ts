@@ -5,6 +5,7 @@ import path from 'node:path';
 import { applyNegation, CHECKER_VALUE_FILE, type CompiledAssertion } from '../../src/modules/prompt-engineering/assertions.js';
 import { caseAssertions, readCatalogFolder, type CaseFile, type LoadedTask } from '../../src/modules/prompt-engineering/content.js';
 import { missingVariables } from '../../src/modules/prompt-engineering/template.js';
+import { hiddenScore, tally } from '../../src/modules/prompt-engineering/points.js';
 
 /** Runs a checker program with python3 directly (the catalogue's own, trusted code; the grader uses the sandbox). */
 function runChecker(source: string, output: string, value: unknown) {
@@ -17,11 +18,27 @@ function runChecker(source: string, output: string, value: unknown) {
   return { passed: r.status === 0, reason: lines.at(-1) ?? (r.stderr ?? '').trim().split('\n').at(-1) ?? '' };
 }
 
+function verdictOf(task: LoadedTask, a: CompiledAssertion, output: string) {
+  const v = a.kind === 'local' ? a.check(output) : a.kind === 'sandbox' ? runChecker(task.definition.checkers[a.program]!, output, a.value) : null;
+  return v === null ? null : { type: a.type, ...applyNegation(a, v) };
+}
+
 function verdicts(task: LoadedTask, assertions: CompiledAssertion[], output: string) {
-  return assertions.filter((a) => a.kind !== 'rubric').map((a) => {
-    const v = a.kind === 'local' ? a.check(output) : runChecker(task.definition.checkers[a.program]!, output, a.value);
-    return { type: a.type, ...applyNegation(a, v) };
+  return assertions.flatMap((a) => verdictOf(task, a, output) ?? []);
+}
+
+/**
+ * The hidden score `outputFor` would get, as grading computes it; rubric assertions are given to it (a model's
+ * judgement must not be what keeps a wrong answer below the threshold).
+ */
+function hiddenScoreOf(task: LoadedTask, outputFor: (caseIndex: number) => string): number {
+  const cases = task.definition.hidden_cases.map((c, i) => {
+    const outcomes = caseAssertions(task.definition, c, `${task.file.slug} ${c.name}`)
+      .map((a) => ({ weight: a.weight, reason: '', ...(verdictOf(task, a, outputFor(i)) ?? { type: a.type, passed: true }) }));
+    const t = tally(outcomes);
+    return { kind: 'hidden' as const, points: t.points, points_possible: t.possible, passed: t.passed };
   });
+  return hiddenScore(cases).score;
 }
 
 /**
@@ -44,6 +61,16 @@ export function catalogueProblems(dir?: string): { problems: string[]; tasks: Lo
       const bad = verdicts(task, assertions, files[i]!.failing_output);
       if (bad.every((v) => v.passed)) problems.push(`${slug} ${c.name}: failing_output passes every assertion`);
     });
+    // The task must not pass on the typical mistakes, nor on one answer given to every case (a refusal, a fixed
+    // label, another case's right answer, nothing): the score has to come from doing the task.
+    const threshold = task.definition.pass_threshold;
+    const hiddenFiles = task.file.hidden_cases;
+    const failing = hiddenScoreOf(task, (i) => hiddenFiles[i]!.failing_output);
+    if (failing >= threshold) problems.push(`${slug}: the failing outputs score ${failing}, at or above the pass threshold ${threshold}`);
+    for (const constant of [...new Set([...hiddenFiles.map((f) => f.reference_output), '', "I don't know."])]) {
+      const score = hiddenScoreOf(task, () => constant);
+      if (score >= threshold) problems.push(`${slug}: answering ${JSON.stringify(constant.slice(0, 60))} to every case scores ${score}, at or above the pass threshold ${threshold}`);
+    }
   }
   return { problems, tasks, assessments };
 }

@@ -86,6 +86,16 @@ describe('points', () => {
   it('a case passes only when every assertion does; points are weighted', () => {
     expect(tally([{ type: 'a', weight: 2, passed: true, reason: '' }, { type: 'b', weight: 0.5, passed: false, reason: '' }])).toEqual({ points: 2, possible: 2.5, passed: false });
   });
+  // Was a bug: guards earned points, so an answer that ignored the task (a refusal every time, one fixed label) kept
+  // every "must not leak" check and passed tasks on them; and an answer that leaked still earned most of a case.
+  it('negated assertions are guards: breaking one zeroes the case, keeping them earns nothing by itself', () => {
+    const o = (type: string, weight: number, passed: boolean) => ({ type, weight, passed, reason: '' });
+    expect(tally([o('regex', 2, false), o('length', 1, true), o('not-contains', 2, true)])).toEqual({ points: 1, possible: 3, passed: false });
+    expect(tally([o('regex', 2, true), o('length', 1, true), o('not-contains', 2, false)])).toEqual({ points: 0, possible: 3, passed: false });
+    expect(tally([o('regex', 2, true), o('not-contains', 2, true)])).toEqual({ points: 2, possible: 2, passed: true });
+    expect(tally([o('not-contains', 2, true), o('not-icontains', 1, true)])).toEqual({ points: 3, possible: 3, passed: true }); // guards alone
+    expect(tally([o('not-contains', 2, true), o('not-icontains', 1, false)])).toEqual({ points: 0, possible: 3, passed: false });
+  });
   it('the score counts hidden cases only, weighted by their points', () => {
     const cases = [
       { kind: 'sample' as const, points: 0, points_possible: 10, passed: false },
