@@ -39,6 +39,18 @@ describe('creating an interview', () => {
     expect((await eventsOf(interview.id)).map((e) => e.type)).toEqual(['interview.created']);
   });
 
+  // Was a bug: a round's own questions tied with the bank's on difficulty and lost, so a hiring-manager screen at
+  // difficulty 3 asked three generic behavioural questions and never "why this role", yet rated motivation.
+  it('asks a round\'s own questions first, whatever the difficulty', async () => {
+    const own = ['Why this role, and why now', 'Where you want your career to go in the next few years', 'The team environment where you do your best work', 'A role or project that was not a good fit'];
+    for (const difficulty of [1, 3, 5]) {
+      const interview = await kit.create(live(), { round_type: 'hiring-manager-screen', difficulty, role: 'Engineering Manager' });
+      const titles = (await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: live() }, 200)).data.map((q: any) => q.title as string);
+      expect(titles.length, String(difficulty)).toBeGreaterThanOrEqual(3);
+      expect(titles.filter((t: string) => !own.includes(t)), `${difficulty}: ${titles.join(' | ')}`).toEqual([]);
+    }
+  });
+
   it('draws the same questions for the same round, role and difficulty (a structured interview)', async () => {
     const body = { round_type: 'system-design', difficulty: 4, role: 'Staff Engineer' };
     const a = await kit.create(live(), body);

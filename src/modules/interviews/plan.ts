@@ -63,27 +63,32 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
   const company = request.companySlug ? await repo.companyQuestionIds(tx, request.companySlug) : new Set<string>();
   const seed = `${request.roundSlug}|${request.difficulty}|${request.role.toLowerCase()}`;
 
-  type Candidate = { questionId: string | null; slug: string; title: string; prompt: string; keyPoints: string[]; followUps: string[]; problemId: string | null; rank: number; topics: string; category: number };
+  type Candidate = {
+    questionId: string | null; slug: string; title: string; prompt: string; keyPoints: string[]; followUps: string[]; problemId: string | null; rank: number;
+    topics: string; category: number; own: boolean;
+  };
   const pool: Candidate[] = [];
   const rows = await repo.bankQuestions(tx, request.organizationId, method.categories);
   for (const r of rows) {
     const guidance = JSON.parse(r.guidance!) as { key_points: string[]; follow_ups: string[] };
     pool.push({
       questionId: r.id, slug: r.slug, title: r.title, prompt: r.prompt!, keyPoints: guidance.key_points, followUps: guidance.follow_ups,
-      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category),
+      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category), own: false,
     });
   }
   for (const q of method.questions ?? []) {
     pool.push({
       questionId: null, slug: q.slug, title: q.title, prompt: q.prompt, keyPoints: q.guidance.key_points, followUps: q.guidance.follow_ups,
-      problemId: null, rank: bankRank({ easy: 1, medium: 3, hard: 5 }[q.difficulty]), topics: q.topics.join(','), category: 0,
+      problemId: null, rank: bankRank({ easy: 1, medium: 3, hard: 5 }[q.difficulty]), topics: q.topics.join(','), category: 0, own: true,
     });
   }
   const usable = method.style === 'coding' && pool.some((c) => c.problemId) ? pool.filter((c) => c.problemId) : pool;
   const score = (c: Candidate) => {
     const topicWords = wordsOf(`${c.topics.replace(/[-,]/g, ' ')} ${c.title}`);
     const overlap = [...interests].filter((w) => topicWords.has(w)).length;
-    return -2 * Math.abs(c.rank - target) + (c.questionId && company.has(c.questionId) ? 3 : 0) + Math.min(2, overlap) - 0.5 * Math.max(0, c.category);
+    // A round's own questions come first, whatever the difficulty: they are what the round is for (a hiring-manager
+    // screen asks why this role before any bank question), and a structured interview asks the same ones each time.
+    return (c.own ? 100 : 0) - 2 * Math.abs(c.rank - target) + (c.questionId && company.has(c.questionId) ? 3 : 0) + Math.min(2, overlap) - 0.5 * Math.max(0, c.category);
   };
   const ranked = usable.map((c) => ({ c, s: score(c), t: tieBreak(seed, c.slug) }))
     .sort((a, b) => b.s - a.s || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0)).slice(0, count).map((x) => x.c);

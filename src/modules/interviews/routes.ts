@@ -34,7 +34,7 @@ const Interview = Type.Object({
   scheduled_at: Nullable(UnixSeconds), join_by: UnixSeconds, joined_at: Nullable(UnixSeconds),
   elapsed_seconds: Type.Integer(), ended_at: Nullable(UnixSeconds),
   end_reason: Nullable(StringEnum(['candidate', 'interviewer', 'time_up', 'abandoned'] as const)), completed_at: Nullable(UnixSeconds),
-  failure_reason: Nullable(Type.String({ description: 'failed: why nothing was scorable (empty, too_short, repetitive, garbled), or processing_error when processing failed on every run' })),
+  failure_reason: Nullable(Type.String({ description: 'failed: why nothing was scorable (empty, too_short, repetitive, garbled, unsupported_language), or processing_error when processing failed on every run' })),
   overall_score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })), invitation: Nullable(InvitationSchema),
   created_at: UnixSeconds, updated_at: UnixSeconds,
 });

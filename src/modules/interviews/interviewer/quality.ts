@@ -34,9 +34,11 @@ export interface QualityStats {
   repeated_answer_ratio: number;
   /** Share of candidate words inside 5-word sequences the interviewer said. */
   echo_ratio: number;
+  /** Share of candidate words that are common English function words (about 0.4 in English answers). */
+  english_ratio: number;
 }
 
-export type QualityReason = 'empty' | 'too_short' | 'repetitive' | 'garbled';
+export type QualityReason = 'empty' | 'too_short' | 'repetitive' | 'garbled' | 'unsupported_language';
 export type QualityResult =
   | { ok: true; stats: QualityStats }
   | { ok: false; reason: QualityReason; message: string; stats: QualityStats };
@@ -50,6 +52,14 @@ const MAX_TOP_PHRASE = 0.3;
 const MAX_REPEATED = 0.5;
 const MAX_ECHO = 0.6;
 const WINDOW = 50;
+/**
+ * Below this share of English function words the answers are in another language: the built-in assessment reads
+ * English cue words, and would score a full answer in Spanish as an empty one in English.
+ */
+const MIN_ENGLISH = 0.12;
+/** Frequent English words that are rarely words of other languages written in Latin script ("a", "in" are left out). */
+const ENGLISH_FUNCTION_WORDS = new Set(('the and to of it i we my our was were is are that this for with on at they he she you be been have had '
+  + 'not but so as by from or would will could which what when then there their them me us an into about because just also did do does').split(' '));
 const ECHO_N = 5;
 
 // ---- tokens ----------------------------------------------------------------------------------------------------
@@ -200,6 +210,7 @@ export function assessQuality(turns: Turn[]): QualityResult {
     top_phrase_share: round3(phrase.share),
     repeated_answer_ratio: round3(longer === 0 ? 0 : repeats / longer),
     echo_ratio: round3(words.length === 0 ? 0 : echoed / words.length),
+    english_ratio: round3(words.length === 0 ? 0 : words.filter((w) => ENGLISH_FUNCTION_WORDS.has(w)).length / words.length),
   };
   const refuse = (reason: QualityReason, message: string): QualityResult => ({ ok: false, reason, message, stats });
 
@@ -212,6 +223,9 @@ export function assessQuality(turns: Turn[]): QualityResult {
     if (stats.top_phrase_share > MAX_TOP_PHRASE && phrase.count >= 4) return refuse('repetitive', 'One phrase makes up most of the candidate\'s answers.');
     if (repeats >= 2 && stats.repeated_answer_ratio >= MAX_REPEATED) return refuse('repetitive', 'The candidate gave the same answer to different questions.');
     if (stats.echo_ratio >= MAX_ECHO) return refuse('repetitive', 'The candidate\'s answers mostly repeat the interviewer\'s own words.');
+  }
+  if (words.length >= MIN_WORDS && stats.english_ratio < MIN_ENGLISH) {
+    return refuse('unsupported_language', 'The candidate answered in a language other than English, which the built-in assessment does not read; the transcript is kept for a person (or a model) to assess.');
   }
   if (words.length < MIN_WORDS || substantive < MIN_SUBSTANTIVE_ANSWERS) {
     return refuse('too_short', `Too little was said to assess: ${words.length} words in ${substantive} substantive answer${substantive === 1 ? '' : 's'} (at least ${MIN_WORDS} words in ${MIN_SUBSTANTIVE_ANSWERS} answers are needed).`);
