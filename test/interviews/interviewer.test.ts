@@ -350,6 +350,9 @@ describe('the interviewer as a whole', () => {
   it('reads non-answers and repeat requests', () => {
     for (const text of ['I don\'t know', 'pass', 'skip', 'Um... I\'m not sure, sorry.', 'no idea', '', 'hmm']) expect(isNonAnswer(text), text).toBe(true);
     for (const text of ['BFS', 'I don\'t know the exact syntax, but I would use a LEFT JOIN.', 'O(n)']) expect(isNonAnswer(text), text).toBe(false);
+    // Was a bug: with a few words more they were probed as stories ("What was the outcome in the end?").
+    for (const text of ['I don\'t really have an example for this one, sorry.', 'I can\'t remember anything like that.', 'I can\'t think of one right now.']) expect(isNonAnswer(text), text).toBe(true);
+    expect(isNonAnswer('I don\'t have an example for this one, but at my last job we once lost a day of orders and I rebuilt them from logs.')).toBe(false);
     for (const text of ['Can you repeat the question?', 'sorry, I didn\'t catch that', 'Could you say that again?']) expect(isRepeatRequest(text), text).toBe(true);
     expect(isRepeatRequest('I would repeat the request with exponential backoff until it succeeds or the budget runs out.')).toBe(false);
   });

@@ -90,8 +90,8 @@ const NON_ANSWERS: RegExp[] = [
   /^(?:i )?(?:really |honestly )?(?:don'?t|do not|dont) (?:really )?know(?: (?:sorry|this one|that one|the answer|how|what to say))*$/,
   /^(?:i'?m |i am |im )?(?:really |honestly |just )?(?:not (?:really |too |quite )?sure|unsure)(?: (?:sorry|about this|about that|how|what to say))*$/,
   /^(?:i have |i've got |i got )?(?:no|not a) (?:idea|clue)$|^idk$|^dunno$|^no comment$/,
-  /^i (?:can'?t|cannot|cant) (?:think of|remember|recall|come up with) (?:anything|one|any|an example|a time|a good example)?$/,
-  /^i (?:don'?t|do not) have (?:one|an example|any(?: examples?)?|any experience(?: with (?:that|this))?)$/,
+  /^i (?:can'?t|cannot|cant) (?:think of|remember|recall|come up with) (?:anything|one|any|an example|a time|a good example)?(?: (?:for|like|about) (?:this|that)(?: one)?| right now| at all)?$/,
+  /^i (?:don'?t|do not) have (?:one|an example|any(?: examples?)?|any experience(?: with (?:that|this))?)(?: (?:for|like|about) (?:this|that)(?: one)?| right now| at all)?$/,
   /^(?:nothing(?: comes to mind)?|no|nope|pass|skip|next)$/,
 ];
 
