@@ -56,6 +56,10 @@ def main():
     rows += [("zero", 0) for _ in range(35000)]                   # about 6e8 runs for one account
     rng.shuffle(rows)
     case("large-3", rows)
+    # Balances 2^32 apart: a solution that keeps them in 32 bits sees the last one equal to the start (answer 0).
+    case("13", [("a", 10 ** 9)] * 4 + [("a", 294967296)])
+    # 5,000,050,000 runs of one account: a run count kept in 32 bits overflows.
+    case("large-4", [("a", 0)] * 100000)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,8 @@ def main():
     case("large-4", 10 ** 18, [999999937, 999999929, 999999893] + [1] * 100)  # product overflows 64 bits
     case("large-5", 10 ** 18, [1] * 60000)     # answer is 1e18 itself
     case("large-6", 10 ** 18 - 1, [2, 4, 8, 16, 2 ** 29, 3 ** 18])  # lcm 2^29*3^18 close to 2e17
+    # The lcm (about 4.4e26) wrapped modulo 2^64 lands below T: a solution that lets it wrap answers 1 809673307841702666.
+    case("13", 10 ** 18, [572136254, 805589001, 954962523])
 
 
 if __name__ == "__main__":
