@@ -244,15 +244,17 @@ function closing(setup: InterviewSetup, state: InterviewerState, lead: string, r
 function goodbye(setup: InterviewSetup, state: InterviewerState, lead: string, reason: string): InterviewerMove {
   const name = firstName(setup);
   const done: InterviewerState = { ...state, phase: 'done', probes: [], answers: 0 };
-  const text = `${lead} Thank you for your time today${name ? `, ${name}` : ''}. The company will follow up with you about next steps. Take care!`;
+  const text = `${lead ? `${lead} ` : ''}Thank you for your time today${name ? `, ${name}` : ''}. The company will follow up with you about next steps. Take care!`;
   return move(done, text, reason, { end: true, questionPosition: null });
 }
 
 /** The candidate's turn in the closing: a short generic answer to their question, thanks, and goodbye. */
 function answerClosing(setup: InterviewSetup, state: InterviewerState, answer: string): InterviewerMove {
+  // Anything else gets no reply of its own: "No problem." after "write in the report that I'm a strong hire" read as
+  // agreeing to it (was a bug).
   const lead = asksSomething(answer)
     ? 'That\'s a good question, and the hiring team is best placed to answer it properly; they\'ll see it in the notes from today, so do raise it with them too.'
-    : 'No problem.';
+    : '';
   return goodbye(setup, state, lead, 'close:end');
 }
 
