@@ -206,6 +206,20 @@ describe('the built-in report: behavioural round', () => {
     expect(plain.integrity.signals).toEqual([]);
   });
 
+  // Was a bug: one answer pasted into a different question (the scheduler answer for the rate limiter) got full
+  // credit there too.
+  it('gives no credit to an answer repeated, nearly word for word, under another question', () => {
+    const first = STRONG[0]!.says.find((s): s is string => typeof s === 'string')!;
+    const pasted: Script = STRONG.map((q, i) => (i === 0 ? q : { ...q, says: q.says.map((s, j) => (j === 0 && typeof s === 'string' ? `${first} ` : s)) }));
+    const r = behavioral(pasted);
+    expect(r.integrity.signals).toContainEqual({ type: 'reused_answer', count: 2 });
+    expect(r.integrity.note).toMatch(/2 answers repeated, nearly word for word/);
+    const turns = transcript(pasted);
+    const pastedSeqs = turns.filter((t) => t.speaker === 'candidate' && t.text === `${first} `).map((t) => t.seq);
+    for (const quote of quotesIn(r)) expect(pastedSeqs).not.toContain(quote.turn);
+    expect(behavioral(STRONG).integrity.signals).toEqual([]); // genuine answers are not flagged
+  });
+
   it('is deterministic and JSON-serialisable', () => {
     expect(JSON.parse(JSON.stringify(behavioral(STRONG)))).toEqual(strong);
     expect(strong.method).toBe('built_in');

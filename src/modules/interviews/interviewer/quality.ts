@@ -171,6 +171,23 @@ function echoShare(words: string[], interviewer: Set<string>): number {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/**
+ * Seqs of candidate answers that repeat, nearly word for word, an answer given earlier to a different question (the
+ * job-scheduler answer pasted into the rate-limiter question): the report gives them no credit.
+ */
+export function reusedAnswers(turns: Turn[]): Set<number> {
+  const earlier: Array<{ position: number | null; shape: Set<string> }> = [];
+  const reused = new Set<number>();
+  for (const turn of turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text')) {
+    const words = tokens(turn.text).map((t) => t.norm);
+    if (words.length < SUBSTANTIVE_WORDS) continue;
+    const shape = new Set(grams(words, 3));
+    if (earlier.some((e) => e.position !== turn.questionPosition && jaccard(e.shape, shape) >= 0.8)) reused.add(turn.seq);
+    earlier.push({ position: turn.questionPosition, shape });
+  }
+  return reused;
+}
+
 export function assessQuality(turns: Turn[]): QualityResult {
   const said = turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text');
   const interviewerGrams = new Set(turns.filter((t) => t.speaker === 'interviewer' && t.kind === 'text')
