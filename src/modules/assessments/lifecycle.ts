@@ -123,6 +123,20 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
   }
 
   /**
+   * For kinds scored in the background: a session over (finalized or timed out) whose last piece of work (a
+   * submission, an attempt) was just settled is completed at once, even when its completion job gave up waiting
+   * (work behind a backlog can outlast its retries) or is on its last run, failing as this completes (a job queued
+   * now would meet that one's unique key and be dropped). The report is written once whoever gets there first;
+   * should this fail, the completion job is queued again.
+   */
+  async function completeWhenSettled(sessionId: string, unsettled: () => Promise<number>, complete: (sessionId: string) => Promise<void>): Promise<void> {
+    const row = await repo.byId(db, sessionId);
+    const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && !!(row as { finalize_requested_at?: number | null }).finalize_requested_at);
+    if (!over || await unsettled() > 0 || await repo.hasReport(sessionId)) return;
+    await complete(sessionId).catch(() => queueCompletion(db, sessionId));
+  }
+
+  /**
    * Ends a started session whose time is up; returns the row as it now is. The status change and the queued
    * completion commit together, so it takes a transaction (never the plain connection): a crash between the two
    * writes must not leave a timed-out session that nothing will score.
@@ -202,6 +216,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     mustGet,
     settled,
     queueCompletion,
+    completeWhenSettled,
     stateOf: (row: Row) => stateOf(row, clock.now()),
 
     /** Refuses work on a session that is not started and open: `session_not_started`, or the code of its state. */

@@ -145,18 +145,8 @@ export function createJudgingService(deps: {
     });
   }
 
-  /**
-   * A session over (finalized or timed out) whose last submission was just judged is completed at once, even when
-   * its completion job gave up waiting (judging behind a backlog can outlast its retries) or is on its last run,
-   * failing as this completes (a job queued now would meet that one's unique key and be dropped). The report is
-   * written once whoever gets there first; should this fail, the completion job is queued again.
-   */
-  async function completeWhenJudged(sessionId: string): Promise<void> {
-    const row = await sessions.byId(db, sessionId);
-    const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at);
-    if (!over || await repo.unjudged(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
-    await complete(sessionId).catch(() => coding.queueCompletion(db, sessionId));
-  }
+  /** A finished session whose last submission was just judged completes now (see lifecycle.completeWhenSettled). */
+  const completeWhenJudged = (sessionId: string) => coding.completeWhenSettled(sessionId, () => repo.unjudged(db, sessionId), complete);
 
   /** Measures the reference solution on the large cases once per problem and reference language. */
   async function ensureReferenceTiming(problem: CodingProblemsTable, language: string): Promise<void> {

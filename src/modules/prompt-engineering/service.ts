@@ -175,18 +175,8 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
 
     complete,
 
-    /**
-     * A session over (finalized or timed out) whose last attempt was just settled is completed at once, even when its
-     * completion job gave up waiting (grading behind a backlog can outlast its retries) or is on its last run, failing
-     * as this completes (a job queued now would meet that one's unique key and be dropped). The report is written
-     * once whoever gets there first; should this fail, the completion job is queued again.
-     */
-    async completeWhenGraded(sessionId: string): Promise<void> {
-      const row = await sessions.byId(db, sessionId);
-      const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && row.finalize_requested_at !== null);
-      if (!over || await repo.ungraded(db, sessionId) > 0 || await sessions.hasReport(sessionId)) return;
-      await complete(sessionId).catch(() => lifecycle.queueCompletion(db, sessionId));
-    },
+    /** A finished session whose last attempt was just settled completes now (see lifecycle.completeWhenSettled). */
+    completeWhenGraded: (sessionId: string) => lifecycle.completeWhenSettled(sessionId, () => repo.ungraded(db, sessionId), complete),
 
     report: (tenant: Tenant, sessionId: string) => lifecycle.storedReport<PromptReport>(tenant, sessionId,
       'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.'),
