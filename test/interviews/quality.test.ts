@@ -92,25 +92,28 @@ describe('the transcript guard', () => {
   // They are words, not noise (never "garbled"); but the built-in assessment reads English cue words, and scored a full
   // answer in Spanish as a vague one in English ("no"): it now declines to score, saying why (was a bug).
   it('does not score answers in other languages or scripts as if they were poor English, nor call them noise', () => {
-    expect(refused(interview([
-      'Я отвечал за платёжную систему и переписал логику повторов, после чего количество ошибок упало в десять раз за месяц.',
-      'Сначала я бы уточнил требования, потом выбрал бы простую архитектуру и проверил её под нагрузкой на тестовом стенде.',
-      'Команда согласилась, и через две недели мы выпустили новую версию без единого инцидента.',
-    ]))).toBe('unsupported_language');
-    expect(refused(interview([
-      'Das Geschäftsmodell war schwierig, aber ich habe die Übertragungsgeschwindigkeit verbessert, und das Team war zufrieden damit.',
-      'Zuerst habe ich mit den Kunden gesprochen, danach haben wir gemeinsam die wichtigsten Funktionen ausgewählt und pünktlich geliefert.',
-      'Ich würde beim nächsten Mal früher mit dem Betrieb sprechen, weil die Migration der Datenbank länger gedauert hat als geplant.',
-    ]))).toBe('unsupported_language');
-    expect(refused(interview([
-      '我负责支付系统，重写了重试逻辑以后，每个月的错误数量下降了十倍，团队也更有信心了。',
-      '首先我会先确认需求，然后选择最简单的架构，并且在测试环境里做压力测试，看看能不能扛住高峰流量。',
-    ]))).toBe('unsupported_language');
-    expect(refused(interview([
-      'En mi empresa anterior las pruebas tardaban cuarenta y cinco minutos y los fallos aleatorios bloqueaban a todo el equipo cada semana.',
-      'Yo propuse dividir la suite en grupos paralelos, medí cada grupo y eliminé las pruebas duplicadas con ayuda de dos compañeros.',
-      'Como resultado las pruebas bajaron a ocho minutos y los fallos aleatorios cayeron un noventa por ciento en un mes.',
-    ]))).toBe('unsupported_language');
+    const transcripts = [
+      [
+        'Я отвечал за платёжную систему и переписал логику повторов, после чего количество ошибок упало в десять раз за месяц.',
+        'Сначала я бы уточнил требования, потом выбрал бы простую архитектуру и проверил её под нагрузкой на тестовом стенде.',
+        'Команда согласилась, и через две недели мы выпустили новую версию без единого инцидента.',
+      ],
+      [
+        'Das Geschäftsmodell war schwierig, aber ich habe die Übertragungsgeschwindigkeit verbessert, und das Team war zufrieden damit.',
+        'Zuerst habe ich mit den Kunden gesprochen, danach haben wir gemeinsam die wichtigsten Funktionen ausgewählt und pünktlich geliefert.',
+        'Ich würde beim nächsten Mal früher mit dem Betrieb sprechen, weil die Migration der Datenbank länger gedauert hat als geplant.',
+      ],
+      [
+        '我负责支付系统，重写了重试逻辑以后，每个月的错误数量下降了十倍，团队也更有信心了。',
+        '首先我会先确认需求，然后选择最简单的架构，并且在测试环境里做压力测试，看看能不能扛住高峰流量。',
+      ],
+      [
+        'En mi empresa anterior las pruebas tardaban cuarenta y cinco minutos y los fallos aleatorios bloqueaban a todo el equipo cada semana.',
+        'Yo propuse dividir la suite en grupos paralelos, medí cada grupo y eliminé las pruebas duplicadas con ayuda de dos compañeros.',
+        'Como resultado las pruebas bajaron a ocho minutos y los fallos aleatorios cayeron un noventa por ciento en un mes.',
+      ],
+    ];
+    for (const answers of transcripts) expect(refused(interview(answers)), answers[0]).toBe('unsupported_language');
   });
 
   it('counts a code snapshot as an answer, never as words', () => {

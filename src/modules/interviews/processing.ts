@@ -33,8 +33,8 @@ function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): As
  * How a run of processing treats what it cannot read. `strict`: an unreadable recording piece or image fails the run,
  * which the queue retries. `lenient` (the last run the queue allows): the recording or image is left out, so the
  * interview still completes. `minimal` (queued after every run's worker died): the recording is not joined (a
- * recording an earlier run joined is kept), as
- * joining it is the likeliest thing to kill a worker; its pieces stay in storage.
+ * recording an earlier run joined is kept), as joining it is the likeliest thing to kill a worker; its pieces stay in
+ * storage.
  */
 type Mode = 'strict' | 'lenient' | 'minimal';
 
@@ -74,6 +74,13 @@ export function interviewJobs(deps: {
   changed: (interviewId: string) => void;
 }): JobHandler[] {
   const { db, clock, queue, repo, ending, storage, emit } = deps;
+
+  /** `interview.summary_available`: how processing ended (the report's outcome, or why there is none). */
+  async function emitSummary(tx: Kysely<Database>, row: InterviewRow, outcome: {
+    status: 'completed' | 'failed'; overall_score: number | null; recommendation: string | null; failure_reason: string | null;
+  }): Promise<void> {
+    await emit(tx, tenantOfRow(row), 'interview.summary_available', { object: 'interview_report', interview_id: row.id, ...outcome });
+  }
 
   async function settleById(id: string): Promise<void> {
     const row = await repo.byId(db, id);
@@ -183,9 +190,7 @@ export function interviewJobs(deps: {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
       await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
-      await emit(tx, tenant, 'interview.summary_available', {
-        object: 'interview_report', interview_id: interviewId, status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure,
-      });
+      await emitSummary(tx, row, { status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure });
       return false;
     });
     if (erasedMeanwhile) {
@@ -208,9 +213,7 @@ export function interviewJobs(deps: {
       if (!row || row.status !== 'ended') return false;
       const now = clock.now();
       await repo.transition(tx, interviewId, ['ended'], { status: 'failed', completed_at: now, overall_score: null, failure_reason: 'processing_error', updated_at: now });
-      await emit(tx, tenantOfRow(row), 'interview.summary_available', {
-        object: 'interview_report', interview_id: interviewId, status: 'failed', overall_score: null, recommendation: null, failure_reason: 'processing_error',
-      });
+      await emitSummary(tx, row, { status: 'failed', overall_score: null, recommendation: null, failure_reason: 'processing_error' });
       return true;
     });
     if (changed) deps.changed(interviewId);

@@ -72,13 +72,13 @@ export function scoreSheet(instrument: Instrument, answers: Record<string, numbe
   return instrument.scales.map((s) => ({ ...scale(s.key, s.name), facets: s.facets.map((f) => scale(f.key, f.name)) }));
 }
 
+/** The least spread (raw points) local norms must show on a scale to place scores on it. */
+export const LOCAL_SD_MIN = 1;
+
 /**
  * Mean and SD (sample, n − 1) of each scale over many sheets' raw scores: an organisation's local norms. A scale on
  * which every sheet scored the same has no spread to place a score in, so it has none.
  */
-/** The least spread (raw points) local norms must show on a scale to place scores on it. */
-export const LOCAL_SD_MIN = 1;
-
 export function localNorms(sheets: Array<Record<string, number>>): Record<string, [number, number]> {
   const keys = new Set(sheets.flatMap((s) => Object.keys(s)));
   const out: Record<string, [number, number]> = {};

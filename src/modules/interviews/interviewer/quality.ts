@@ -159,6 +159,11 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return both / (a.size + b.size - both || 1);
 }
 
+/** An answer's shape for telling one answer given twice: its 3-word sequences (its words, when it is very short). */
+const answerShape = (words: string[]) => new Set(words.length >= 6 ? grams(words, 3) : words);
+/** Two answers whose shapes overlap this much are the same answer. */
+const SAME_ANSWER = 0.8;
+
 /** Per turn: the share of its words inside a 5-word sequence the interviewer said. */
 function echoShare(words: string[], interviewer: Set<string>): number {
   if (words.length < ECHO_N) return 0;
@@ -181,8 +186,8 @@ export function reusedAnswers(turns: Turn[]): Set<number> {
   for (const turn of turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text')) {
     const words = tokens(turn.text).map((t) => t.norm);
     if (words.length < SUBSTANTIVE_WORDS) continue;
-    const shape = new Set(grams(words, 3));
-    if (earlier.some((e) => e.position !== turn.questionPosition && jaccard(e.shape, shape) >= 0.8)) reused.add(turn.seq);
+    const shape = answerShape(words);
+    if (earlier.some((e) => e.position !== turn.questionPosition && jaccard(e.shape, shape) >= SAME_ANSWER)) reused.add(turn.seq);
     earlier.push({ position: turn.questionPosition, shape });
   }
   return reused;
@@ -207,8 +212,8 @@ export function assessQuality(turns: Turn[]): QualityResult {
     echoed += echo * words.length;
     if (words.length < 5) continue;
     longer++;
-    const shape = new Set(words.length >= 6 ? grams(words, 3) : words);
-    const repeat = earlier.some((e) => jaccard(e, shape) >= 0.8);
+    const shape = answerShape(words);
+    const repeat = earlier.some((e) => jaccard(e, shape) >= SAME_ANSWER);
     earlier.push(shape);
     if (repeat) repeats++;
     if (!repeat && echo < MAX_ECHO && words.length >= SUBSTANTIVE_WORDS) substantive++;
