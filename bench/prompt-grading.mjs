@@ -117,6 +117,11 @@ for (const warmUntil = performance.now() + WARMUP_MS; performance.now() < warmUn
   await prepRound();
 }
 const rounds = [];
+if (process.env.BENCH_ONLY === 'prep') {
+  // For profiling: Prep's rounds alone.
+  for (let r = 0; r < ROUNDS; r++) console.log(`Prep ${(await prepRound()).toFixed(3)} ms/case`);
+  process.exit(0);
+}
 for (let r = 0; r < ROUNDS; r++) {
   const bare = await bareRound('request');
   const prep = await prepRound();

@@ -12,7 +12,7 @@ import { createCodingCatalogRepo } from './coding/catalog-repo.js';
 import { codingRoutes } from './coding/routes.js';
 import { createCodingService } from './coding/service.js';
 import { createCodingSessionRepo } from './coding/sessions-repo.js';
-import { createJudgingService } from './coding/judging.js';
+import { createJudgingService, judgeBudgetMs } from './coding/judging.js';
 import { createJudgingRepo } from './coding/judging-repo.js';
 import { judgingRoutes } from './coding/judging-routes.js';
 import { createDomainRepo } from './domains/repo.js';
@@ -75,7 +75,7 @@ export function createModuleServices(services: Services) {
   });
   const judging = createJudgingService({
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,
-    model: services.model, judgeBudgetMs: Math.floor(config.jobLeaseMs / 2), emit: webhooks.emitEvent,
+    model: services.model, judgeBudgetMs: judgeBudgetMs(config), emit: webhooks.emitEvent,
   });
   const psychometric = createPsychometricService({
     db: db.kysely, database: db, clock, credits: services.credits, candidateAccess, queue: services.queue,

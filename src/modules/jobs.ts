@@ -2,7 +2,7 @@ import type { JobHandler } from '../jobs/worker.js';
 import { sweepIdempotencyKeys } from '../platform/idempotency.js';
 import type { Services } from '../services.js';
 import type { ModuleServices } from './index.js';
-import { judgingJobs } from './coding/judging.js';
+import { judgeBudgetMs, judgingJobs } from './coding/judging.js';
 import { invitationJobs } from './interviews/invitations.js';
 import { interviewJobs } from './interviews/processing.js';
 import { promptEngineeringJobs } from './prompt-engineering/service.js';
@@ -22,6 +22,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
     ...interviewJobs({
       db: db.kysely, clock, queue: services.queue, repo: modules.interviewRepo, ending: modules.interviews.ending, storage: services.files.storage, model: services.model,
       emit: modules.webhooks.emitEvent, changed: modules.channelHub.listener.changed,
+      sandbox: services.sandbox, judgeBudgetMs: judgeBudgetMs(services.core.config),
     }),
     ...invitationJobs({ db: db.kysely, clock, repo: modules.interviewRepo, candidateAccess: modules.candidateAccess, smtp: services.core.config.smtp }),
     {

@@ -203,7 +203,7 @@ describe('joining a recording when a run of the job is slow or storage fails', (
   /** The processing job's handler, over the storage (and repository) given; `last`: the last run the queue allows. */
   const handlerOver = (storage: ObjectStorage, repo = h.modules.interviewRepo) => interviewJobs({
     db: h.db.kysely, clock: h.clock, queue: h.services.queue, repo, ending: h.modules.interviews.ending, storage, model: null,
-    emit: h.modules.webhooks.emitEvent, changed: () => {},
+    emit: h.modules.webhooks.emitEvent, changed: () => {}, sandbox: h.services.sandbox, judgeBudgetMs: 10_000,
   }).find((j) => j.kind === 'interview.process')!;
   const processingOver = (storage: ObjectStorage, options: { last?: boolean; repo?: typeof h.modules.interviewRepo } = {}) => {
     const handler = handlerOver(storage, options.repo);
@@ -391,5 +391,52 @@ describe('invitations', () => {
     const before = mails.length;
     await settleJobs(h, ['interview.invite'], 'the queued copy');
     expect(mails.length).toBe(before); // nothing is sent after it was given up
+  });
+});
+
+describe('code outcomes in the report', () => {
+  /** A live-coding interview in which the candidate shares `source` (and runs it) for the problem in the editor, then ends it. */
+  async function codingInterview(source: (slug: string) => Promise<string>) {
+    const { interview, token, channel } = await kit.started(key(), { round_type: 'live-coding' });
+    const planned = await h.db.kysely.selectFrom('interview_questions').select(['position', 'problem']).where('interview_id', '=', interview.id)
+      .where('problem', 'is not', null).orderBy('position').executeTakeFirstOrThrow();
+    const slug = JSON.parse(planned.problem!).slug as string;
+    const state = JSON.parse((await h.db.kysely.selectFrom('interviews').select('interviewer').where('id', '=', interview.id).executeTakeFirstOrThrow()).interviewer);
+    expect(state.index).toBe(planned.position); // the problem is the question in hand
+    const shared = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: await source(slug), run: true, stdin: '' } });
+    await channel.until(() => channel.turns.find((t) => t.seq === shared.turn), 'the code turn');
+    for (const said of [
+      'My approach is to read the whole input first, build the structure once, and then answer in a single pass over it, keeping a running result.',
+      'The time complexity is linear in the size of the input and the extra space is linear too, for the structure I build at the start.',
+      'I would test the smallest input, the largest one the constraints allow, repeated values, and an example where every value is the same.',
+      'If the input were much larger I would stream it instead of holding it in memory, and only keep the counts the answer needs.',
+    ]) await channel.answer(said);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await settleJobs(h, ['interview.process'], 'processing');
+    const report = await kit.client.ok('GET', `/v1/interviews/${interview.id}/report`, { key: key() }, 200);
+    expect(report).toMatchObject({ scored: true });
+    return { report, slug, shared, correctness: report.competencies.find((c: any) => c.measure === 'code_correctness') };
+  }
+
+  it('judges the final code on the problem\'s own tests: a program that merely runs is not rated correct, a solution is', async () => {
+    const printing = await codingInterview(async () => 'print(42)');
+    expect(printing.shared.run).toMatchObject({ status: 'ok', exit_code: 0 }); // it ran fine: that alone used to rate it 5
+    expect(printing.report.code.tests).toEqual([{
+      question_position: expect.any(Number), problem: printing.slug, turn: printing.shared.turn, language: 'python', passed: 0, total: expect.any(Number), verdict: 'WRONG_ANSWER', note: null,
+    }]);
+    expect(printing.report.code.tests[0].total).toBeGreaterThan(3);
+    expect(printing.correctness.rating).toBe(1);
+    expect(printing.correctness.rationale).toMatch(/0 of \d+ tests passed/);
+
+    const solving = await codingInterview(async (slug) => {
+      const row = await h.db.kysely.selectFrom('coding_problems').select('reference_solutions').where('slug', '=', slug).executeTakeFirstOrThrow();
+      return JSON.parse(row.reference_solutions!).python as string;
+    });
+    const [judged] = solving.report.code.tests;
+    expect(judged).toMatchObject({ problem: solving.slug, verdict: 'ACCEPTED', note: null });
+    expect(judged.passed).toBe(judged.total);
+    expect(solving.correctness.rating).toBe(5);
+    // Hidden cases are never shown: only the counts and the verdict.
+    expect(JSON.stringify(solving.report)).not.toContain('hidden-');
   });
 });

@@ -35,6 +35,18 @@ function exampleCases(problem: Pick<CodingProblemsTable, 'examples'>) {
     .map((e, i) => ({ name: `example-${i + 1}`, input: e.input, expected: e.output }));
 }
 
+/**
+ * Wall-clock time one program's cases may take together once a slot is held, and the longest a judge waits for a
+ * slot: half the job lease each, so the two together stay under it.
+ */
+export const judgeBudgetMs = (config: { jobLeaseMs: number }) => Math.floor(config.jobLeaseMs / 2);
+
+/** Every case a submission is judged on: the public examples, then the hidden cases. */
+export function judgeCases(problem: Pick<CodingProblemsTable, 'examples' | 'hidden_cases'>) {
+  const hidden = JSON.parse(problem.hidden_cases) as HiddenCase[];
+  return [...exampleCases(problem), ...hidden.map((c) => ({ name: c.name, input: c.input, expected: c.output }))];
+}
+
 function shown(buffer: Buffer, max: number): { text: string; truncated: boolean } {
   return buffer.length > max ? { text: buffer.subarray(0, max).toString('utf8'), truncated: true } : { text: buffer.toString('utf8'), truncated: false };
 }
@@ -46,10 +58,7 @@ function shown(buffer: Buffer, max: number): { text: string; truncated: boolean 
 export function createJudgingService(deps: {
   db: Kysely<Database>; clock: Clock; sandbox: Sandbox; queue: JobQueue; repo: JudgingRepo; sessions: CodingSessionRepo;
   catalog: CodingCatalogRepo; coding: CodingService; model: TextModel | null;
-  /**
-   * Wall-clock time one submission's cases may take together once a slot is held, and the longest the judge waits for
-   * a slot: half the job lease each, so the two together stay under it.
-   */
+  /** See judgeBudgetMs(). */
   judgeBudgetMs: number;
   emit: Emit;
 }) {
@@ -246,7 +255,7 @@ export function createJudgingService(deps: {
         execution = await sandbox.execute({
           language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch', budgetMs: judgeBudgetMs,
           limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
-          cases: [...examples, ...hidden.map((c) => ({ name: c.name, input: c.input, expected: c.output }))],
+          cases: judgeCases(problem),
         });
       } catch (error) {
         // Busy (every slot taken for the whole budget) or a launch fault: queued again and retried.

@@ -9,6 +9,8 @@ import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
 import { joinMp4Streams } from '../../storage/mp4-join.js';
 import { joinWebmStreams } from '../../storage/webm-join.js';
 import type { Emit } from '../webhooks/service.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
+import { judgeFinalCode } from './code-tests.js';
 import { turnOf } from './conversation.js';
 import { ERASE_FILES_JOB, PROCESS_JOB, TIMEOUT_JOB, type Ending } from './ending.js';
 import { methodFor } from './interviewer/method.js';
@@ -72,6 +74,8 @@ function transcriptTurn(row: InterviewTurnsTable, uploaded: ReadonlySet<string>)
 export function interviewJobs(deps: {
   db: Kysely<Database>; clock: Clock; queue: JobQueue; repo: InterviewRepo; ending: Ending; storage: ObjectStorage; model: TextModel | null; emit: Emit;
   changed: (interviewId: string) => void;
+  /** Judges each problem's final code; `judgeBudgetMs` bounds one problem's cases, as for a coding submission. */
+  sandbox: Sandbox; judgeBudgetMs: number;
 }): JobHandler[] {
   const { db, clock, queue, repo, ending, storage, emit } = deps;
 
@@ -169,8 +173,9 @@ export function interviewJobs(deps: {
     const recordingKey = await recordingOf(row, mode);
     const transcript = rows.map((r) => transcriptTurn(r, uploaded));
     const turns = rows.map(turnOf);
+    const tests = await judgeFinalCode({ sandbox: deps.sandbox, budgetMs: deps.judgeBudgetMs, problem: (slug) => repo.problemCases(db, slug) }, setup.plan, turns, mode === 'strict');
     const method = methodFor(row.round_slug);
-    const body = buildInterviewReport({ method, setup, turns, integrity: integrity.map((e) => ({ type: e.type, count: Number(e.count) })) });
+    const body = buildInterviewReport({ method, setup, turns, tests, integrity: integrity.map((e) => ({ type: e.type, count: Number(e.count) })) });
     const modelAssessment = body.scored ? await assessWithModel(deps.model, method, turns) : null;
     const now = clock.now();
     const status = body.scored ? 'completed' as const : 'failed' as const;

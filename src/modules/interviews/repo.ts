@@ -201,6 +201,9 @@ export function createInterviewRepo(database: Db) {
       .where('interview_id', '=', interviewId).execute(),
     problemLimits: (tx: Kysely<Database>, slug: string) => tx.selectFrom('coding_problems').select(['time_limit_ms', 'memory_limit_mb'])
       .where('slug', '=', slug).executeTakeFirst(),
+    /** What judging a problem's final code needs (code-tests.ts). */
+    problemCases: (tx: Kysely<Database>, slug: string) => tx.selectFrom('coding_problems')
+      .select(['examples', 'hidden_cases', 'comparator', 'time_limit_ms', 'memory_limit_mb']).where('slug', '=', slug).executeTakeFirst(),
     problem: (tx: Kysely<Database>, id: string) => tx.selectFrom('coding_problems')
       .select(['id', 'slug', 'title', 'statement', 'input_format', 'output_format', 'constraints', 'time_limit_ms', 'memory_limit_mb'])
       .where('id', '=', id).executeTakeFirst(),

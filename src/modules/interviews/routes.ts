@@ -112,6 +112,10 @@ const Report = Type.Object({
       turn: Type.Integer(), question_position: Nullable(Type.Integer()), language: Type.String(), ran: Type.Boolean(), status: Nullable(Type.String()), exit_code: Nullable(Type.Integer()),
     })),
     summary: Type.Object({ snapshots: Type.Integer(), runs: Type.Integer(), succeeded: Type.Integer(), failed: Type.Integer(), last_status: Nullable(Type.String()) }),
+    tests: Type.Optional(Type.Array(Type.Object({
+      question_position: Type.Integer(), problem: Type.String(), turn: Type.Integer(), language: Type.String(),
+      passed: Nullable(Type.Integer()), total: Nullable(Type.Integer()), verdict: Nullable(Type.String()), note: Nullable(Type.String()),
+    }), { description: 'Each problem\'s final code judged on the problem\'s own cases after the interview (absent from reports made before it was)' })),
   }),
   integrity: Type.Object({ signals: Type.Array(Type.Object({ type: Type.String(), count: Type.Integer() })), note: Type.String() }, { description: 'Kept apart: never changes the score' }),
   model_assessment: Nullable(Type.Object({

@@ -31,7 +31,7 @@ import type { RoundStyle } from './types.js';
  * - design_requirements_scale design answers: requirements clarified, scale estimated (with numbers).
  * - design_data               design answers: data model discussed, with concrete storage concerns (keys, indexes…).
  * - design_trade_offs_failure design answers: trade-offs weighed, failure modes covered.
- * - code_correctness          code snapshots: the question's last run succeeded, or any run did, or it compiled.
+ * - code_correctness          each problem's final code: the share of the problem's tests it passes (by its runs when untested).
  * - code_complexity_testing   coding talk: complexity stated, code tested, edge cases named.
  * - problem_solving_approach  an approach stated (before coding), a clarifying question or assumption, alternatives.
  */

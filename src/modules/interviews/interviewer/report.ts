@@ -4,7 +4,7 @@ import {
 } from './analysis.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
 import { assessQuality, reusedAnswers, type QualityReason, type QualityStats } from './quality.js';
-import type { InterviewSetup, PlannedQuestion, Turn } from './types.js';
+import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
 
 /**
  * The built-in report: every competency of the round rated 1–5 on its anchored scale by a deterministic measure
@@ -50,6 +50,10 @@ export interface AnswerReport {
 
 export interface CodeReport {
   snapshots: Array<{ turn: number; question_position: number | null; language: string; ran: boolean; status: string | null; exit_code: number | null }>;
+  /** Each problem's final code judged on the problem's own cases after the interview (processing). */
+  tests: Array<{
+    question_position: number; problem: string; turn: number; language: string; passed: number | null; total: number | null; verdict: string | null; note: string | null;
+  }>;
   summary: { snapshots: number; runs: number; succeeded: number; failed: number; last_status: string | null };
 }
 
@@ -411,10 +415,19 @@ function designMeasure(measure: Measure, asked: Asked[], q: Quoter): Measured {
 const succeeded = (t: Turn) => t.code?.run?.status === 'ok' && (t.code.run.exitCode ?? 0) === 0;
 const realRun = (t: Turn) => Boolean(t.code?.run && t.code.run.status !== 'unavailable');
 
-/** Per problem: last run succeeded 1; a run succeeded, the last failed 0.75; ran but failed 0.5; no compile or never run 0.25; no code 0. */
-function correctnessMeasure(asked: Asked[]): Measured {
-  let lastOk = 0, runs = 0, ok = 0;
+/**
+ * Per problem whose final code was judged on the problem's own cases: the share of cases passed. Otherwise, by the
+ * runs made during the interview: last run succeeded 1; a run succeeded, the last failed 0.75; ran but failed 0.5;
+ * no compile or never run 0.25; no code 0. A run that succeeds only shows the program ran, so tests come first.
+ */
+function correctnessMeasure(asked: Asked[], tests: ProblemTests[]): Measured {
+  let lastOk = 0, runs = 0, ok = 0, judged = 0, passed = 0, total = 0;
   const scores = asked.map((a) => {
+    const t = tests.find((x) => x.questionPosition === a.q.position && x.passed !== null);
+    if (t) {
+      judged++; passed += t.passed!; total += t.total!;
+      return t.total! > 0 ? t.passed! / t.total! : 0;
+    }
     const ran = a.code.filter(realRun);
     runs += ran.length; ok += ran.filter(succeeded).length;
     if (a.code.length === 0) return 0;
@@ -423,10 +436,15 @@ function correctnessMeasure(asked: Asked[]): Measured {
     if (ran.some(succeeded)) return 0.75;
     return ran.every((t) => t.code!.run!.status === 'compile_error') ? 0.25 : 0.5;
   });
+  const byTests = judged > 0 ? `Final code judged on the problem's tests for ${of(judged, asked.length, 'question')}: ${passed} of ${total} tests passed. ` : '';
+  const byRuns = judged < asked.length ? `By the runs during the interview${judged > 0 ? ' (the rest)' : ''}: the last run succeeded in ${lastOk}, and ${ok} of ${runs} runs succeeded.` : '';
   return {
     score: mean(scores),
-    evidence: asked.map((a) => [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1]).filter(Boolean).map((t) => excerpt(t!, 0)),
-    rationale: `The last run succeeded in ${of(lastOk, asked.length, 'problem')}; ${ok} of ${runs} runs succeeded.`,
+    evidence: asked.map((a) => {
+      const t = tests.find((x) => x.questionPosition === a.q.position && x.passed !== null);
+      return (t ? a.code.find((c) => c.seq === t.turn) : undefined) ?? [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1];
+    }).filter(Boolean).map((t) => excerpt(t!, 0)),
+    rationale: (byTests + byRuns).trim(),
   };
 }
 
@@ -465,14 +483,14 @@ function approachMeasure(asked: Asked[], q: Quoter): Measured {
   };
 }
 
-function measure(m: Measure, asked: Asked[], q: Quoter): Measured {
+function measure(m: Measure, asked: Asked[], q: Quoter, tests: ProblemTests[]): Measured {
   switch (m) {
     case 'star_situation_task': case 'star_action_ownership': case 'star_result': return starMeasure(m, asked, q);
     case 'key_point_coverage': return coverageMeasure(asked, q);
     case 'depth_follow_ups': return depthMeasure(asked);
     case 'communication': return communicationMeasure(asked);
     case 'design_requirements_scale': case 'design_data': case 'design_trade_offs_failure': return designMeasure(m, asked, q);
-    case 'code_correctness': return correctnessMeasure(asked);
+    case 'code_correctness': return correctnessMeasure(asked, tests);
     case 'code_complexity_testing': return complexityTestingMeasure(asked, q);
     case 'problem_solving_approach': return approachMeasure(asked, q);
   }
@@ -480,10 +498,10 @@ function measure(m: Measure, asked: Asked[], q: Quoter): Measured {
 
 // ---- assembly ----------------------------------------------------------------------------------------------------
 
-function rate(c: Competency, asked: Asked[], q: Quoter, valid: (e: Quote | null) => e is Quote, fallback: Quote | null): CompetencyRating {
+function rate(c: Competency, asked: Asked[], q: Quoter, valid: (e: Quote | null) => e is Quote, fallback: Quote | null, tests: ProblemTests[]): CompetencyRating {
   const m = asked.length === 0
     ? { score: 0, evidence: [], rationale: 'No question of the plan was answered.' }
-    : measure(c.measure, asked, q);
+    : measure(c.measure, asked, q, tests);
   if (m.score === null) return { slug: c.slug, name: c.name, measure: c.measure, rating: null, anchor: null, evidence: [], rationale: m.rationale };
   const rating = ratingFor(m.score, c.measure);
   const seen = new Set<string>();
@@ -511,12 +529,15 @@ function answerReport(a: Asked, q: Quoter): AnswerReport {
   return out;
 }
 
-function codeReport(turns: Turn[]): CodeReport {
+function codeReport(turns: Turn[], tests: ProblemTests[]): CodeReport {
   const snaps = turns.filter((t) => t.kind === 'code' && t.code).sort((a, b) => a.seq - b.seq);
   const ran = snaps.filter(realRun);
   return {
     snapshots: snaps.map((t) => ({
       turn: t.seq, question_position: t.questionPosition, language: t.code!.language, ran: realRun(t), status: t.code!.run?.status ?? null, exit_code: t.code!.run?.exitCode ?? null,
+    })),
+    tests: tests.map((t) => ({
+      question_position: t.questionPosition, problem: t.problem, turn: t.turn, language: t.language, passed: t.passed, total: t.total, verdict: t.verdict, note: t.note,
     })),
     summary: {
       snapshots: snaps.length, runs: ran.length, succeeded: ran.filter(succeeded).length, failed: ran.length - ran.filter(succeeded).length,
@@ -564,8 +585,11 @@ function integrityReport(integrity: Array<{ type: string; count: number }>): Int
 
 export function buildInterviewReport(input: {
   method: RoundMethod; setup: InterviewSetup; turns: Turn[]; integrity: Array<{ type: string; count: number }>;
+  /** Each problem's final code judged on its tests (code-tests.ts); none when nothing was judged. */
+  tests?: ProblemTests[];
 }): InterviewReportBody {
   const { method, setup } = input;
+  const tests = input.tests ?? [];
   const said = [...input.turns].sort((a, b) => a.seq - b.seq);
   const quality = assessQuality(said);
   // Answers that try to steer the assessment, or repeat an answer given to another question, are not rated (and so
@@ -578,7 +602,7 @@ export function buildInterviewReport(input: {
   const valid = (e: Quote | null): e is Quote => e !== null && e.quote.length <= QUOTE_MAX && isVerbatim(candidateText.get(e.turn) ?? '', e.quote);
   const q: Quoter = (e) => { const quote = e ? { turn: e.seq, quote: e.quote } : null; return valid(quote) ? quote : null; };
   const common = {
-    method: 'built_in' as const, code: codeReport(turns),
+    method: 'built_in' as const, code: codeReport(turns, tests),
     integrity: integrityReport([...input.integrity, { type: MANIPULATION_SIGNAL, count: steered.size }, { type: REUSED_SIGNAL, count: reused.size }]),
   };
 
@@ -598,7 +622,7 @@ export function buildInterviewReport(input: {
   const asked = all.filter((a) => a.asked);
   const longest = [...asked.flatMap((a) => a.said)].sort((a, b) => b.text.length - a.text.length || a.seq - b.seq)[0];
   const fallback = longest ? excerpt(longest, 0) : null;
-  const competencies = method.competencies.map((c) => rate(c, asked, q, valid, fallback && valid(fallback) ? fallback : null));
+  const competencies = method.competencies.map((c) => rate(c, asked, q, valid, fallback && valid(fallback) ? fallback : null, tests));
   const ratings = competencies.map((c) => c.rating);
   const overall = overallScore(ratings);
   const recommendation = overall === null ? null : recommendationFor(overall, ratings);

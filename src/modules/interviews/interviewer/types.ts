@@ -65,6 +65,23 @@ export interface CodeRun {
   timeMs: number | null;
 }
 
+/**
+ * A problem's final code (the last snapshot at its question) judged after the interview on the problem's own cases,
+ * examples and hidden ones, as a coding submission is. `passed`/`total` null: it could not be judged (`note` says why).
+ */
+export interface ProblemTests {
+  questionPosition: number;
+  problem: string;
+  /** The snapshot's transcript turn. */
+  turn: number;
+  language: string;
+  passed: number | null;
+  total: number | null;
+  /** ACCEPTED, the first failing case's verdict, or COMPILE_ERROR; null when not judged. */
+  verdict: string | null;
+  note: string | null;
+}
+
 /** A code snapshot the candidate sent during the interview. */
 export interface CodeSnapshot {
   /** Transcript turn it is recorded as. */
