@@ -56,7 +56,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
         .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
         .where((eb) => {
           // A job whose worker died on its last attempt runs once more, as a final attempt (its handler then records a
-          // failure its own way); one whose worker died on that too is not leased again (failExhausted ends it).
+          // failure its own way); one whose worker died on that too is not leased again (leaseExhausted hands it to its handler, then it fails).
           const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now))
             .whereRef('attempts', '<=', 'max_attempts').orderBy(order).limit(max);
           // PostgreSQL: = ANY(ARRAY(…)) runs the locking sub-select exactly once (an IN could be rescanned by a nested
@@ -140,21 +140,29 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * Jobs of these kinds whose worker died (the lease ran out) on every attempt, the extra final one included: failed
-     * for good, as a thrown error would have left them. Returns them, for their handlers to settle what they were for.
+     * Jobs of these kinds whose worker died (the lease ran out) on every attempt, the extra final one included, leased
+     * to `workerId` until now + leaseMs for their handlers to settle what they were for (a delivery, an attempt marked
+     * failed); `failAbandoned` then ends each. A handler that fails, or a worker that dies meanwhile, leaves the job to
+     * be leased again once that lease runs out: the settling is retried, never lost (handlers are idempotent).
      */
-    async failExhausted(kinds: string[]): Promise<BackgroundJobsTable[]> {
+    async leaseExhausted(workerId: string, kinds: string[], leaseMs: number): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0) return [];
       const now = clock.now();
       // Looked for with a read first: an idle worker asks every second, and a write would take the write lock.
       const found = await db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds)
         .whereRef('attempts', '>', 'max_attempts').limit(100).execute();
       if (found.length === 0) return [];
-      const rows = await db.updateTable('background_jobs')
-        .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: now })
+      return db.updateTable('background_jobs').set({ locked_by: workerId, lease_until: now + leaseMs, updated_at: now })
         .where('id', 'in', found.map((r) => r.id)).where((eb) => leaseExpired(eb, now)).whereRef('attempts', '>', 'max_attempts')
         .returningAll().execute();
-      return rows;
+    },
+
+    /** A job leased by `leaseExhausted` whose handler has settled it: failed for good, as a thrown error would leave it. */
+    async failAbandoned(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<boolean> {
+      const r = await heldBy(job, workerId)
+        .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: clock.now() })
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
 
     /** Retention: settled jobs are kept a day, then deleted. */

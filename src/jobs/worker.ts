@@ -23,6 +23,8 @@ export interface WorkerLog {
 }
 
 const DEFAULT_RETRY_SECONDS = [30, 120, 600, 3600, 21_600];
+/** How long a worker holds an abandoned job while its handler settles it (then another try, by any worker). */
+const ABANDON_LEASE_MS = 60_000;
 
 /**
  * Claims due jobs of the kinds it has handlers for and runs them, a few at a time. Any number of workers
@@ -78,20 +80,26 @@ export function createWorker(deps: {
     }
   }
 
-  /** Jobs whose worker died on their last attempt fail for good (at most once a second); recurring kinds go on. */
+  /**
+   * Jobs whose worker died on their last attempt fail for good once their handler has settled what they were for (at
+   * most one look a second); recurring kinds go on. A handler that fails is tried again when the job's lease
+   * (ABANDON_LEASE_MS) runs out.
+   */
   let exhaustedCheckedAt = -Infinity;
   async function failExhausted(): Promise<void> {
     const now = clock.now();
     if (now - exhaustedCheckedAt < 1000) return;
     exhaustedCheckedAt = now;
-    for (const job of await queue.failExhausted(kinds)) {
-      log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
+    for (const job of await queue.leaseExhausted(id, kinds, ABANDON_LEASE_MS)) {
       const handler = handlers.get(job.kind)!;
       try {
         await handler.abandoned?.(JSON.parse(job.payload) as unknown, job);
       } catch (error) {
-        log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not settle an abandoned job');
+        log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not settle an abandoned job: tried again when its lease runs out');
+        continue;
       }
+      log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
+      await queue.failAbandoned(job, id);
       if (handler.everyMs) await queue.ensureRecurring(job.kind, now + handler.everyMs);
     }
   }

@@ -106,7 +106,11 @@ describe('the job queue', () => {
       if ((await h.services.queue.claim(`dying-${i}`, [kind], 1, 10_000)).length === 0) break;
       h.clock.advance(10_000); // the worker died: its lease runs out
     }
-    expect((await h.services.queue.failExhausted([kind])).map((j) => j.id)).toEqual([id]);
+    const [exhausted] = await h.services.queue.leaseExhausted('settler', [kind], 60_000);
+    expect(exhausted).toMatchObject({ id, attempts: 3, status: 'running', locked_by: 'settler' });
+    expect(await h.services.queue.claim('other', [kind], 1, 10_000)).toEqual([]); // never run again
+    expect(await h.services.queue.leaseExhausted('other', [kind], 60_000)).toEqual([]); // settled by one worker at a time
+    expect(await h.services.queue.failAbandoned(exhausted, 'settler')).toBe(true);
     expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 3, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
     // A worker ends such jobs itself, and queues a recurring kind's next run.
     const recurring = freshKind();
@@ -132,6 +136,29 @@ describe('the job queue', () => {
     expect(settled).toEqual([{ what: 'a delivery' }]);
     expect(runs).toBe(0);
     expect((await jobsOf(kind))[0]!.status).toBe('failed');
+  });
+
+  // Was a bug: a handler that failed to settle an abandoned job (the database busy for a moment) was logged and never
+  // tried again: the job was already failed, and what it was for (an interview's processing) stayed unsettled for ever.
+  it('tries an abandoned job\'s handler again, after a lease, when it fails to settle it; the job fails for good only once settled', async () => {
+    const kind = freshKind();
+    await h.services.queue.enqueue(h.db.kysely, kind, { what: 'processing' }, { maxAttempts: 1 });
+    for (let i = 0; i < 2; i++) {
+      await h.services.queue.claim('dying', [kind], 1, 10_000);
+      h.clock.advance(10_000);
+    }
+    let tries = 0;
+    const settling = worker([{ kind, run: async () => {}, abandoned: async () => { if (++tries === 1) throw new Error('database busy'); } }]);
+    await settling.runOnce();
+    expect(tries).toBe(1);
+    expect((await jobsOf(kind))[0]!.status).toBe('running'); // held for the next try, not failed
+    h.clock.advance(30_000);
+    await settling.runOnce();
+    expect(tries).toBe(1); // its lease has not run out yet
+    h.clock.advance(31_000);
+    await settling.runOnce();
+    expect(tries).toBe(2);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'failed', unique_key: null });
   });
 
   // Was a bug: a job that ran past its lease was claimed again beside itself, by its own worker too, until its copies
