@@ -68,14 +68,38 @@ export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): 
   return null;
 }
 
-function looksLikeText(bytes: Buffer): string | null {
-  if (bytes.includes(0)) return 'it contains binary data';
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return 'it is neither PDF, DOCX nor UTF-8 text';
+/** UTF-16 text without a byte-order mark: most odd bytes (LE) or even bytes (BE) of its first characters are 0. */
+function looksLikeBareUtf16(bytes: Buffer): boolean {
+  const pairs = Math.min(512, Math.floor(bytes.length / 2));
+  let even = 0, odd = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (bytes[2 * i] === 0) even++;
+    if (bytes[2 * i + 1] === 0) odd++;
   }
+  return pairs >= 8 && Math.max(even, odd) >= 0.6 * pairs && Math.min(even, odd) <= 0.05 * pairs;
+}
+
+/**
+ * A plain-text file's text: UTF-8 (a byte-order mark dropped), or UTF-16 with its byte-order mark (what Windows
+ * tools call "Unicode"); otherwise why not.
+ */
+export function decodeText(bytes: Buffer): { text: string } | { reason: string } {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  if (encoding === 'utf-8' && bytes.includes(0)) {
+    return { reason: looksLikeBareUtf16(bytes) ? 'it looks like UTF-16 text without a byte-order mark; save it as UTF-8' : 'it contains binary data' };
+  }
+  try {
+    // The decoder drops a byte-order mark itself.
+    return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+  } catch {
+    return { reason: encoding === 'utf-8' ? 'it is neither PDF, DOCX nor UTF-8 text' : `it is not valid ${encoding.toUpperCase()} text` };
+  }
+}
+
+function looksLikeText(bytes: Buffer): string | null {
+  const decoded = decodeText(bytes);
+  if ('reason' in decoded) return decoded.reason;
+  const { text } = decoded;
   const head = text.slice(0, 512).trimStart().toLowerCase();
   if (head.startsWith('{\\rtf')) return 'RTF is not supported; save it as PDF or DOCX';
   if (/^<(!doctype|html|\?xml|svg)/.test(head)) return 'HTML and XML are not supported; upload PDF, DOCX or plain text';

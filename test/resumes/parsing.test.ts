@@ -65,3 +65,28 @@ describe('scoring strong and weak fits to one brief', () => {
     expect(wins / pairs.length).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
 });
+
+describe('plain-text encodings', () => {
+  /** The text as UTF-16 with its byte-order mark (what Windows Notepad saves as "Unicode"), little- or big-endian. */
+  const utf16 = (text: string, order: 'le' | 'be', bom = true) => {
+    const le = Buffer.from((bom ? '\uFEFF' : '') + text, 'utf16le');
+    return order === 'le' ? le : Buffer.from(le).swap16();
+  };
+
+  it('reads UTF-16 text with a byte-order mark as it reads the same text in UTF-8; refuses UTF-16 without one, saying so', async () => {
+    const texts = (await buildCorpus()).filter((f) => f.format === 'txt').slice(0, 4);
+    expect(texts.length).toBe(4);
+    for (const file of texts) {
+      const text = file.bytes.toString('utf8').replace(/^\uFEFF/, '');
+      const expected = (await parseResume(Buffer.from(text, 'utf8'), { asOf: AS_OF })).parsed;
+      for (const order of ['le', 'be'] as const) {
+        const { parsed, contentType } = await parseResume(utf16(text, order), { asOf: AS_OF });
+        expect(parsed, `${file.id} utf-16${order}`).toEqual(expected);
+        expect(contentType).toBe('text/plain');
+      }
+      await expect(parseResume(utf16(text, 'le', false), { asOf: AS_OF })).rejects.toThrow(/UTF-16 text without a byte-order mark; save it as UTF-8/);
+    }
+    // A byte-order mark followed by what is not UTF-16 (an unpaired surrogate) is refused, not read as noise.
+    await expect(parseResume(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]), { asOf: AS_OF })).rejects.toThrow(/not valid UTF-16LE text/);
+  });
+});

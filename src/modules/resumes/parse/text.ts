@@ -1,8 +1,11 @@
+import { decodeText } from '../../../storage/file-type.js';
 import type { Line } from './lines.js';
 
-/** Plain UTF-8 text → lines; blank lines become the gap above the next line. */
+/** Plain text (UTF-8, or UTF-16 with its byte-order mark) → lines; blank lines become the gap above the next line. */
 export function readText(bytes: Buffer): { lines: Line[] } {
-  const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+  const decoded = decodeText(bytes);
+  if ('reason' in decoded) throw new Error(`not text: ${decoded.reason}`); // sniffDocument refused it before this
+  const text = decoded.text;
   const lines: Line[] = [];
   let blank = 10;
   for (const raw of text.split(/\r\n|\r|\n|\f/)) {
