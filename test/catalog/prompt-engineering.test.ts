@@ -79,4 +79,23 @@ describe('the prompt-engineering catalogue', () => {
     }
     expect(refused).toEqual([]);
   }, 180_000);
+
+  // Was a bug: the function checker gave the candidate's code 0.45 s of wall-clock time, so on a busy machine a correct
+  // function was failed as "took too long". Runaway code is stopped by the sandbox's CPU limit instead.
+  it('the function checker does not fail correct code that is slow to start on a busy machine', async () => {
+    const task = tasks.find((t) => t.file.slug === 'python-function-from-spec')!;
+    const index = [...t_cases(task)].findIndex((c) => c.assert.some((a) => a.type === 'sandbox'));
+    const c = t_cases(task)[index]!;
+    const a = c.assert.find((x) => x.type === 'sandbox')!;
+    const reference = [...task.file.sample_cases, ...task.file.hidden_cases][index]!.reference_output;
+    const slowStart = `import time\ntime.sleep(0.8)  # a machine busy with other work\n${reference.replace(/^```\w*\n|```\s*$/g, '')}`;
+    const run = await testSandbox().execute(checkerRun(task.definition.checkers[a.program!]!, [{ name: 'slow', input: slowStart, value: a.value }]));
+    expect(run.cases[0]).toMatchObject({ verdict: 'COMPLETED' });
+    const forever = await testSandbox().execute(checkerRun(task.definition.checkers[a.program!]!, [{ name: 'loop', input: 'while True:\n    pass\n', value: a.value }]));
+    expect(forever.cases[0]!.verdict).not.toBe('COMPLETED');
+  }, 30_000);
 });
+
+function t_cases(task: ReturnType<typeof catalogueProblems>['tasks'][number]) {
+  return [...task.definition.sample_cases, ...task.definition.hidden_cases];
+}
