@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
-import { settleJobs } from '../helpers/settle.js';
+import { settleJobs, testWorker } from '../helpers/settle.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -55,6 +55,30 @@ describe('erasing the candidate of an interview', () => {
     expect(turns).toEqual([]);
     const recording = await kit.call('GET', `/v1/interviews/${interview.id}/recording-url`, { key });
     expect(recording.body.error.code).toBe('recording_not_ready');
+  });
+});
+
+describe('upload links handed out before the erasure', () => {
+  // Was a bug (a security review): the files were deleted once, at once, while the upload links (300 s) still worked,
+  // so a whiteboard image or a piece of the recording put after the erasure stayed for good.
+  it('what is put through them after the erasure is deleted once they have expired', async () => {
+    const key = org.keys.secret_live;
+    const { interview, token, channel } = await kit.started(key);
+    const board = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    channel.send({ type: 'recording.chunk_url', index: 0 });
+    const piece = await channel.next('recording.chunk_url');
+    await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
+    const due = testWorker(h);
+    while ((await due.runOnce()) > 0) { /* the erasure's jobs due now, the clock not moved */ }
+    expect((await put(board.upload_url, PNG)).statusCode).toBe(200);
+    expect((await put(piece.url, Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('voice of the erased person')]))).statusCode).toBe(200);
+    const storage = h.services.files.storage;
+    const pieceKey = new URL(piece.url).pathname.replace(/^\/files\//, '');
+    expect(await storage.head(board.key)).not.toBeNull();
+    h.clock.advance(6 * 60_000); // the links have expired
+    await settleJobs(h, ['interview.erase-files'], 'the second deletion');
+    expect(await storage.head(board.key)).toBeNull();
+    expect(await storage.head(decodeURIComponent(pieceKey))).toBeNull();
   });
 });
 

@@ -52,3 +52,19 @@ describe('the conversation\'s compiled statements', () => {
     expect(await repo.byIdNow(id)).toMatchObject({ next_seq: seen.next_seq + 3, interviewer: '{"phase":"question"}' });
   });
 });
+
+describe('the company lists that steer a plan', () => {
+  // Was a bug (a security review): an organisation's private import (`prep bank import --org`) steered every other
+  // organisation's interview plans for that company, and what they drew hinted at what it had imported.
+  it('are those this organisation sees: installation-wide imports and its own, never another organisation\'s', async () => {
+    const other = await h.createOrg('Other Co');
+    const [shared, mine] = await h.db.kysely.selectFrom('question_bank_questions').select('id').where('organization_id', 'is', null).limit(2).execute();
+    const stats = (owner: string, questionId: string) => ({
+      owner, question_id: questionId, company_slug: 'acme-private', company_name: 'Acme', bucket: 'all', frequency: 99, acceptance: null, source_file: 'all.csv', imported_at: 1,
+    });
+    await h.db.kysely.insertInto('question_bank_imported_stats').values([stats(other.id, shared.id), stats(org.id, mine.id)] as never).execute();
+    const repo = createInterviewRepo(h.db);
+    expect([...await repo.companyQuestionIds(h.db.kysely, org.id, 'acme-private')]).toEqual([mine.id]);
+    expect([...await repo.companyQuestionIds(h.db.kysely, other.id, 'acme-private')]).toEqual([shared.id]);
+  });
+});

@@ -60,7 +60,7 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
   const count = bankQuestionCount(method, request.durationMinutes, request.customer.length);
   const target = bankRank(request.difficulty);
   const interests = wordsOf([request.role, ...(method.style === 'behavioral' ? [] : request.resumeSkills)].join(' '));
-  const company = request.companySlug ? await repo.companyQuestionIds(tx, request.companySlug) : new Set<string>();
+  const company = request.companySlug ? await repo.companyQuestionIds(tx, request.organizationId, request.companySlug) : new Set<string>();
   const seed = `${request.roundSlug}|${request.difficulty}|${request.role.toLowerCase()}`;
 
   type Candidate = {

@@ -7,6 +7,7 @@ import type {
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { topicsOfQuestion } from '../question-bank/repo.js';
+import { importedStatsOwners } from '../question-bank/repo.js';
 
 export type InterviewRow = InterviewsTable;
 
@@ -193,9 +194,9 @@ export function createInterviewRepo(database: Db) {
       .select(['q.id', 'q.slug', 'q.title', 'q.prompt', 'q.category', 'q.difficulty_rank', 'q.guidance', 'q.problem_id', topicsOfQuestion.as('topics')])
       .where('q.category', 'in', categories).where('q.guidance', 'is not', null).where('q.prompt', 'is not', null)
       .where((eb) => eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)])).execute(),
-    /** Questions the imported company lists say this company asks. */
-    companyQuestionIds: async (tx: Kysely<Database>, companySlug: string) => new Set((await tx.selectFrom('question_bank_imported_stats')
-      .select('question_id').where('company_slug', '=', companySlug).execute()).map((r) => r.question_id)),
+    /** Questions the imported company lists this organisation sees (installation-wide imports and its own) say this company asks. */
+    companyQuestionIds: async (tx: Kysely<Database>, organizationId: string, companySlug: string) => new Set((await tx.selectFrom('question_bank_imported_stats')
+      .select('question_id').where('company_slug', '=', companySlug).where('owner', 'in', importedStatsOwners(organizationId)).execute()).map((r) => r.question_id)),
     /** Shares the interview's time equally again over its plan. */
     setQuestionMinutes: (tx: Kysely<Database>, interviewId: string, minutes: number) => tx.updateTable('interview_questions').set({ minutes })
       .where('interview_id', '=', interviewId).execute(),

@@ -546,9 +546,10 @@ export function createInterviewService(deps: {
         else if (row.status === 'scheduled') await cancelScheduled(tx, tenant, row);
       }
       const keys = [...await repo.boardKeys(tx, rows.map((r) => r.id)), ...rows.flatMap((r) => (r.recording_key ? [r.recording_key] : []))];
-      await queue.enqueue(tx, ERASE_FILES_JOB, {
-        keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })),
-      }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      const files = { keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })) };
+      await queue.enqueue(tx, ERASE_FILES_JOB, files, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      // Upload links handed out before the erasure work until they expire: what is put through them then goes too.
+      await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
       await repo.eraseCandidate(tx, tenant, candidateId);
     },

@@ -30,7 +30,7 @@ export interface ListedRow {
 }
 
 /** The owners whose imported statistics a caller sees: installation-wide imports ('') and its own. */
-const owners = (organizationId: string) => ['', organizationId];
+export const importedStatsOwners = (organizationId: string) => ['', organizationId];
 
 /** An organisation sees the shared questions and its own. */
 const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
@@ -53,7 +53,7 @@ export function createQuestionBankRepo(database: Db) {
     let imported = db.selectFrom('question_bank_imported_stats')
       .select((eb) => ['question_id', eb.fn.max('frequency').as('imported_frequency'), eb.fn.max('acceptance').as('imported_acceptance'),
         eb.fn.count<number>('company_slug').distinct().as('imported_companies')])
-      .where('owner', 'in', owners(organizationId)).where('bucket', '=', bucket);
+      .where('owner', 'in', importedStatsOwners(organizationId)).where('bucket', '=', bucket);
     if (company !== undefined) imported = imported.where('company_slug', '=', company);
     let q = db.selectFrom('question_bank_questions as q')
       .leftJoin(askedByProblem(db, organizationId, livemode, from).as('a'), 'a.problem_id', 'q.problem_id')
@@ -135,7 +135,7 @@ export function createQuestionBankRepo(database: Db) {
 
     async importedOf(tenant: Tenant, id: string) {
       return database.read(db.selectFrom('question_bank_imported_stats').select(['company_slug', 'company_name', 'bucket', 'frequency', 'acceptance', 'source_file', 'imported_at'])
-        .where('question_id', '=', id).where('owner', 'in', owners(tenant.organizationId))
+        .where('question_id', '=', id).where('owner', 'in', importedStatsOwners(tenant.organizationId))
         // The organisation's own import comes last, so it is what shows for a company and bucket both hold.
         .orderBy('company_slug').orderBy('bucket').orderBy('owner').compile());
     },
@@ -143,7 +143,7 @@ export function createQuestionBankRepo(database: Db) {
     async companies(tenant: Tenant, offset: number, limit: number) {
       return database.read(db.selectFrom('question_bank_imported_stats as s').innerJoin('question_bank_questions as q', 'q.id', 's.question_id')
         .select((eb) => ['s.company_slug', eb.fn.max('s.company_name').as('name'), eb.fn.count<number>('s.question_id').distinct().as('question_count')])
-        .where('s.owner', 'in', owners(tenant.organizationId)).where(visibleTo(tenant.organizationId))
+        .where('s.owner', 'in', importedStatsOwners(tenant.organizationId)).where(visibleTo(tenant.organizationId))
         .groupBy('s.company_slug').orderBy('question_count', 'desc').orderBy('s.company_slug').limit(limit + 1).offset(offset).compile()) as
         Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
     },
