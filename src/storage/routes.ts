@@ -8,6 +8,7 @@ import { ApiError } from '../platform/errors.js';
 import { DOCUMENT_CONTENT_TYPES, isPng, sniffDocument } from './file-type.js';
 import type { LocalStorage, SignedRequest } from './local.js';
 import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
+import { createUploadBudget, UPLOADS_IN_FLIGHT_BYTES, type UploadBudget } from './upload-budget.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -43,7 +44,7 @@ function acceptedType(accept: string | null, bytes: Buffer): string {
   return DOCUMENT_CONTENT_TYPES[sniffed.type];
 }
 
-export function storageRoutes(app: App, storage: LocalStorage): void {
+export function storageRoutes(app: App, storage: LocalStorage, budget: UploadBudget = createUploadBudget(UPLOADS_IN_FLIGHT_BYTES)): void {
   app.register(async (scope) => {
     // Uploads are raw bytes of any declared type: the handler reads the stream itself.
     scope.removeAllContentTypeParsers();
@@ -53,18 +54,33 @@ export function storageRoutes(app: App, storage: LocalStorage): void {
       const key = (request.params as { '*': string })['*'];
       const signed = check(storage, 'PUT', key, request.query as Query);
       const limit = signed.maxBytes ?? 0;
-      let bytes: Buffer;
-      try {
-        if (Number(request.headers['content-length'] ?? NaN) > limit) throw new ObjectTooLarge(limit);
-        bytes = await storage.receive(request.raw, limit);
-      } catch (error) {
-        if (!(error instanceof ObjectTooLarge)) throw error;
+      const declared = Number(request.headers['content-length'] ?? NaN);
+      const tooLarge = () => {
         reply.header('connection', 'close'); // the client may still be sending; do not read the rest
-        throw new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
+        return new ApiError('file_too_large', { message: `The file is larger than this upload allows (${limit} bytes).` });
+      };
+      if (declared > limit) throw tooLarge();
+      // Node ends a body at its declared length, so a declared size is what is held; a chunked body may reach the cap.
+      const held = budget.take(key, Number.isSafeInteger(declared) ? declared : limit);
+      if ('refused' in held) {
+        reply.header('connection', 'close');
+        throw held.refused === 'key_busy'
+          ? new ApiError('rate_limited', { message: 'An upload through this link is already under way; retry once it has finished.', headers: { 'Retry-After': '5' } })
+          : new ApiError('service_unavailable', { message: 'Too many uploads are under way on this server; retry shortly.', headers: { 'Retry-After': '5' } });
       }
-      const type = acceptedType(signed.contentType, bytes);
-      await storage.write(key, bytes, type);
-      return reply.code(200).header('content-type', type).send();
+      try {
+        let bytes: Buffer;
+        try {
+          bytes = await storage.receive(request.raw, limit);
+        } catch (error) {
+          throw error instanceof ObjectTooLarge ? tooLarge() : error;
+        }
+        const type = acceptedType(signed.contentType, bytes);
+        await storage.write(key, bytes, type);
+        return await reply.code(200).header('content-type', type).send();
+      } finally {
+        held.release();
+      }
     });
 
     scope.get('/files/*', { schema: { hide: true }, config: { rateClass: 'standard' } }, async (request, reply) => {

@@ -1,3 +1,5 @@
+import { PassThrough } from 'node:stream';
+import { createUploadBudget } from '../../src/storage/upload-budget.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
@@ -136,6 +138,33 @@ describe.runIf(backend === 'local')('the local storage URLs', () => {
     res = await put(url, TEXT_RESUME);
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('file_url_expired');
+  });
+
+  // Was a risk (a security review): a link may be used again until it expires, and each upload is held in memory until
+  // checked, so one candidate opening many slow uploads at once could exhaust the server's memory.
+  it('take one upload at a time through a link, and bound the bytes all uploads hold at once', async () => {
+    const candidateId = await kit.candidate(key());
+    const { upload_url: url } = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'a.txt' } });
+    const slow = new PassThrough();
+    const first = h.app.inject({ method: 'PUT', url: local(url), payload: slow, headers: { 'content-type': 'text/plain' } });
+    slow.write(TEXT_RESUME.slice(0, 100));
+    await new Promise((r) => setTimeout(r, 50)); // the first upload is under way
+    const second = await h.app.inject({ method: 'PUT', url: local(url), payload: TEXT_RESUME, headers: { 'content-type': 'text/plain' } });
+    expect(second.statusCode).toBe(429);
+    expect(second.json().error.code).toBe('rate_limited');
+    expect(second.headers['retry-after']).toBe('5');
+    slow.end(TEXT_RESUME.slice(100));
+    expect((await first).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'PUT', url: local(url), payload: TEXT_RESUME, headers: { 'content-type': 'text/plain' } })).statusCode).toBe(200);
+
+    const budget = createUploadBudget(100);
+    const a = budget.take('a', 60);
+    expect(budget.take('a', 1)).toEqual({ refused: 'key_busy' });
+    expect(budget.take('b', 41)).toEqual({ refused: 'full' });
+    const b = budget.take('b', 40);
+    expect('release' in a && 'release' in b).toBe(true);
+    if ('release' in a) { a.release(); a.release(); } // twice changes nothing
+    expect(budget.inFlight()).toBe(40);
   });
 });
 
