@@ -268,6 +268,18 @@ describe('joining', () => {
     await kit.join(token, interview.id);
     h.clock.advance(30_000);
     expect(await kit.client.ok('GET', `/v1/interviews/${interview.id}/timer`, { token }, 200)).toMatchObject({ running: true, remaining_seconds: 210, elapsed_seconds: 90 });
+    // Each pause is a signal for the reviewer (the report's integrity section counts them); a repeated pause is not another.
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/pause`, { token }, 200);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/pause`, { token }, 200);
+    const signals = await h.db.kysely.selectFrom('proctoring_events').select('type').where('subject_id', '=', interview.id).execute();
+    expect(signals.map((e) => e.type)).toEqual(['interview_paused', 'interview_paused']);
+    await kit.join(token, interview.id);
+    // They are the server's: the room's own signals keep their whole cap.
+    let recorded = 0;
+    for (let i = 0; i < 6; i++) {
+      recorded += (await kit.client.ok('POST', `/v1/interviews/${interview.id}/events`, { token, body: { events: Array.from({ length: 100 }, () => ({ type: 'tab_hidden' })) } }, 202)).recorded;
+    }
+    expect(recorded).toBe(500);
   });
 
   it('ends a test-mode interview at five minutes by the server\'s clock', async () => {

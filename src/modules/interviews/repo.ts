@@ -9,6 +9,9 @@ import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { topicsOfQuestion } from '../question-bank/repo.js';
 import { importedStatsOwners } from '../question-bank/repo.js';
 
+/** The proctoring signal each pause of the clock records (by the server, apart from the room's own and their cap). */
+export const PAUSE_SIGNAL = 'interview_paused';
+
 export type InterviewRow = InterviewsTable;
 
 /** Every column of a turn, in the order a compiled insert binds them. */
@@ -159,9 +162,10 @@ export function createInterviewRepo(database: Db) {
 
     events: (tx: Kysely<Database>, interviewId: string) => tx.selectFrom('proctoring_events').select(['type', (eb) => eb.fn.countAll<number>().as('count')])
       .where('subject_kind', '=', 'interview').where('subject_id', '=', interviewId).groupBy('type').orderBy('type').execute(),
+    /** The room's own signals (the cap is theirs: the server's pause signals are not counted). */
     async countEvents(tx: Kysely<Database>, interviewId: string): Promise<number> {
       const row = await tx.selectFrom('proctoring_events').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('subject_kind', '=', 'interview').where('subject_id', '=', interviewId).executeTakeFirstOrThrow();
+        .where('subject_kind', '=', 'interview').where('subject_id', '=', interviewId).where('type', '!=', PAUSE_SIGNAL).executeTakeFirstOrThrow();
       return Number(row.n);
     },
     insertEvents: (tx: Kysely<Database>, rows: ProctoringEventsTable[]) => tx.insertInto('proctoring_events').values(rows).execute(),

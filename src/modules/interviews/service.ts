@@ -22,7 +22,7 @@ import { initialState } from './interviewer/interviewer.js';
 import { methodFor } from './interviewer/method.js';
 import type { CodeRun, InterviewerState } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, customerQuestion, drawPlan, fromRows, minutesPerQuestion, toRows, type CustomerQuestion } from './plan.js';
-import type { InterviewRepo, InterviewRow } from './repo.js';
+import { PAUSE_SIGNAL, type InterviewRepo, type InterviewRow } from './repo.js';
 import {
   CLOSED, elapsedMs, LIVE, remainingMs, SCHEDULED_JOIN_WINDOW_MS, stopClock, TEST_MODE_MAX_SECONDS, UNSCHEDULED_JOIN_WINDOW_MS,
 } from './states.js';
@@ -405,6 +405,11 @@ export function createInterviewService(deps: {
         const now = clock.now();
         const changes = { ...stopClock(current, now), status: 'paused' as const, paused_at: now, updated_at: now };
         await repo.transition(tx, id, ['in_progress'], changes);
+        // The clock stops while the candidate is away: each pause is a signal for the reviewer, as a hidden tab is.
+        await repo.insertEvents(tx, [{
+          id: newId(), organization_id: current.organization_id, livemode: current.livemode, subject_kind: 'interview', subject_id: id,
+          type: PAUSE_SIGNAL, meta: null, created_at: now,
+        }]);
         return { ...current, ...changes };
       });
       deps.onTranscriptChange(id);
