@@ -233,6 +233,79 @@ describe('the built-in report: behavioural round', () => {
   });
 });
 
+// Was a bug: answers made of the words the measures look for (STAR cue words, CV vocabulary) rather than of an
+// account rated 5 on context, ownership and impact under any question (75, lean_no, above the short genuine
+// interview's 50). They are now neither rated nor quoted, and are listed under integrity for a person to look at.
+describe('the built-in report: stuffed behavioural answers', () => {
+  const TEMPLATE: Script = [
+    {
+      asks: [BEHAVIORAL[0].prompt, 'Why did the existing tests or code review not catch it?'],
+      says: [
+        'In my situation at my last company my task was to lead. I took action: I built, I owned, I drove, I measured. As a result revenue increased by 40% and we delivered on time. I learned a lot and my manager praised me.',
+        'As a result we reduced costs by 20%, I took ownership, I communicated with stakeholders and I learned a lot from it.',
+      ],
+    },
+    { asks: [BEHAVIORAL[1].prompt], says: ['The situation was that at my previous job I was responsible for the outcome. I took ownership, I planned, I executed, I communicated, I delivered. In the end we improved performance by 35% and saved $200k. I learned that ownership matters.'] },
+    { asks: [BEHAVIORAL[2].prompt], says: ['In my situation my task was to lead; I took action, I built, I owned, I measured; the result was a 40% increase in revenue and the project was delivered on time.'] },
+  ];
+  const SHORT: Script = [
+    {
+      asks: [BEHAVIORAL[0].prompt, 'Why did the existing tests or code review not catch it?'],
+      says: ['Last spring I shipped a timezone bug in our booking emails, so times were one hour off for European users. A user reported it. I reverted it within an hour, told support, and added a test with a UTC+1 fixture.', 'Our tests all ran in UTC, so nothing caught it.'],
+    },
+    { asks: [BEHAVIORAL[1].prompt], says: ['Our app had to launch before the school term started in September. Three weeks out I saw we were behind, so I proposed dropping the parent dashboard. My manager agreed, and we launched on time with the core timetable.'] },
+    { asks: [BEHAVIORAL[2].prompt], says: ['My tech lead wanted to add Kafka between two services. I thought direct HTTP calls were enough for our load, so I measured it and showed him the numbers in the design review. He agreed to wait, and we never needed Kafka that year.'] },
+  ];
+  const NON_NATIVE: Script = [
+    { asks: [BEHAVIORAL[0].prompt], says: ['In my previous company I make a mistake in the invoice export, the date filter was wrong by one day, so last day of month invoices was missing. Support tell me next morning. I revert my change in first hour, I run export again for 212 customers and I inform my lead. After I write test for the month boundary, since then no more this problem.'] },
+    { asks: [BEHAVIORAL[1].prompt], says: ['We have deadline from regulator, 1 April, cannot move. Six weeks before I see we are 40% behind the estimate. I go to product manager same day and propose to keep only what law require. We cut PDF export and templates but not the validation and tests. We ship 28 March, no failed submission.'] },
+    { asks: [BEHAVIORAL[2].prompt], says: ['My tech lead want to split order service in five microservices. I not agree because we are only four people and data is very coupled. I make small prototype of modular monolith and measure deploy time, and I show him in architecture review. Finally we keep one service with modules, and we ship routing feature in five weeks instead of eight.'] },
+  ];
+  const stuffedSeqs = (script: Script) => transcript(script).filter((t) => t.speaker === 'candidate').map((t) => t.seq);
+
+  it('gives a STAR template told under every question no credit, and says so under integrity', () => {
+    const r = behavioral(TEMPLATE);
+    expect(r.scored).toBe(true);
+    expect(ratings(r)).toMatchObject({ context: 1, ownership: 1, impact: 1, relevance: 1, communication: 1 });
+    expect(r.overall_score!).toBeLessThan(behavioral(WEAK).overall_score!);
+    expect(r.recommendation).toBe('no');
+    expect(r.integrity.signals).toEqual([{ type: 'stuffed_answer', count: 4 }]);
+    expect(r.integrity.note).toMatch(/^4 answers were stuffed rather than told: made almost only of STAR cue words and CV vocabulary \(turns \d+, \d+, \d+, \d+\)\. Kept in the transcript and not rated/);
+    expect(r.integrity.note).toMatch(/No proctoring signals were recorded/);
+    expect(quotesIn(r)).toEqual([]);
+    expect(r.answers.map((a) => [a.asked, a.answered])).toEqual([[true, false], [true, false], [true, false]]);
+  });
+
+  it('leaves the genuine answers of an interview rated, and the stuffed one out', () => {
+    const mixed: Script = [STRONG[0]!, STRONG[1]!, TEMPLATE[2]!];
+    const r = behavioral(mixed);
+    expect(r.integrity.signals).toEqual([{ type: 'stuffed_answer', count: 1 }]);
+    const turns = transcript(mixed);
+    const stuffedTurn = turns.filter((t) => t.speaker === 'candidate' && t.questionPosition === 2).map((t) => t.seq);
+    expect(r.integrity.note).toContain(`(turn ${stuffedTurn[0]})`);
+    for (const quote of quotesIn(r)) expect(stuffedTurn).not.toContain(quote.turn);
+    expect(r.answers[2]).toMatchObject({ asked: true, answered: false, words: 0 });
+    expect(r.answers[0].star?.missing).toEqual([]);
+    expect(r.overall_score!).toBeLessThan(strong.overall_score!);
+    expect(r.overall_score!).toBeGreaterThanOrEqual(60);
+  });
+
+  const strong = behavioral(STRONG);
+
+  it('keeps every rating of genuine answers, short, weak and non-native ones included', () => {
+    for (const script of [STRONG, WEAK, SHORT, NON_NATIVE]) {
+      const r = behavioral(script);
+      expect(r.integrity.signals, JSON.stringify(stuffedSeqs(script))).toEqual([]);
+      expect(r.integrity.note).not.toMatch(/stuffed/);
+    }
+    // The ratings these transcripts had before stuffed answers were looked for.
+    expect(ratings(strong)).toEqual({ context: 5, ownership: 5, impact: 4, relevance: 4, communication: 5 });
+    expect(ratings(behavioral(WEAK))).toEqual({ context: 3, ownership: 2, impact: 2, relevance: 1, communication: 3 });
+    expect(ratings(behavioral(SHORT))).toEqual({ context: 3, ownership: 4, impact: 3, relevance: 2, communication: 3 });
+    expect(ratings(behavioral(NON_NATIVE))).toEqual({ context: 2, ownership: 1, impact: 4, relevance: 3, communication: 4 });
+  });
+});
+
 describe('the transcript guard in the report', () => {
   it('refuses to score a transcript that fails the guard', () => {
     const ok = Array.from({ length: 25 }, () => 'ok').join(' ');
@@ -473,5 +546,81 @@ describe('every round method', () => {
       expect(report.overall_score).toBeLessThanOrEqual(100);
       expectVerbatim(report, turns);
     }
+  });
+});
+
+// Was a bug: a string of a question's key terms ("Call stack, microtask queue, task queue, FIFO order, await
+// continuation…") covered its key points as an explanation does, and a list of design terms rated 5 on
+// requirements, data and trade-offs.
+describe('the built-in report: keyword lists in technical rounds', () => {
+  const frontend = (first: string, followUp: string) => {
+    const turns = transcript([
+      { asks: [FRONTEND_Q[0].prompt, 'What would happen to rendering if a microtask kept scheduling another microtask forever?'], says: [first, followUp] },
+      { asks: [CUSTOM.prompt], says: ['I would start with a native select if the design allows it, because it is accessible for free. For a custom one I would use the listbox role, manage focus with aria-activedescendant, support arrow keys, Home, End and Escape, and announce the selected option to screen readers.'] },
+    ]);
+    return buildInterviewReport({ method: methodFor('frontend-engineering'), setup: setupOf('technical', [...plan(FRONTEND_Q, 12), CUSTOM]), turns, integrity: [] });
+  };
+
+  it('gives key terms strung together no key-point credit; a short or non-native explanation keeps it', () => {
+    const bag = frontend(
+      'Call stack, microtask queue, task queue, macrotask, FIFO order, await continuation, promise reactions, queueMicrotask, setTimeout 0 ms delay, synchronous code, async function, drained completely, next task.',
+      'The page freezes, because the browser cannot paint until the microtask queue is empty.',
+    );
+    expect(bag.answers[0].coverage!.covered).toEqual([]);
+    expect(ratings(bag).knowledge).toBeLessThanOrEqual(2); // 5 before: only the genuine follow-up answer counts now
+    expect(bag.integrity.signals).toEqual([{ type: 'stuffed_answer', count: 1 }]);
+    expect(bag.integrity.note).toMatch(/1 answer was stuffed rather than told: lists of terms without sentences \(turn \d+\)/);
+    const short = frontend(
+      'A F H C E G D B. Sync code first, F is sync until the await. Then microtasks in order C, E, G, and D only after C finished. B is a task so it comes last.',
+      'The page freezes, because the browser cannot paint until the microtask queue is empty.',
+    );
+    const nonNative = frontend(
+      'Order is A, F, H, C, E, G, D, B. First all synchronous code run, also async function until first await, so F is before H. After, the microtask queue run in FIFO: C, E, G. D go in queue only when C finish, so after G. B is timeout, it is task, so it wait until microtask queue is empty.',
+      'Page is frozen, because browser paint only between tasks and microtask queue never empty.',
+    );
+    for (const r of [short, nonNative]) {
+      expect(r.integrity.signals).toEqual([]);
+      expect(ratings(r).knowledge).toBe(5);
+    }
+  });
+
+  it('gives a coding talk made of keyword lists no credit; terse genuine notes keep theirs', () => {
+    const coding = (says: string[]) => buildInterviewReport({
+      method: methodFor('live-coding'), setup: setupOf('coding', plan(CODING_Q, 25)), integrity: [],
+      turns: transcript([{ asks: [CODING_Q[0].prompt, 'How would you test it?', 'Anything else?'], says }]),
+    });
+    const bag = coding([
+      'BFS queue adjacency list visited distance array enqueue dequeue shortest path unweighted graph O(n+m) time memory edge cases duplicates Dijkstra DFS.',
+      'Testing edge cases duplicates empty graph single node unit tests examples complexity linear.',
+      'I think that covers it, I can write the code for it now if you want me to.',
+    ]);
+    expect(ratings(bag)).toMatchObject({ solution_quality: 1, complexity_and_testing: 1 });
+    expect(bag.integrity.signals).toEqual([{ type: 'stuffed_answer', count: 2 }]);
+    const notes = coding([
+      '- BFS from island 1, all rides cost 1\n- adjacency list, add both directions\n- dist = -1 means not visited\n- set dist when enqueue\n- O(n + m) time and memory',
+      'I would test the example, n = 1 with no routes, and duplicate routes between the same islands.',
+    ]);
+    const terse = coding([
+      'BFS from 1 since unweighted. Adjacency list both ways. dist init -1, set on enqueue. O(n+m).',
+      'Edge cases: n = 1, m = 0, duplicate routes, islands nobody can reach.',
+      'Tested on the sample, n = 1 and an island nobody can reach.',
+    ]);
+    expect(notes.integrity.signals).toEqual([]);
+    expect(terse.integrity.signals).toEqual([]);
+    expect(ratings(notes)).toMatchObject({ solution_quality: 5, complexity_and_testing: 5 });
+    expect(ratings(terse)).toMatchObject({ solution_quality: 4, complexity_and_testing: 5 });
+  });
+
+  it('gives a system design that is a list of design terms no credit', () => {
+    const turns = transcript([{
+      asks: [DESIGN_Q[0].prompt, 'How would you stop the service being used to disguise phishing links?'],
+      says: [
+        'I think that covers it at a high level, I can go deeper into any part if you want me to. Requirements, functional, non-functional, scale, QPS, millions, peak, burst, storage, terabytes, schema, primary key, index, sharding, replication, cache, CDN, load balancer, trade-offs, consistency, availability, failover, retries, idempotency, monitoring.',
+        'Safe browsing, blocklist, rate limiting, abuse detection, domain reputation, manual review, reporting.',
+      ],
+    }]);
+    const r = buildInterviewReport({ method: methodFor('system-design'), setup: setupOf('system_design', plan(DESIGN_Q, 25)), turns, integrity: [] });
+    expect(ratings(r)).toEqual({ requirements_and_scale: 1, data_model: 1, trade_offs_and_failure: 1, technical_depth: 1, communication: 1 });
+    expect(r.integrity.signals).toEqual([{ type: 'stuffed_answer', count: 2 }]);
   });
 });

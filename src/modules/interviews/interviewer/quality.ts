@@ -1,3 +1,4 @@
+import { terms } from './analysis.js';
 import type { Turn } from './types.js';
 
 /**
@@ -191,6 +192,113 @@ export function reusedAnswers(turns: Turn[]): Set<number> {
     earlier.push({ position: turn.questionPosition, shape });
   }
   return reused;
+}
+
+// ---- stuffed answers ---------------------------------------------------------------------------------------------
+
+/**
+ * What a story is told with rather than what it tells: the STAR labels, the cue words the STAR reading looks for,
+ * and the verbs and nouns of CV language ("led", "drove", "ownership", "stakeholders", "revenue"). A genuine answer
+ * uses some of them; an answer made almost only of them tells nothing.
+ */
+const GENERIC_WORDS = (
+  'situation task action result results outcome outcomes impact context background challenge challenges goal goals objective ' +
+  'objectives star example examples lesson lessons learn learned learnt learning ' +
+  'lead led leading leader leaders leadership own owned owning owner ownership drive drove driven driving build built building ' +
+  'measure measured measuring measurable deliver delivered delivering delivery execute executed executing execution plan planned planning ' +
+  'communicate communicated communicating communication collaborate collaborated collaboration collaborative implement implemented ' +
+  'implementation analyse analysed analyze analyzed analysis decide decided decision decisions manage managed management coordinate ' +
+  'coordinated spearhead spearheaded take took taken make made work worked working solve solved improve improved improvement ' +
+  'improvements increase increased reduce reduced save saved grow grew growth achieve achieved achievement ensure ensured align ' +
+  'aligned alignment prioritise prioritised prioritize prioritized priority priorities focus focused optimise optimised optimize ' +
+  'optimized streamline streamlined leverage leveraged ' +
+  'revenue performance efficiency productivity quality customer customers satisfaction stakeholder stakeholders team teams company ' +
+  'organisation organization project projects manager managers accountability accountable responsibility responsible success successful ' +
+  'value process data driven cross functional initiative initiatives strategy strategic vision mission culture excellence innovation ' +
+  'transparency metric metrics kpi kpis roi cost costs time schedule ahead business role job effort problem issue solution approach ' +
+  'obsession bias proactive synergy lot great successfully significantly praised promoted recognised recognized matter matters first ' +
+  'finally end overall percent'
+);
+let genericTerms: ReadonlySet<string> | null = null;
+const generic = () => (genericTerms ??= new Set(GENERIC_WORDS.split(/\s+/).flatMap((w) => terms(w))));
+
+/** The words that hold an English sentence together (articles, pronouns, auxiliaries, prepositions, conjunctions). */
+const STRUCTURE_WORDS = new Set((
+  'a an the and or but nor so yet if then than because since as while when where which who whom whose what that this these those ' +
+  'i me my mine we us our ours you your he him his she her it its they them their there here ' +
+  'is am are was were be been being do does did done have has had having will would shall should can could may might must ' +
+  'to of in on at by for with from into onto about over under after before between through during without within up down out off ' +
+  'not no all any each every some such only also just very too more most much many other another same both either neither ' +
+  'per via like across against around along among toward towards upon until unless whether how why ' +
+  'don doesn didn isn aren wasn weren won wouldn couldn shouldn haven hasn hadn'
+).split(/\s+/));
+
+/** A turn is judged as a keyword list from this many plain words (below)… */
+export const LIST_MIN_WORDS = 12;
+/** …and as cue words from this many (a short vague reply, "I took ownership and delivered it on time", is never judged). */
+export const CUE_MIN_WORDS = 20;
+/** Cue words: at least this share of the turn's content words are generic ones… */
+export const STUFFED_GENERIC_SHARE = 0.6;
+/** …and it names fewer distinct words of its own (not generic) than this per word said (one in eight). */
+export const STUFFED_SPECIFIC_RATE = 0.125;
+/** Keyword list: a sentence of 6 or more words with fewer structure words than this share is a list of terms… */
+export const LIST_STRUCTURE_SHARE = 0.1;
+/** …and the turn is a keyword list when such sentences hold at least this share (half) of its words. */
+export const LIST_SHARE = 0.5;
+
+export type StuffingKind = 'cue_words' | 'keyword_list';
+export interface Stuffing { kind: StuffingKind; words: number; genericShare: number; specificRate: number; listShare: number }
+
+/**
+ * The plain words of a text, lower-cased: whitespace tokens of letters (with inner hyphens or apostrophes), of two
+ * letters or more apart from "a" and "I". Numbers, one-letter names ("n"), identifiers ("user_id", "offsetWidth",
+ * "COUNT(*)") and symbols are neither words nor structure, and are left out.
+ */
+const plainWords = (text: string) => text.split(/\s+/)
+  .map((token) => token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''))
+  .filter((token) => /^\p{L}+(?:['’-]\p{L}+)*$/u.test(token) && !/\p{Ll}\p{Lu}/u.test(token))
+  .map((w) => w.toLowerCase().replace(/['’]\p{L}*$/u, ''))
+  .filter((w) => w.length >= 2 || w === 'a' || w === 'i');
+
+/** A line of code typed into the answer (a code span, braces, an arrow, a tag, a SQL query) is not a list of terms. */
+const CODE_LINE = /`|[{}]|=>|<\/?[a-z][\w-]*[\s>/]|\bselect\b[\s\S]*\bfrom\b/i;
+
+/**
+ * Whether one candidate turn is stuffed, and how: `cue_words` when it is made of the generic vocabulary above with
+ * almost nothing of its own ("In my situation my task was to lead; I took action, I built, I owned; the result was
+ * a 40% increase in revenue"); `keyword_list` when most of it is terms strung together without the words that make
+ * sentences ("Call stack, microtask queue, task queue, FIFO, await continuation…"). Null for a genuine answer, and
+ * for a turn too short to judge.
+ */
+export function stuffing(text: string): Stuffing | null {
+  const prose = text.split('\n').filter((line) => !CODE_LINE.test(line)).join('\n');
+  const all = plainWords(prose);
+  if (all.length < LIST_MIN_WORDS) return null;
+  const content = terms(prose).filter((t) => /^\p{L}/u.test(t));
+  const common = generic();
+  const genericShare = content.length === 0 ? 0 : content.filter((t) => common.has(t)).length / content.length;
+  const specificRate = new Set(content.filter((t) => !common.has(t))).size / all.length;
+  let listed = 0;
+  for (const sentence of prose.split(/[.!?;]+(?=\s|$)|\n+/)) {
+    const ws = plainWords(sentence);
+    if (ws.length >= 6 && ws.filter((w) => STRUCTURE_WORDS.has(w)).length / ws.length < LIST_STRUCTURE_SHARE) listed += ws.length;
+  }
+  const listShare = listed / all.length;
+  const stats = { words: all.length, genericShare: round3(genericShare), specificRate: round3(specificRate), listShare: round3(listShare) };
+  if (all.length >= CUE_MIN_WORDS && genericShare >= STUFFED_GENERIC_SHARE && specificRate < STUFFED_SPECIFIC_RATE) return { kind: 'cue_words', ...stats };
+  if (listShare >= LIST_SHARE) return { kind: 'keyword_list', ...stats };
+  return null;
+}
+
+/** Seqs of the candidate's stuffed text turns (see `stuffing`), with the kind: the report gives them no credit. */
+export function stuffedAnswers(turns: Turn[]): Map<number, StuffingKind> {
+  const out = new Map<number, StuffingKind>();
+  for (const turn of turns) {
+    if (turn.speaker !== 'candidate' || turn.kind !== 'text') continue;
+    const found = stuffing(turn.text);
+    if (found) out.set(turn.seq, found.kind);
+  }
+  return out;
 }
 
 export function assessQuality(turns: Turn[]): QualityResult {

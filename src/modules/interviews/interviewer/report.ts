@@ -3,13 +3,15 @@ import {
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
-import { assessQuality, reusedAnswers, type QualityReason, type QualityStats } from './quality.js';
+import { assessQuality, reusedAnswers, stuffedAnswers, type QualityReason, type QualityStats, type StuffingKind } from './quality.js';
 import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
 
 /**
  * The built-in report: every competency of the round rated 1–5 on its anchored scale by a deterministic measure
  * (method.ts lists them), with verbatim evidence from the candidate's own turns. The same transcript always gives
- * the same report. Proctoring signals are reported beside it and never change a number in it.
+ * the same report. Proctoring signals are reported beside it and never change a number in it. Candidate turns
+ * addressed to the assessment, repeated from another question, or stuffed with cue words or key terms instead of an
+ * account (quality.ts `stuffing`) are not rated, and are counted under integrity.
  *
  * How a rating is reached: each measure scores every asked question (a plan question with any turn at its
  * position) from 0 to 1 — an asked question left unanswered scores 0 — and the mean maps to a rating by
@@ -552,6 +554,7 @@ function codeReport(turns: Turn[], tests: ProblemTests[]): CodeReport {
  */
 const MANIPULATION_SIGNAL = 'assessment_manipulation';
 const REUSED_SIGNAL = 'reused_answer';
+const STUFFED_SIGNAL = 'stuffed_answer';
 const MANIPULATION = new RegExp([
   String.raw`\b(?:ignore|disregard|forget|override)\b[^.?!\n]{0,40}\b(?:instructions?|rubric|prompt|rules|guidelines|scoring|ratings?)\b`,
   String.raw`\b(?:give|rate|score|mark)\s+me\b[^.?!\n]{0,30}?(?:\b[1-5]\s*(?:\/|out of)\s*5\b|\b100\b|\bfull marks\b|\bstrong (?:hire|yes)\b|\bthe highest\b)`,
@@ -564,20 +567,25 @@ export const isManipulation = (turn: Turn) => turn.speaker === 'candidate' && tu
 
 /**
  * Proctoring signals, summed per type: shown for a human to weigh, never part of the score; and the answers left
- * unrated (addressed to the assessment, or repeated from another question), said apart.
+ * unrated (addressed to the assessment, repeated from another question, or stuffed with cue words or keywords), said
+ * apart, the stuffed ones with their turns.
  */
-function integrityReport(integrity: Array<{ type: string; count: number }>): IntegrityReport {
+function integrityReport(integrity: Array<{ type: string; count: number }>, stuffed: Map<number, StuffingKind>): IntegrityReport {
   const sums = new Map<string, number>();
   for (const s of integrity) if (s.count > 0) sums.set(s.type, (sums.get(s.type) ?? 0) + s.count);
   const signals = [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, count]) => ({ type, count }));
-  const proctoring = signals.filter((s) => s.type !== MANIPULATION_SIGNAL && s.type !== REUSED_SIGNAL);
+  const proctoring = signals.filter((s) => s.type !== MANIPULATION_SIGNAL && s.type !== REUSED_SIGNAL && s.type !== STUFFED_SIGNAL);
   const total = proctoring.reduce((s, x) => s + x.count, 0);
   const steered = sums.get(MANIPULATION_SIGNAL) ?? 0;
   const reused = sums.get(REUSED_SIGNAL) ?? 0;
+  const turnsOf = (kind: StuffingKind) => [...stuffed].filter(([, k]) => k === kind).map(([seq]) => seq).sort((a, b) => a - b);
+  const listed = (seqs: number[], what: string) => (seqs.length === 0 ? [] : [`${what} (turn${seqs.length === 1 ? '' : 's'} ${seqs.join(', ')})`]);
+  const kinds = [...listed(turnsOf('cue_words'), 'made almost only of STAR cue words and CV vocabulary'), ...listed(turnsOf('keyword_list'), 'lists of terms without sentences')];
   return {
     signals,
     note: (steered > 0 ? `${steered} answer${steered === 1 ? '' : 's'} addressed the assessment itself (asking to ignore instructions or for a rating): ${steered === 1 ? 'it is' : 'they are'} kept in the transcript and not rated. ` : '')
-      + (reused > 0 ? `${reused} answer${reused === 1 ? '' : 's'} repeated, nearly word for word, an answer to another question: kept in the transcript and not rated. ` : '') + (total === 0
+      + (reused > 0 ? `${reused} answer${reused === 1 ? '' : 's'} repeated, nearly word for word, an answer to another question: kept in the transcript and not rated. ` : '')
+      + (stuffed.size > 0 ? `${stuffed.size} answer${stuffed.size === 1 ? ' was' : 's were'} stuffed rather than told: ${kinds.join('; ')}. Kept in the transcript and not rated; worth a look. ` : '') + (total === 0
       ? 'No proctoring signals were recorded. Signals never affect the score or the recommendation.'
       : `${total} proctoring signal${total === 1 ? '' : 's'} recorded (${proctoring.map((s) => `${s.type} ×${s.count}`).join(', ')}). They are for human review only and never affect the score or the recommendation; a signal is not proof of misconduct.`),
   };
@@ -592,18 +600,21 @@ export function buildInterviewReport(input: {
   const tests = input.tests ?? [];
   const said = [...input.turns].sort((a, b) => a.seq - b.seq);
   const quality = assessQuality(said);
-  // Answers that try to steer the assessment, or repeat an answer given to another question, are not rated (and so
-  // never quoted as evidence): the rest are.
+  // Answers that try to steer the assessment, repeat an answer given to another question, or are stuffed with cue
+  // words or keywords instead of an account are not rated (and so never quoted as evidence): the rest are.
   const steered = new Set(said.filter(isManipulation).map((t) => t.seq));
   const reused = reusedAnswers(said);
-  const turns = said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq));
+  const stuffed = stuffedAnswers(said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq)));
+  const turns = said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq) && !stuffed.has(t.seq));
   const candidateText = new Map(turns.filter((t) => t.speaker === 'candidate').map((t) => [t.seq, t.text]));
   // Every quote is checked against the candidate turn it cites: whatever found it, only verbatim quotes are shown.
   const valid = (e: Quote | null): e is Quote => e !== null && e.quote.length <= QUOTE_MAX && isVerbatim(candidateText.get(e.turn) ?? '', e.quote);
   const q: Quoter = (e) => { const quote = e ? { turn: e.seq, quote: e.quote } : null; return valid(quote) ? quote : null; };
   const common = {
     method: 'built_in' as const, code: codeReport(turns, tests),
-    integrity: integrityReport([...input.integrity, { type: MANIPULATION_SIGNAL, count: steered.size }, { type: REUSED_SIGNAL, count: reused.size }]),
+    integrity: integrityReport([
+      ...input.integrity, { type: MANIPULATION_SIGNAL, count: steered.size }, { type: REUSED_SIGNAL, count: reused.size }, { type: STUFFED_SIGNAL, count: stuffed.size },
+    ], stuffed),
   };
 
   if (!quality.ok) {
