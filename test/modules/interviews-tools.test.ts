@@ -272,6 +272,18 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).not.toBeNull();
     expect((await eventsOf(id)).map((e) => e.type).filter((t) => t !== 'interview.created' && t !== 'interview.started'))
       .toEqual(['interview.ended', 'interview.completed', 'interview.transcript_available', 'interview.summary_available']);
+    // Was a gap: the recording was given up for good. It is joined once storage answers again.
+    const later = interviewJobs({
+      db: h.db.kysely, clock: h.clock, queue: h.services.queue, repo: h.modules.interviewRepo, ending: h.modules.interviews.ending, storage: failingPiece(storage, id), model: null,
+      emit: h.modules.webhooks.emitEvent, changed: () => {}, sandbox: h.services.sandbox, judgeBudgetMs: 10_000,
+    }).find((j) => j.kind === 'interview.recording')!;
+    await expect(later.run({ interview_id: id }, {} as never)).rejects.toThrow('storage unavailable'); // still failing: tried again later
+    const queued = await h.db.kysely.selectFrom('background_jobs').select(['payload', 'max_attempts']).where('kind', '=', 'interview.recording').execute();
+    expect(queued.filter((j) => JSON.parse(j.payload).interview_id === id).map((j) => j.max_attempts)).toEqual([32]);
+    await settleJobs(h, ['interview.recording'], 'the recording, storage back');
+    expect((await served(id)).bytes.equals(Buffer.concat(PIECES))).toBe(true);
+    expect(await interviewRow(id)).toMatchObject({ status: 'completed', failure_reason: null });
+    for (const index of [0, 1, 2]) expect(await storage.head(recordingChunkKey({ organization_id: org.id, id }, index))).toBeNull();
   });
 
   it('processing that fails on its last run fails the interview with processing_error, said once, rather than leave it ended', async () => {

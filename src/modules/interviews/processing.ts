@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording, type RecordingFormat } from '../../storage/file-type.js';
@@ -23,6 +23,8 @@ import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS } from './states.js';
 
 const SWEEP_BATCH = 200;
+/** Joins a recording after its interview completed without it (storage failed on the last processing run). */
+export const RECORDING_JOB = 'interview.recording';
 
 /** A recording's pieces as one stream: a later recorder's stream (a reload of the room) appended to the first's. */
 function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
@@ -105,13 +107,40 @@ export function interviewJobs(deps: {
     return ok;
   }
 
-  async function recordingOf(row: InterviewRow, mode: Mode): Promise<string | null> {
+  /**
+   * The recording's key, if there is one; `deferred` when the lenient run could not read it (storage failing): the
+   * interview completes without it, and RECORDING_JOB joins it once storage answers again.
+   */
+  async function recordingOf(row: InterviewRow, mode: Mode): Promise<{ key: string | null; deferred: boolean }> {
     // An erased candidate's recording is never made (its pieces are being deleted).
-    if (row.candidate_id === null) return null;
-    if (row.recording_key) return row.recording_key;
+    if (row.candidate_id === null) return { key: null, deferred: false };
+    if (row.recording_key) return { key: row.recording_key, deferred: false };
     // The minimal run never joins, but keeps a recording an earlier run joined (its pieces are gone by then).
-    if (mode === 'minimal') return joinedRecording(row).catch(() => null);
-    return assembleRecording(row).catch((error: unknown) => (mode === 'strict' ? Promise.reject(error) : null));
+    if (mode === 'minimal') return { key: await joinedRecording(row).catch(() => null), deferred: false };
+    try {
+      return { key: await assembleRecording(row), deferred: false };
+    } catch (error) {
+      if (mode === 'strict') throw error;
+      return { key: null, deferred: true };
+    }
+  }
+
+  /** The recording joined after the interview completed without it; stored unless the candidate was erased meanwhile. */
+  async function joinLater(interviewId: string): Promise<void> {
+    const row = await repo.byId(db, interviewId);
+    if (!row || row.candidate_id === null || row.recording_key || (row.status !== 'completed' && row.status !== 'failed')) return;
+    const key = await assembleRecording(row); // throws while storage fails: the job is tried again
+    if (!key) return;
+    const stored = await db.transaction().execute(async (tx) => {
+      const current = await repo.locked(tx, interviewId);
+      if (!current || current.candidate_id !== row.candidate_id || current.recording_key) return false;
+      await repo.transition(tx, interviewId, [current.status], { recording_key: key, updated_at: clock.now() });
+      return true;
+    });
+    if (!stored) {
+      const current = await repo.byId(db, interviewId);
+      if (current?.recording_key !== key) await storage.delete(key); // erased meanwhile: nothing of the person is kept
+    }
   }
 
   /** The recording an earlier run of the job joined and stored, if any. */
@@ -170,7 +199,8 @@ export function interviewJobs(deps: {
     // Everything slow (storage, the model) happens before the one transaction that stores the result.
     const [setup, rows, integrity] = await Promise.all([loadSetup(db, repo, row), repo.turns(db, interviewId), repo.events(db, interviewId)]);
     const uploaded = await uploadedImages(rows, mode);
-    const recordingKey = await recordingOf(row, mode);
+    const recording = await recordingOf(row, mode);
+    const recordingKey = recording.key;
     const transcript = rows.map((r) => transcriptTurn(r, uploaded));
     const turns = rows.map(turnOf);
     const tests = await judgeFinalCode({ sandbox: deps.sandbox, budgetMs: deps.judgeBudgetMs, problem: (slug) => repo.problemCases(db, slug) }, setup.plan, turns, mode === 'strict');
@@ -194,6 +224,7 @@ export function interviewJobs(deps: {
       await repo.transition(tx, interviewId, ['ended'], {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
+      if (recording.deferred) await queue.enqueue(tx, RECORDING_JOB, { interview_id: interviewId }, { uniqueKey: `${RECORDING_JOB}:${interviewId}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
       await emitSummary(tx, row, { status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure });
       return false;
@@ -259,6 +290,12 @@ export function interviewJobs(deps: {
         if (minimal) return giveUp(id);
         await queue.enqueue(db, PROCESS_JOB, { interview_id: id, minimal: true } satisfies ProcessPayload, { uniqueKey: `${PROCESS_JOB}:${id}:minimal`, maxAttempts: 1 });
       },
+    },
+    {
+      // A recording storage could not give the last processing run: joined when it answers again (for about a week;
+      // the pieces stay until then). A worker that dies joining it gives up: the pieces stay in storage.
+      kind: RECORDING_JOB,
+      run: async (payload) => joinLater((payload as { interview_id: string }).interview_id),
     },
     {
       kind: ERASE_FILES_JOB,
