@@ -90,14 +90,23 @@ describe('whiteboard snapshots', () => {
     expect(notPng.statusCode).toBe(415);
     expect((await put(upload.upload_url, PNG, 'image/png')).statusCode).toBe(200);
     const missing = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token }); // never uploaded
-    await channel.until(() => channel.turns.find((t) => t.kind === 'board' && t.seq === missing.turn), 'the board turns');
+    // What S3 would take through its links (it cannot bound a presigned PUT): a file over the cap and one that is no PNG.
+    const huge = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    const fake = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    await h.services.files.storage.write(huge.key, Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]), 'image/png');
+    await h.services.files.storage.write(fake.key, Buffer.from('<svg onload="alert(1)"/>'), 'image/png');
+    await channel.until(() => channel.turns.find((t) => t.kind === 'board' && t.seq === fake.turn), 'the board turns');
     await channel.answer('I drew the write path: the client, the queue and the two consumers, with the cache beside them.');
     await channel.answer('The write goes to the queue first, so a slow consumer never blocks the request, and retries are idempotent.');
     await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
     await settleJobs(h, ['interview.process'], 'processing');
     const transcript = await kit.client.ok('GET', `/v1/interviews/${interview.id}/transcript`, { key: key() }, 200);
     const boards = transcript.turns.filter((t: any) => t.kind === 'board');
-    expect(boards.map((b: any) => [b.seq, b.image.uploaded])).toEqual([[upload.turn, true], [missing.turn, false]]);
+    expect(boards.map((b: any) => [b.seq, b.image.uploaded])).toEqual([[upload.turn, true], [missing.turn, false], [huge.turn, false], [fake.turn, false]]);
+    // Never served, so not kept.
+    expect(await h.services.files.storage.head(huge.key)).toBeNull();
+    expect(await h.services.files.storage.head(fake.key)).toBeNull();
+    expect(await h.services.files.storage.head(upload.key)).not.toBeNull();
     const image = await h.app.inject({ method: 'GET', url: new URL(boards[0].image.url).pathname + new URL(boards[0].image.url).search });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');

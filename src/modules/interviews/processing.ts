@@ -100,9 +100,11 @@ export function interviewJobs(deps: {
     for (const row of rows.filter((r) => r.kind === 'board' && r.data)) {
       const key = (JSON.parse(row.data!) as { key: string }).key;
       const info = await storage.head(key).catch((error: unknown) => (mode === 'strict' ? Promise.reject(error) : null));
-      if (!info || info.size > BOARD_MAX_BYTES) continue;
-      const bytes = await storage.read(key, BOARD_MAX_BYTES).catch(() => null);
+      if (!info) continue;
+      // S3 cannot bound a presigned upload: what is over the cap, or no PNG, is never served, so it is not kept either.
+      const bytes = info.size > BOARD_MAX_BYTES ? null : await storage.read(key, BOARD_MAX_BYTES).catch(() => undefined);
       if (bytes && isPng(bytes)) ok.add(key);
+      else if (bytes !== undefined) await storage.delete(key).catch(() => undefined);
     }
     return ok;
   }
