@@ -20,6 +20,17 @@ function worker(handlers: JobHandler[], leaseMs = 60_000) {
   return createWorker({ queue: h.services.queue, clock: h.clock, handlers, log: silent, leaseMs });
 }
 
+/** A job (of a kind of its own) of one attempt whose worker died on it and on its final run: for its handler to settle. */
+async function abandonedJob(payload: unknown): Promise<string> {
+  const kind = freshKind();
+  await h.services.queue.enqueue(h.db.kysely, kind, payload, { maxAttempts: 1 });
+  for (let i = 0; i < 2; i++) {
+    await h.services.queue.claim('dying', [kind], 1, 10_000);
+    h.clock.advance(10_000);
+  }
+  return kind;
+}
+
 describe('the job queue', () => {
   it('keeps a job only when the transaction that wrote it commits', async () => {
     const kind = freshKind();
@@ -124,12 +135,7 @@ describe('the job queue', () => {
   });
 
   it('hands a job that failed for good that way to its handler, to settle what the job was for', async () => {
-    const kind = freshKind();
-    await h.services.queue.enqueue(h.db.kysely, kind, { what: 'a delivery' }, { maxAttempts: 1 });
-    for (let i = 0; i < 2; i++) {
-      await h.services.queue.claim('dying', [kind], 1, 10_000);
-      h.clock.advance(10_000);
-    }
+    const kind = await abandonedJob({ what: 'a delivery' });
     const settled: unknown[] = [];
     let runs = 0;
     await worker([{ kind, run: async () => { runs++; }, abandoned: async (payload) => { settled.push(payload); } }]).runOnce();
@@ -141,12 +147,7 @@ describe('the job queue', () => {
   // Was a bug: a handler that failed to settle an abandoned job (the database busy for a moment) was logged and never
   // tried again: the job was already failed, and what it was for (an interview's processing) stayed unsettled for ever.
   it('tries an abandoned job\'s handler again, after a lease, when it fails to settle it; the job fails for good only once settled', async () => {
-    const kind = freshKind();
-    await h.services.queue.enqueue(h.db.kysely, kind, { what: 'processing' }, { maxAttempts: 1 });
-    for (let i = 0; i < 2; i++) {
-      await h.services.queue.claim('dying', [kind], 1, 10_000);
-      h.clock.advance(10_000);
-    }
+    const kind = await abandonedJob({ what: 'processing' });
     let tries = 0;
     const settling = worker([{ kind, run: async () => {}, abandoned: async () => { if (++tries === 1) throw new Error('database busy'); } }]);
     await settling.runOnce();

@@ -210,10 +210,10 @@ describe('joining a recording when a run of the job is slow or storage fails', (
   const PIECES = [Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('first piece ')]), Buffer.from('second piece '), Buffer.from('third piece')];
 
   /** The processing job's handler, over the storage (and repository) given; `last`: the last run the queue allows. */
-  const handlerOver = (storage: ObjectStorage, repo = h.modules.interviewRepo) => interviewJobs({
+  const handlerOver = (storage: ObjectStorage, repo = h.modules.interviewRepo, kind = 'interview.process') => interviewJobs({
     db: h.db.kysely, clock: h.clock, queue: h.services.queue, repo, ending: h.modules.interviews.ending, storage, model: null,
     emit: h.modules.webhooks.emitEvent, changed: () => {}, sandbox: h.services.sandbox, judgeBudgetMs: 10_000,
-  }).find((j) => j.kind === 'interview.process')!;
+  }).find((j) => j.kind === kind)!;
   const processingOver = (storage: ObjectStorage, options: { last?: boolean; repo?: typeof h.modules.interviewRepo } = {}) => {
     const handler = handlerOver(storage, options.repo);
     return (interviewId: string) => handler.run({ interview_id: interviewId }, (options.last ? { attempts: 8, max_attempts: 8 } : { attempts: 1, max_attempts: 8 }) as never);
@@ -282,10 +282,7 @@ describe('joining a recording when a run of the job is slow or storage fails', (
     expect((await eventsOf(id)).map((e) => e.type).filter((t) => t !== 'interview.created' && t !== 'interview.started'))
       .toEqual(['interview.ended', 'interview.completed', 'interview.transcript_available', 'interview.summary_available']);
     // Was a gap: the recording was given up for good. It is joined once storage answers again.
-    const later = interviewJobs({
-      db: h.db.kysely, clock: h.clock, queue: h.services.queue, repo: h.modules.interviewRepo, ending: h.modules.interviews.ending, storage: failingPiece(storage, id), model: null,
-      emit: h.modules.webhooks.emitEvent, changed: () => {}, sandbox: h.services.sandbox, judgeBudgetMs: 10_000,
-    }).find((j) => j.kind === 'interview.recording')!;
+    const later = handlerOver(failingPiece(storage, id), undefined, 'interview.recording');
     await expect(later.run({ interview_id: id }, {} as never)).rejects.toThrow('storage unavailable'); // still failing: tried again later
     const queued = await h.db.kysely.selectFrom('background_jobs').select(['payload', 'max_attempts']).where('kind', '=', 'interview.recording').execute();
     expect(queued.filter((j) => JSON.parse(j.payload).interview_id === id).map((j) => j.max_attempts)).toEqual([32]);
