@@ -99,6 +99,21 @@ describe('analyseStar', () => {
     expectVerbatim(multi.result, turns);
   });
 
+  // Was a bug: "in the end", "eventually", "at the end of the day" and any "feedback" were read as a result, so these
+  // stories were not asked how they turned out, and filler rated as impact.
+  it('reads "in the end" and "feedback" as a result only when an outcome is said', () => {
+    for (const text of [
+      'In the end, I am not really sure what happened with it.', 'In the end of 2022 our team was migrating the billing system.',
+      'At the end of the day, it really depends on the team and the context.', 'Eventually I was asked to lead the migration myself.',
+      'I got feedback from my manager that my code reviews were too harsh.', 'I asked the team for feedback on the design.',
+      'The feedback was that my reviews came across as harsh.',
+    ]) expect(analyseStar(said(text)).result, text).toBeNull();
+    for (const text of [
+      'In the end the team agreed to adopt my proposal.', 'In the end, the customer renewed the contract.', 'In the end it was fine I think.',
+      'Ultimately, the migration finished on time.', 'The customer gave us really positive feedback.', 'The feedback was very positive.',
+    ]) expect(analyseStar(said(text)).result, text).not.toBeNull();
+  });
+
   it('accepts situational answers ("I would …") as actions', () => {
     expect(analyseStar(said('I would first talk to the colleague privately and then I would agree on a plan with the lead.')).action).not.toBeNull();
   });
@@ -163,6 +178,11 @@ describe('analyseDesign and analyseCodingTalk', () => {
     expect(partial.scale).toBeNull();
     expect(partial.trade_offs).toBeNull();
     expect(partial.failure).toBeNull();
+  });
+
+  it('does not take "I\'d just start coding" for an approach', () => {
+    for (const text of ['I don\'t know, I\'d just start coding.', 'I\'ll just try something and see.', 'no plan really']) expect(analyseCodingTalk(said(text)).approach, text).toBeNull();
+    expect(analyseCodingTalk(said('I\'d start by sorting the intervals.')).approach).not.toBeNull();
   });
 
   it('finds approach, complexity and testing talk', () => {

@@ -179,6 +179,16 @@ describe('behavioural rounds', () => {
     expect(run.moves[2].state).toMatchObject({ phase: 'question', index: 1, probes: [], answers: 0 });
   });
 
+  // Was a bug: a question back after a lead-in ("Okay.") or without its question mark got a STAR probe (a non-sequitur).
+  it('answers a question back about what kind of example, after a lead-in or unpunctuated, and lets the candidate go on', () => {
+    for (const ask of ['Okay. Do you mean a team conflict or one with a customer?', 'do you mean a bug in production or one caught in testing']) {
+      const run = play(setup(), [{ say: ask }, { say: STAR_COMPLETE }]);
+      expect(run.reasons, ask).toEqual(['ask', 'clarify', 'move_on:complete']);
+      expect(run.moves[1].text).toMatch(/^Either is fine\. Pick the one you know best/);
+      expect(run.moves[1].state).toMatchObject({ index: 0, probes: ['clarify:1'] });
+    }
+  });
+
   it('repeats the question on request, encourages a non-answer once, then moves on', () => {
     const s = setup();
     const run = play(s, [{ say: 'Sorry, can you repeat the question?' }, { say: 'I don\'t know.' }, { say: 'um, no idea' }]);
@@ -236,6 +246,20 @@ describe('technical rounds', () => {
     expect(run.moves[1].questionPosition).toBe(0);
   });
 
+  // Was a bug: every question got the same rule of thumb, and a third one a probe instead of an answer.
+  it('answers what a clarifying question asks: a choice is the candidate\'s, an assumption is accepted, every time', () => {
+    const run = play(setup(), [
+      { say: 'Should I optimise for reads or writes?' }, { say: 'Right, so can I assume the timestamps are in UTC?' }, { say: 'And do we count cancelled ones?' },
+    ]);
+    expect(run.reasons).toEqual(['ask', 'clarify', 'clarify', 'clarify']);
+    expect(run.moves[1].text).toMatch(/^Your call\. Pick the one you think matters more here/);
+    expect(run.moves[2].text).toMatch(/^Sure, assume that, as long as the question doesn't say otherwise/);
+    expect(run.moves[3].text).toMatch(/^I'll leave that to you: go with your best assumption/);
+    expect(run.moves[3].state.probes).toEqual(['clarify:1', 'clarify:2', 'clarify:3']);
+    const coding = play(setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 }), [{ say: 'Can I assume the input fits in memory?' }]);
+    expect(coding.moves[1].text).toMatch(/^Yes, that's a fair assumption unless the statement says otherwise/);
+  });
+
   it('gives a customer question without guidance generic probes', () => {
     const s = setup();
     s.plan = [{ position: 0, source: 'customer', questionId: null, title: 'Caching', prompt: 'How do you decide what to cache in a web application?', keyPoints: [], followUps: [], minutes: 8, problem: null }];
@@ -267,6 +291,20 @@ describe('coding rounds', () => {
     expect(run.reasons.length).toBe(8);
     expectNoRepeatedProbe(run.moves);
     expectNoLeak(s, run.moves);
+  });
+
+  // Was a bug: "I'd just start coding" read as an approach, and the nudge to code called it "a reasonable plan".
+  it('does not praise a non-plan', () => {
+    const first = play(setup(), [{ say: 'I don\'t know, I\'d just start coding' }]);
+    expect(first.reasons).toEqual(['ask', 'probe:coding:approach']);
+    for (const nonPlan of ['I don\'t know, I\'d just start coding', 'no plan really', 'Honestly I\'ll just start writing code and see']) {
+      const run = play(setup(), [{ say: 'Okay, let me read it.' }, { say: nonPlan }]);
+      expect(run.reasons, nonPlan).toEqual(['ask', 'probe:coding:approach', 'probe:coding:code']);
+      expect(run.moves[2].text, nonPlan).not.toMatch(/plan|good|great|sounds/i);
+      expect(run.moves[2].text).toMatch(/editor/);
+    }
+    const planned = play(setup(), [{ say: 'Okay, let me read it.' }, { say: 'I would run a breadth-first search from island 1 over an adjacency list.' }]);
+    expect(planned.moves[2].text).toMatch(/reasonable plan|let's see it in code/);
   });
 
   it('says nothing about code in other rounds, or twice about the same failure', () => {
@@ -357,6 +395,25 @@ describe('the interviewer as a whole', () => {
       for (const m of run.moves) expect(JSON.parse(JSON.stringify(m.state))).toEqual(m.state);
     });
   }
+
+  // Was a bug: "Okay. Okay, let's see it in code.", "I see. That sounds like a reasonable plan.", and turns opening
+  // "Okay." then "Okay, thank you." or "Thanks." then "Thanks.".
+  it('never says two acknowledgements in a row, nor opens two turns in a row with the same one', () => {
+    const ack = String.raw`(?:okay|ok|alright|right|sure|thanks|thank you|got it|good|great|i see|that sounds|no problem)\b`;
+    const doubled = new RegExp(`^${ack}[^.!?]{0,30}[.!]\\s+${ack}`, 'i');
+    const opener = (text: string) => new RegExp(`^${ack}`, 'i').exec(text)?.[0].toLowerCase() ?? '';
+    const long = 'I would probably approach this by looking at what the team already does, talking to the people involved, and then deciding on a reasonable plan that works for everyone involved in the project.';
+    const scripts: Step[][] = [[...vague, ...vague, ...vague], Array.from({ length: 30 }, () => ({ say: long })), vague.flatMap((v) => [v, { say: long }])];
+    for (const [style, file, slugs] of [...styles, ['technical', 'sql-data', bankFile('sql-data').slice(0, 3).map((q) => q.slug)] as [RoundStyle, string, string[]]]) {
+      for (const steps of scripts) {
+        const run = play(setupOf(style, file, slugs, { minutes: 8, duration: 40 }), steps);
+        run.moves.forEach((m, i) => {
+          expect(m.text, `${file}: ${m.text}`).not.toMatch(doubled);
+          if (i > 0 && opener(m.text)) expect(opener(m.text), `${file}: ${run.moves[i - 1].text.slice(0, 40)} → ${m.text.slice(0, 40)}`).not.toBe(opener(run.moves[i - 1].text));
+        });
+      }
+    }
+  });
 
   it('reads non-answers and repeat requests', () => {
     for (const text of ['I don\'t know', 'pass', 'skip', 'Um... I\'m not sure, sorry.', 'no idea', '', 'hmm']) expect(isNonAnswer(text), text).toBe(true);

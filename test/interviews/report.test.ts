@@ -149,6 +149,23 @@ describe('the built-in report: behavioural round', () => {
     expect(['lean_no', 'no']).toContain(weak.recommendation);
   });
 
+  // Was a bug: well-sized answers that only talk around the question rated 4 on communication.
+  it('does not rate answers that talk around the question as good communication', () => {
+    const evasive: Script = [
+      'That\'s a great question, there are many ways to look at it, it really depends on the context and the team, and every situation is a bit different, so I would say it depends.',
+      'Well, it\'s hard to say, because there are a lot of factors to consider. At the end of the day it depends on the people involved and what the company wants, and there is no one right answer.',
+      'Honestly that\'s a good question. I think it really depends on the situation and the team dynamics, and different people would look at it in different ways, so it is really case by case.',
+    ].map((say, i) => ({ asks: [BEHAVIORAL[i].prompt], says: [say] }));
+    const r = behavioral(evasive);
+    expect(r.scored).toBe(true);
+    const communication = r.competencies.find((c) => c.slug === 'communication')!;
+    expect(communication.rating).toBe(1);
+    expect(communication.rationale).toMatch(/3 talked around the question/);
+    expect(ratings(r).impact).toBe(1);
+    // A real answer that says "it depends" keeps its rating.
+    expect(ratings(behavioral([STRONG[0]!, { ...STRONG[1]!, says: [`It really depends on the deadline, and that's a good question. ${STRONG[1]!.says[0]}`, ...STRONG[1]!.says.slice(1)] }, STRONG[2]!])).communication).toBe(5);
+  });
+
   it('reports the STAR parts each answer is missing', () => {
     expect(strong.answers.map((a) => a.star?.missing)).toEqual([[], [], []]);
     expect(strong.answers.every((a) => a.star?.ownership === 'i')).toBe(true);

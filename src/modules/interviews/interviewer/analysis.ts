@@ -289,16 +289,23 @@ const ACTION: Cue[] = [
 ];
 
 const RESULT: Cue[] = [
-  [/\b(?:as a result|in the end|ultimately|eventually|at the end of the day|in the long run|the end result|end result|in the end we)\b/, 2],
+  [/\b(?:as a result|the end result|end result)\b/, 2],
+  // "In the end", "ultimately", "eventually" announce an outcome only when one follows ("in the end the team agreed…",
+  // "in the end it was fine"); alone they are as often filler ("at the end of the day it depends…"), context ("in the
+  // end of 2022…") or a non-result ("in the end I'm not sure what happened"), so alone they need company.
+  [new RegExp(`\\b(?:in the end(?! of\\b)|ultimately|eventually|at the end of the day|in the long run)\\b,?\\s+(?:[a-z']+\\s+){0,4}?(?:(?:${IRREGULAR_PAST})|(?!(?:${[...NOT_ACTIONS].join('|')})\\b)[a-z]{3,}ed|(?:was|were)\\s+(?:(?:all|really|pretty|very|quite|mostly|much)\\s+)?(?:fine|good|great|ok|okay|happy|happier|successful|a success|better|resolved|solved|done|live|stable|faster|smooth|smoother|worth it))\\b`), 2],
+  [/\b(?:in the end(?! of\b)|ultimately|eventually|at the end of the day|in the long run)\b/, 1],
   [/\d+(?:[.,]\d+)?\s?(?:%|percent|per cent|x\b|times\b|ms\b|milliseconds|seconds|minutes|hours|days|weeks|months|years|k\b|users|customers|requests|tickets|bugs|incidents|dollars|euros|pounds)/, 2],
   [/[$€£]\s?\d/, 2],
   [/\bcut (?:\w+ )?(?:by|from|in half)\b|\b(?:reduced|increased|improved|saved|dropped|doubled|tripled|halved|grew|boosted|lowered|raised|decreased|sped up|fell|shrank)\b/, 2],
   [/\b(?:shipped|launched|released|delivered|went live|rolled out|deployed|completed|finished|met the deadline|hit the deadline|on time|on schedule|ahead of schedule)\b/, 2],
   [/\b(?:learned|learnt|lesson|taught me|takeaway|next time|do differently|in hindsight|looking back|since then|ever since|from then on)\b/, 2],
   [/\b(?:outcome|result|impact|effect) (?:was|is|were)\b/, 2],
-  [/\b(?:feedback|promoted|praised|thanked|recognized|recognised|never happened again|hasn'?t happened since|happy with|satisfied|adopted|still (?:in use|used|running))\b/, 2],
+  // Feedback is an outcome when it was good; "I got feedback that…", "I asked for feedback" are the story, not its end.
+  [/\b(?:positive|good|great|glowing|excellent|strong|amazing) feedback\b|\bfeedback (?:was|has been|were) (?:very |really |overwhelmingly )?(?:positive|good|great|glowing|excellent)\b/, 2],
+  [/\b(?:promoted|praised|thanked|recognized|recognised|never happened again|hasn'?t happened since|happy with|satisfied|adopted|still (?:in use|used|running))\b/, 2],
   [/\b(?:it worked|worked out|paid off|that fixed|which fixed|was fixed|got fixed|resolved|solved|succeeded|success(?:ful)?)\b/, 2],
-  [/\b(?:fixed|stable|faster|slower|cheaper|better|fewer|less|more reliable)\b/, 1],
+  [/\b(?:fixed|stable|faster|slower|cheaper|better|fewer|less|more reliable|happy|happier|pleased|relieved|easier|smoother)\b/, 1],
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -585,7 +592,8 @@ export function analyseDesign(turns: Turn[]): Record<DesignPhase, Evidence | nul
 const CODING: Record<keyof CodingTalk, Cue[]> = {
   approach: [
     [/\b(?:my|the|our) (?:approach|idea|plan|strategy|algorithm|solution) (?:is|was|would be|will be)\b/, 2],
-    [/\b(?:i'd|i would|i will|i'll|we can|we could|let's|i'm going to|i am going to|i plan to|i want to|you can|you could)\s+(?:\w+\s+)?(?:use|do|build|sort|iterate|loop|keep|store|maintain|traverse|scan|walk|start|compute|go|run|put|create|make|count|track|try|process|read|push|pop|split|group|map|merge|compare|check)\b/, 2],
+    // Not "I'd just start coding" / "I'll try something and see": that is the absence of a plan.
+    [/\b(?:i'd|i would|i will|i'll|we can|we could|let's|i'm going to|i am going to|i plan to|i want to|you can|you could)\s+(?:\w+\s+)?(?:use|do|build|sort|iterate|loop|keep|store|maintain|traverse|scan|walk|start|compute|go|run|put|create|make|count|track|try|process|read|push|pop|split|group|map|merge|compare|check)\b(?!\s+(?:coding|typing|hacking|writing (?:the )?code|writing it|to code|something|stuff|things|it and see|and see|with it|from there)\b)/, 2],
     [/\b(?:bfs|dfs|breadth[\s-]first|depth[\s-]first|binary search|hash[\s-]?(?:map|set|table)|dictionary|heap|priority queue|sort(?:ing|ed)?|two pointers?|sliding window|dynamic programming|dp|greedy|recursion|recursive|stack|queue|prefix sums?|union[\s-]find|dijkstra|graph|tree|array|iterate|brute[\s-]force)\b/, 1],
     [/\b(?:first|then|after that|finally)\b/, 1],
   ],

@@ -47,6 +47,30 @@ function pick<T>(options: T[], ...keys: number[]): T {
 /** Rotates through phrasings by turn count, so consecutive acknowledgements differ. */
 const rotate = <T>(options: T[], turn: number): T => options[turn % options.length];
 
+/** The acknowledgement a text opens with ("okay", "thanks", "got it"…), lower-cased; '' when it opens otherwise. */
+const opener = (text: string) => /^(?:okay|ok|alright|right|sure|thanks|thank you|got it|good|great|i see|no problem|that's okay|that's alright|of course)\b/i.exec(text.trim())?.[0].toLowerCase() ?? '';
+
+/** A probe that opens the way the previous turn did ("Okay, let's see it in code." after "Okay. …") loses its opener. */
+function withoutOpener(text: string, previous: string): string {
+  const open = opener(text);
+  if (!open || open !== opener(previous)) return text;
+  const rest = text.trim().slice(open.length).replace(/^[\s,.!]+/, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/**
+ * Rotates as `rotate` does, skipping phrasings that open the way the interviewer's previous turn did ("Okay." then
+ * "Okay, thank you."): the same acknowledgement turn after turn reads as a form. '' (say nothing) is always fresh.
+ */
+function fresh(options: string[], turn: number, previous: string): string {
+  const before = opener(previous);
+  for (let k = 0; k < options.length; k++) {
+    const option = options[(turn + k) % options.length];
+    if (!before || option === '' || opener(option) !== before) return option;
+  }
+  return '';
+}
+
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 
 function firstName(setup: InterviewSetup): string | null {
@@ -104,12 +128,32 @@ export const isNonAnswer = memoByText((text: string): boolean => {
   return words(t).length <= 2 && terms(text).length === 0;
 }, TURN_MEMO);
 
-/** A short question back to the interviewer ("Can I assume the input fits in memory?"). */
+/** Words that open a turn without saying anything ("Okay.", "Right, so", "Quick question:"). */
+const LEAD_IN = String.raw`(?:(?:so|and|ok(?:ay)?|sorry|right|alright|sure|hmm+|um+|uh+|yeah|thanks|got it|quick question|one question|a question|just to (?:check|clarify|confirm)|before i (?:start|begin|dive in))[,.:!]?\s+)*`;
+/** How a question back to the interviewer starts, with or without a question mark. */
+const ASKS_BACK = new RegExp(`^${LEAD_IN}(?:can|could|should|shall|may|do|does|did|is|are|will|would|what|how|which|when|where|who|am)\\b`);
+/** Openings that ask for a clarification even when speech recognition dropped the question mark. */
+const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|could|may|should) (?:i|we) assume|are we assuming|is it (?:ok(?:ay)?|fine|safe|fair) (?:if|to)|(?:does|do|should) (?:it|the \\w+|they) (?:have|need) to be|do you want me to|would you like me to|should i (?:assume|optimi[sz]e|focus|handle|worry|consider|care)|am i allowed to)\\b`);
+
+/**
+ * A short question back to the interviewer ("Can I assume the input fits in memory?"), also after a lead-in that says
+ * nothing ("Okay. Do you mean a team conflict or one with a customer?") or without its question mark when it opens
+ * like a clarification ("do you mean a team conflict or one with a customer").
+ */
 export function isClarifyingQuestion(text: string): boolean {
   const t = lower(text);
-  if (!t.endsWith('?') || words(t).length > 40 || isRepeatRequest(t)) return false;
-  return /^(?:so |and |ok(?:ay)?,? |sorry,? |just to (?:check|clarify),? )?(?:can|could|should|shall|may|do|does|did|is|are|will|would|what|how|which|when|where|who|am)\b/.test(t)
-    || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want)\b/.test(t);
+  if (words(t).length > 40 || isRepeatRequest(t)) return false;
+  if (!t.endsWith('?')) return words(t).length <= 20 && CLARIFIES.test(t);
+  return ASKS_BACK.test(t) || CLARIFIES.test(t)
+    || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want|do you mean)\b/.test(t);
+}
+
+/** What a clarifying question asks: to choose between options ("X or Y?"), to confirm an assumption, or something else. */
+function clarificationKind(text: string): 'either' | 'assume' | 'other' {
+  const t = lower(text);
+  if (/\b(?:can|could|may|should) (?:i|we) assume\b|\bare we assuming\b|\bis it (?:safe|fair|ok(?:ay)?) to assume\b|\bassume that\b/.test(t)) return 'assume';
+  if (/\bor\b/.test(t) && !/\bor not\b/.test(t)) return 'either';
+  return 'other';
 }
 
 /** "Let me think for a moment", "can I have a minute?": the candidate needs time, not an answer. */
@@ -405,7 +449,11 @@ function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   const probes: Probe[] = [];
   if (!talk.approach && !code) probes.push({ id: 'coding:approach', text: v(['Before you write anything, how are you thinking of approaching it?', 'What\'s your plan of attack? Talk me through the approach before you code it.']) });
   if (!code) {
-    probes.push({ id: 'coding:code', free: true, text: v(['That sounds like a reasonable plan. Go ahead and write it in the editor, and run it when you\'re ready.', 'Okay, let\'s see it in code. Write it up in the editor and run it against the example when you\'re ready.']) });
+    // Praise only a plan that was stated: "I'd just start coding" is not one.
+    const nudge = talk.approach
+      ? v(['That sounds like a reasonable plan. Go ahead and write it in the editor, and run it when you\'re ready.', 'Okay, let\'s see it in code. Write it up in the editor and run it against the example when you\'re ready.'])
+      : v(['Let\'s see where it takes you, then. Write it in the editor, talk me through what you\'re doing as you go, and run it when you\'re ready.', 'Go ahead in the editor, then. Tell me what you\'re trying as you write it, and run it against the example when you\'re ready.']);
+    probes.push({ id: 'coding:code', free: true, text: nudge });
     return { complete: false, probes, wait: true };
   }
   if (!talk.complexity) probes.push({ id: 'coding:complexity', text: v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']) });
@@ -441,10 +489,14 @@ const ASSESS: Record<RoundStyle, typeof assessTechnical> = {
 };
 
 /**
- * A short acknowledgement before a probe, fitting what is being asked next; rotated by the interviewer's turn count so
- * consecutive turns never open the same way. Sometimes nothing: not every question needs a preamble.
+ * A short acknowledgement before a probe, fitting what is being asked next; rotated by the interviewer's turn count,
+ * never opening the way the previous turn did, and none before a probe that has its own. Sometimes nothing: not every
+ * question needs a preamble.
  */
-function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answer: string): string {
+function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answer: string, previous: string): string {
+  // A probe that opens with its own acknowledgement ("Okay, let's see it in code.") gets no other: "Okay. Okay, …".
+  if (opener(probe.text)) return '';
+  const rotate = (options: string[], n: number) => fresh(options, n, previous);
   if (isNonAnswer(answer)) return rotate(['That\'s okay.', 'No problem.'], turn);
   // Neutral unless the answer had some substance: "that makes sense" after a vague answer would ring false.
   if (words(answer).length < 25) return rotate(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', ''], turn);
@@ -469,7 +521,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   if (!q) return closing(setup, answered, 'Thank you. That\'s all the questions I had for you.', 'close', elapsedMs);
 
   const k = [state.index, state.answers] as const;
-  const turn = turns.filter((t) => t.speaker === 'interviewer').length;
+  const said = turns.filter((t) => t.speaker === 'interviewer');
+  const turn = said.length;
+  const previous = said[said.length - 1]?.text ?? '';
   if (setup.durationMs - elapsedMs < CLOSE_REMAINING_MS) {
     return closing(setup, answered, `${pick(['Thank you.', 'Thanks for that.'], ...k)} We're almost out of time, so let's stop the questions there.`, 'close:time', elapsedMs);
   }
@@ -490,30 +544,32 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
   }
   if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s move on.', 'move_on:skip', elapsedMs);
+  // Every question back gets an answer (a probe instead would be a non-sequitur); the question's time budget bounds them.
   const clarifications = state.probes.filter((p) => p.startsWith('clarify')).length;
-  if (isClarifyingQuestion(answer) && clarifications < 2) {
-    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications), 'clarify');
+  if (isClarifyingQuestion(answer)) {
+    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications, answer), 'clarify');
   }
 
   // A probe answered with "I'm not sure" after a real answer: the gap stays, the probe is spent, carry on.
   const assessment = ASSESS[setup.style](setup, q, answered, mine);
   if (assessment.complete) {
-    return askOrClose(setup, answered, state.index + 1, rotate(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index), 'move_on:complete', elapsedMs);
+    return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
   }
   if (elapsedMs - state.askedAtMs >= q.minutes * 60_000) {
-    return askOrClose(setup, answered, state.index + 1, pick(['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'], ...k), 'move_on:time', elapsedMs);
+    const options = ['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'];
+    return askOrClose(setup, answered, state.index + 1, fresh(options, options.indexOf(pick(options, ...k)), previous), 'move_on:time', elapsedMs);
   }
   const budget = probeCount(state) < MAX_PROBES[setup.style];
   const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget));
   if (probe) {
-    const ack = acknowledgement(setup, turn, probe, answer);
+    const ack = acknowledgement(setup, turn, probe, answer, previous);
     const next: InterviewerState = { ...answered, probes: [...state.probes, probe.id] };
-    return move(next, `${ack} ${probe.text}`, `probe:${probe.id}`);
+    return move(next, `${ack} ${withoutOpener(probe.text, previous)}`, `probe:${probe.id}`);
   }
   if (assessment.wait) {
-    return move(answered, rotate(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'Sounds good. I\'m here if you want to talk anything through.'], turn), 'wait');
+    return move(answered, fresh(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'Sounds good. I\'m here if you want to talk anything through.'], turn, previous), 'wait');
   }
-  const lead = isNonAnswer(answer) ? 'That\'s alright, thanks.' : rotate(['Okay, thank you.', 'Alright, thanks.', 'Thanks for that.'], turn);
+  const lead = isNonAnswer(answer) ? 'That\'s alright, thanks.' : fresh(['Okay, thank you.', 'Alright, thanks.', 'Thanks for that.'], turn, previous);
   return askOrClose(setup, answered, state.index + 1, lead, 'move_on:probes', elapsedMs);
 }
 
@@ -528,13 +584,29 @@ function encouragement(setup: InterviewSetup, answer: string): string {
   return `${skip}${nudge[setup.style]}`;
 }
 
-function clarification(setup: InterviewSetup, before: number): string {
-  if (before > 0) return 'That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.';
+/**
+ * The answer to a clarifying question, fitting what it asks: a choice between options is left to the candidate
+ * ("Either is fine…"), an assumption is accepted unless the question says otherwise, anything else is answered by
+ * the round's rule of thumb. From the second on, shorter: the candidate decides and carries on.
+ */
+function clarification(setup: InterviewSetup, before: number, question: string): string {
+  const kind = clarificationKind(question);
+  if (kind === 'either') {
+    if (setup.style === 'behavioral') return rotate(['Either is fine. Pick the one you know best and remember most clearly.', 'Either works. Go with whichever you can tell me most about.'], before);
+    return rotate(['Your call. Pick the one you think matters more here, say which you\'re going with and why, and carry on.', 'Either is fine. Say which one you\'re choosing and why, and carry on.'], before);
+  }
+  if (kind === 'assume' && setup.style !== 'behavioral') {
+    const source = setup.style === 'coding' ? 'the statement' : 'the question';
+    return rotate([`Yes, that\'s a fair assumption unless ${source} says otherwise. Say it out loud as you go, and carry on.`, `Sure, assume that, as long as ${source} doesn\'t say otherwise. Carry on.`], before);
+  }
+  if (before > 0) {
+    return rotate(['That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.', 'I\'ll leave that to you: go with your best assumption, say what it is, and carry on.'], before - 1);
+  }
   const text: Record<RoundStyle, string> = {
     behavioral: 'Good question. Any situation where you played a real part is fine: work, study, volunteering or a side project.',
     technical: 'Good question. Where the question doesn\'t say, make the assumption you think is most reasonable, say it out loud, and carry on.',
     coding: 'Good question. If the statement doesn\'t settle it, make a reasonable assumption, say it out loud, and carry on.',
-    system_design: 'Good question. Use the figures in the question where it gives them; otherwise pick a reasonable number, say it out loud, and carry on. I\'m more interested in how you reason from it.',
+    system_design: 'Good question. Where the question gives figures or requirements, use them; otherwise make a reasonable call, say it out loud, and carry on. I\'m more interested in how you reason from it.',
   };
   return text[setup.style];
 }

@@ -167,9 +167,11 @@ function find(turns: Turn[], pattern: RegExp): Quote | null {
 
 const FILLER = /\b(?:u+m+|u+h+|e+r+m+|hmm+|you know|sort of|kind of|basically|i mean)\b/gi;
 const SIGNPOST = /\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|after that|afterwards|finally|in the end|as a result|because|so that|therefore|which meant|to start|to begin with|in summary|to sum up)\b/gi;
+/** Phrases that talk around a question instead of answering it ("it really depends on the context"). */
+const EVASION = /\b(?:(?:that'?s|it'?s|what) (?:a |such a )?(?:great|good|really good|very good|interesting|tough|difficult|fair) question|(?:it )?(?:all |really |just |always )?depends (?:on|upon)\b|it (?:all |really |just |always )?depends\b|(?:many|different|various|lots of) (?:ways|angles|perspectives|factors|considerations)|a lot of (?:factors|things|variables|considerations)|every (?:situation|team|case|company|project|person|context) is (?:a bit |really |quite )?different|case[- ]by[- ]case|there'?s no (?:one|single|right|perfect|simple) (?:answer|way|solution)|one[- ]size[- ]fits[- ]all|at the end of the day|(?:hard|difficult) to (?:say|tell)|it'?s (?:complicated|nuanced|complex)|in (?:different|many) ways)/gi;
 const ORDER = /\b(?:first(?:ly)?|second(?:ly)?|then|after that|finally)\b/gi;
 const REASONING = /\b(?:because|since|so that|which means|which meant|the reason|due to|therefore|otherwise|trade-?offs?|instead of|rather than|in order to)\b/i;
-const PLAN = /\b(?:my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
+const PLAN = /\b(?:my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)(?! coding\b| typing\b| writing (?:the )?code\b)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
 const CLARIFY = /\?|\b(?:assum(?:e|ing|ption)|clarify|clarifying|to confirm|can i check|constraints?|requirements?)\b/i;
 const ALTERNATIVE = /\b(?:alternatively|another (?:option|approach|way)|instead|rather than|versus|vs\.?|compared (?:to|with)|on the other hand|trade-?offs?|brute[- ]force|could also|(?:would|could) (?:also )?work|(?:slower|faster|simpler|cheaper) than)\b/i;
 const QUANTITY = /\d|\b(?:percent|half|double[d]?|triple[d]?|twice|tenfold|hundreds?|thousands?|millions?|billions?)\b/i;
@@ -361,9 +363,25 @@ function depthMeasure(asked: Asked[]): Measured {
   };
 }
 
-/** Per answer: 0.4 × size (20–700 words 1; 10–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting (2+ kinds 1; one half). */
+/**
+ * An answer that talks around the question: two or more evasive phrases ("that's a great question", "it depends on
+ * the context", "every team is different") and nothing the analyses find in it (no STAR action or result, no guidance
+ * point, design phase, coding talk or code). Well sized and free of filler, it would otherwise rate well.
+ */
+function isEvasive(a: Asked, text: string): boolean {
+  const phrases = new Set((text.match(EVASION) ?? []).map((m) => m.toLowerCase()));
+  if (phrases.size < 2 || a.code.length > 0) return false;
+  const found = Boolean(a.star?.action || a.star?.result) || Boolean(a.coverage?.some((c) => c.covered))
+    || Object.values(a.design ?? {}).some(Boolean) || Object.values(a.coding ?? {}).some(Boolean);
+  return !found;
+}
+
+/**
+ * Per answer: 0.4 × size (20–700 words 1; 10–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting
+ * (2+ kinds 1; one half); an evasive answer (see isEvasive) scores 0: it communicated nothing.
+ */
 function communicationMeasure(asked: Asked[]): Measured {
-  let sized = 0, signposted = 0, fillers = 0, total = 0;
+  let sized = 0, signposted = 0, fillers = 0, total = 0, evasive = 0;
   const scores = asked.map((a) => {
     if (!a.answered || a.said.length === 0) return 0;
     const text = a.said.map((t) => t.text).join('\n');
@@ -373,13 +391,14 @@ function communicationMeasure(asked: Asked[]): Measured {
     const size = a.words >= 20 && a.words <= 700 ? 1 : a.words >= 10 && a.words <= 1000 ? 0.5 : 0;
     const rate = filler / Math.max(1, a.words);
     sized += Number(size === 1); signposted += Number(marks > 0);
+    if (isEvasive(a, text)) { evasive++; return 0; }
     return 0.4 * size + 0.2 * (rate <= 0.03 ? 1 : rate <= 0.07 ? 0.5 : 0) + 0.4 * (marks >= 2 ? 1 : marks === 1 ? 0.5 : 0);
   });
   const order = asked.map((a, i) => ({ a, s: scores[i] })).sort((x, y) => y.s - x.s);
   return {
     score: mean(scores),
     evidence: order.map(({ a }) => find(a.said, SIGNPOST) ?? (a.said[0] ? excerpt(a.said[0], 0) : null)),
-    rationale: `${of(sized, asked.length, 'answer')} well sized (20–700 words), signposting in ${signposted}, filler ${pct(fillers / Math.max(1, total))} of words.`,
+    rationale: `${of(sized, asked.length, 'answer')} well sized (20–700 words), signposting in ${signposted}, filler ${pct(fillers / Math.max(1, total))} of words${evasive ? `; ${evasive} talked around the question without saying anything concrete` : ''}.`,
   };
 }
 
