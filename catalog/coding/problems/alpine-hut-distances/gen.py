@@ -106,6 +106,9 @@ def main():
     e, lab = build_rooted(rng, n, lambda i: 0 if i in (1, m) else
                           (i - 1 if i in (2, m + 1) or rng.random() < 0.97 else i - 2))
     write("large-3", n, e, arm_queries(rng, lab, 26000, (m - 1500, m), (n - 1500, n)))
+    n, m = 60000, 30000  # two arms of 30000 huts; 60000 orders between their far ends
+    e, lab = build_rooted(rng, n, lambda i: 0 if i in (1, m) else i - 1)
+    write("large-4", n, e, arm_queries(rng, lab, 60000, (m - 2500, m), (n - 2500, n)))
 
 if __name__ == "__main__":
     main()

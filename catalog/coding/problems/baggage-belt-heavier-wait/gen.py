@@ -1,6 +1,6 @@
 """Deterministic generator for the cases added after 01-06 and large-1/large-2.
 
-Writes cases/07..10 and cases/large-3, large-4 (inputs) and computes the
+Writes cases/07..10 and cases/large-3, large-4, large-5 (inputs) and computes the
 outputs with solutions/reference.py. The older cases are not touched.
 """
 import os
@@ -47,6 +47,16 @@ def main():
         peak = min(9999, peak + rng.randint(0, 3))
     w.append(10000)
     write("large-4", w)
+    # large-5: 300000 bags that get slowly lighter along the belt (plateaus of
+    # equal weight, with a slightly lighter bag here and there): only the
+    # lighter bags ever see a heavier one, so a forward scan from each of the
+    # other bags walks the whole rest of the belt.
+    n = 300000
+    w = []
+    for i in range(n):
+        top = 10000 - i * 9990 // n
+        w.append(top - rng.randint(1, 3) if rng.random() < 0.2 else top)
+    write("large-5", w)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Deterministic generator for the cases added after 01-07 and large-1.
 
-Writes cases/08..10 and cases/large-2, large-3 and computes the outputs with
+Writes cases/08..10 and cases/large-2, large-3, large-4 and computes the outputs with
 solutions/reference.py. The older cases are not touched.
 """
 import os
@@ -53,6 +53,19 @@ def main():
     # thousands of groups of very different sizes (short words repeat more).
     words = ["".join(rng.choice("aeilnrst") for _ in range(rng.randint(4, 8))) for _ in range(30000)]
     write("large-3", words)
+    # large-4: 200000 words of 6-8 random letters, nearly all in groups of
+    # their own, so comparing each word with every group found so far does
+    # about n^2/2 comparisons; a sprinkle of anagrams and exact repeats.
+    words = []
+    while len(words) < 200000:
+        roll = rng.random()
+        if words and roll < 0.04:
+            words.append(shuffled(rng, rng.choice(words)))
+        elif words and roll < 0.05:
+            words.append(rng.choice(words))
+        else:
+            words.append("".join(rng.choice(LETTERS) for _ in range(rng.randint(6, 8))))
+    write("large-4", words)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,28 @@ def main():
     write("large-2", peaks_and_valleys(rng, 100000, 4, 99999))
     up = sorted(rng.sample(range(1, 50000), 20000))
     write("large-3", up + peaks_and_valleys(rng, 80000, 3, 99999, 1, dup_range=4))
+    # large-4: a valley between two long slopes (250000 hills): the western slope
+    # falls and the eastern one rises, their heights interleaved, with a low hill
+    # (one in five exactly as tall as a neighbour) after one in ten. From a hill
+    # on either slope the view is cut short only on the other slope, so walking
+    # east (or west) from every hill costs O(n).
+    n, m = 250000, 225000
+    slopes = []
+    for _ in range(2):
+        s, top = [], 1000000000
+        for _ in range(m // 2):
+            s.append(top)
+            top -= rng.randint(1, 4000)
+        slopes.append(s)
+    spine = slopes[0] + slopes[1][::-1]
+    low = min(spine)
+    after = set(rng.sample(range(m - 1), n - m))
+    h = []
+    for i, x in enumerate(spine):
+        h.append(x)
+        if i in after:
+            h.append(min(x, spine[i + 1]) if rng.random() < 0.2 else rng.randint(1, low - 1))
+    write("large-4", h)
 
 
 if __name__ == "__main__":
