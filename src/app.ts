@@ -65,6 +65,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
       throw new ApiError('malformed_request', { param: 'Host', message: 'HTTP/1.1 requests must carry a Host header.' });
     }
   });
+  // Every answer is what its Content-Type says (JSON, mostly), 404s included: never sniffed as something a browser runs.
+  app.addHook('onSend', async (_request, reply) => void reply.header('X-Content-Type-Options', 'nosniff'));
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({
       method: request.method, url: request.url.split('?')[0], route: request.routeOptions.url, status: reply.statusCode,

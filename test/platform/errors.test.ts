@@ -24,7 +24,10 @@ describe('error envelope', () => {
       expect(res.statusCode).toBe(404);
       expectEnvelope(res.json(), 'route_not_found');
       expect(res.headers['request-id']).toBe(res.json().error.request_id);
+      // A review's hardening: no answer is ever sniffed into something a browser would run.
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+    expect((await h.app.inject({ method: 'GET', url: '/v1/health' })).headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('names the offending field of a failed validation in param', async () => {
