@@ -28,6 +28,21 @@ def shuffled(rng, word):
     return "".join(letters)
 
 
+def mostly_distinct(rng, n, anagram_below, repeat_below, lengths):
+    """n random words of the given lengths, mostly in groups of their own: a roll
+    under anagram_below shuffles an earlier word, under repeat_below repeats one."""
+    words = []
+    while len(words) < n:
+        roll = rng.random()
+        if words and roll < anagram_below:
+            words.append(shuffled(rng, rng.choice(words)))
+        elif words and roll < repeat_below:
+            words.append(rng.choice(words))
+        else:
+            words.append("".join(rng.choice(LETTERS) for _ in range(rng.randint(*lengths))))
+    return words
+
+
 def main():
     rng = random.Random(5150)
     # 08: the same letters in different amounts are different groups.
@@ -39,16 +54,7 @@ def main():
     write("10", words)
     # large-2: 30000 words, almost all in groups of their own (random
     # 7-8 letter words), plus a sprinkle of anagrams and exact repeats.
-    words = []
-    while len(words) < 30000:
-        roll = rng.random()
-        if words and roll < 0.05:
-            words.append(shuffled(rng, rng.choice(words)))
-        elif words and roll < 0.07:
-            words.append(rng.choice(words))
-        else:
-            words.append("".join(rng.choice(LETTERS) for _ in range(rng.randint(7, 8))))
-    write("large-2", words)
+    write("large-2", mostly_distinct(rng, 30000, 0.05, 0.07, (7, 8)))
     # large-3: 30000 words of 4-8 letters from an 8-letter alphabet:
     # thousands of groups of very different sizes (short words repeat more).
     words = ["".join(rng.choice("aeilnrst") for _ in range(rng.randint(4, 8))) for _ in range(30000)]
@@ -56,16 +62,7 @@ def main():
     # large-4: 200000 words of 6-8 random letters, nearly all in groups of
     # their own, so comparing each word with every group found so far does
     # about n^2/2 comparisons; a sprinkle of anagrams and exact repeats.
-    words = []
-    while len(words) < 200000:
-        roll = rng.random()
-        if words and roll < 0.04:
-            words.append(shuffled(rng, rng.choice(words)))
-        elif words and roll < 0.05:
-            words.append(rng.choice(words))
-        else:
-            words.append("".join(rng.choice(LETTERS) for _ in range(rng.randint(6, 8))))
-    write("large-4", words)
+    write("large-4", mostly_distinct(rng, 200000, 0.04, 0.05, (6, 8)))
 
 
 if __name__ == "__main__":
