@@ -90,7 +90,11 @@ export function decodeText(bytes: Buffer): { text: string } | { reason: string }
   }
   try {
     // The decoder drops a byte-order mark itself.
-    return { text: new TextDecoder(encoding, { fatal: true }).decode(bytes) };
+    const text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    if (text.length === 0) return { reason: 'the file is empty' };
+    // As a NUL byte is in UTF-8: U+0000 is in no text document.
+    if (text.includes('\u0000')) return { reason: 'it contains binary data' };
+    return { text };
   } catch {
     return { reason: encoding === 'utf-8' ? 'it is neither PDF, DOCX nor UTF-8 text' : `it is not valid ${encoding.toUpperCase()} text` };
   }

@@ -143,6 +143,9 @@ const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|coul
 export function isClarifyingQuestion(text: string): boolean {
   const t = lower(text);
   if (words(t).length > 40 || isRepeatRequest(t)) return false;
+  // An answer that ends by checking back ("…I grouped by vet id. Is that the kind of thing you mean?") is an answer:
+  // only a lead-in that says nothing may come before the question.
+  if (words(t.split(/(?<=[.!?])\s+/).slice(0, -1).join(' ')).length > 6) return false;
   if (!t.endsWith('?')) return words(t).length <= 20 && CLARIFIES.test(t);
   return ASKS_BACK.test(t) || CLARIFIES.test(t)
     || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want|do you mean)\b/.test(t);
@@ -544,9 +547,13 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
   }
   if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s move on.', 'move_on:skip', elapsedMs);
-  // Every question back gets an answer (a probe instead would be a non-sequitur); the question's time budget bounds them.
+  // Every question back gets an answer (a probe instead would be a non-sequitur) while the question has time left;
+  // once it is spent, the interview moves on, so questions back cannot hold one question for the whole interview.
   const clarifications = state.probes.filter((p) => p.startsWith('clarify')).length;
   if (isClarifyingQuestion(answer)) {
+    if (elapsedMs - state.askedAtMs >= q.minutes * 60_000) {
+      return askOrClose(setup, answered, state.index + 1, 'Good question, but we\'re out of time on this one, so let\'s move on.', 'move_on:time', elapsedMs);
+    }
     return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications, answer), 'clarify');
   }
 
