@@ -38,6 +38,8 @@ describe('the hosted launch page', () => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    // Hardening from a review: no string may become HTML or script in the room (it never needs one).
+    expect(csp).toContain("require-trusted-types-for 'script'; trusted-types 'none'");
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-frame-options']).toBe('DENY');

@@ -33,6 +33,8 @@ export function launchPageHeaders(uploadOrigins: string[] = []): Record<string, 
     'content-security-policy': [
       "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' https: data: blob:",
       ['connect-src', "'self'", ...uploadOrigins].join(' '), "media-src 'self' blob:", "font-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+      // No HTML is ever written as a string (Markdown becomes elements): any such sink is refused by the browser.
+      "require-trusted-types-for 'script'", "trusted-types 'none'",
     ].join('; '),
     'permissions-policy': 'microphone=(self), camera=(), geolocation=()',
     'referrer-policy': 'no-referrer',
