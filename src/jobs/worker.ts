@@ -86,7 +86,7 @@ export function createWorker(deps: {
    * (ABANDON_LEASE_MS) runs out.
    */
   let exhaustedCheckedAt = -Infinity;
-  async function failExhausted(): Promise<void> {
+  async function settleAbandoned(): Promise<void> {
     const now = clock.now();
     if (now - exhaustedCheckedAt < 1000) return;
     exhaustedCheckedAt = now;
@@ -121,7 +121,7 @@ export function createWorker(deps: {
   async function claimPass(): Promise<Array<Promise<void>>> {
     const free = concurrency - inFlight.size;
     if (free <= 0) return [];
-    await failExhausted();
+    await settleAbandoned();
     // A claim that found work a moment ago skips the probe: more is likely waiting.
     const jobs = await queue.claim(id, kinds, free, leaseMs, { probe: !foundWork });
     foundWork = jobs.length > 0;

@@ -7,7 +7,8 @@ import { inflateRawSync } from 'node:zlib';
 
 export type DocumentType = 'pdf' | 'docx' | 'text';
 
-export type Sniffed = { type: DocumentType } | { type: null; reason: string };
+/** What a file is; a text file with its text, decoded once (decodeText). */
+export type Sniffed = { type: 'pdf' } | { type: 'docx' } | { type: 'text'; text: string } | { type: null; reason: string };
 
 export interface ZipEntry {
   name: string;
@@ -100,10 +101,8 @@ export function decodeText(bytes: Buffer): { text: string } | { reason: string }
   }
 }
 
-function looksLikeText(bytes: Buffer): string | null {
-  const decoded = decodeText(bytes);
-  if ('reason' in decoded) return decoded.reason;
-  const { text } = decoded;
+/** Why a plain-text file's text is no document we read (RTF, HTML, binary control characters); null when it is one. */
+function notPlainText(text: string): string | null {
   const head = text.slice(0, 512).trimStart().toLowerCase();
   if (head.startsWith('{\\rtf')) return 'RTF is not supported; save it as PDF or DOCX';
   if (/^<(!doctype|html|\?xml|svg)/.test(head)) return 'HTML and XML are not supported; upload PDF, DOCX or plain text';
@@ -131,8 +130,10 @@ export function sniffDocument(bytes: Buffer): Sniffed {
     return { type: null, reason: 'the ZIP archive is not a Word document (DOCX)' };
   }
   if (bytes.subarray(0, 8).equals(OLE_MAGIC)) return { type: null, reason: 'Word 97–2003 (.doc) files are not supported; save it as DOCX or PDF' };
-  const notText = looksLikeText(bytes);
-  return notText ? { type: null, reason: notText } : { type: 'text' };
+  const decoded = decodeText(bytes);
+  if ('reason' in decoded) return { type: null, reason: decoded.reason };
+  const notText = notPlainText(decoded.text);
+  return notText ? { type: null, reason: notText } : { type: 'text', text: decoded.text };
 }
 
 export const DOCUMENT_CONTENT_TYPES = {

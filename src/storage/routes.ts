@@ -8,7 +8,7 @@ import { ApiError } from '../platform/errors.js';
 import { DOCUMENT_CONTENT_TYPES, isPng, sniffDocument } from './file-type.js';
 import type { LocalStorage, SignedRequest } from './local.js';
 import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
-import { createUploadBudget, UPLOADS_IN_FLIGHT_BYTES, type UploadBudget } from './upload-budget.js';
+import { createUploadBudget, UPLOADS_IN_FLIGHT_BYTES } from './upload-budget.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -44,7 +44,8 @@ function acceptedType(accept: string | null, bytes: Buffer): string {
   return DOCUMENT_CONTENT_TYPES[sniffed.type];
 }
 
-export function storageRoutes(app: App, storage: LocalStorage, budget: UploadBudget = createUploadBudget(UPLOADS_IN_FLIGHT_BYTES)): void {
+export function storageRoutes(app: App, storage: LocalStorage): void {
+  const budget = createUploadBudget(UPLOADS_IN_FLIGHT_BYTES);
   app.register(async (scope) => {
     // Uploads are raw bytes of any declared type: the handler reads the stream itself.
     scope.removeAllContentTypeParsers();

@@ -6,8 +6,7 @@ import type {
 } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-import { topicsOfQuestion } from '../question-bank/repo.js';
-import { importedStatsOwners } from '../question-bank/repo.js';
+import { importedStatsOwners, topicsOfQuestion } from '../question-bank/repo.js';
 
 /** The proctoring signal each pause of the clock records (by the server, apart from the room's own and their cap). */
 export const PAUSE_SIGNAL = 'interview_paused';

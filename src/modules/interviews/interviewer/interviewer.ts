@@ -38,11 +38,12 @@ export function initialState(): InterviewerState {
 // Small helpers
 
 /** A deterministic choice among phrasings, keyed by where we are (question position, probe count…): FNV-1a of the keys. */
-function pick<T>(options: T[], ...keys: number[]): T {
+function pickIndex(length: number, ...keys: number[]): number {
   let h = 2166136261;
   for (const key of keys) h = Math.imul(h ^ (key + 0x9e37), 16777619) >>> 0;
-  return options[h % options.length];
+  return h % length;
 }
+const pick = <T>(options: T[], ...keys: number[]): T => options[pickIndex(options.length, ...keys)];
 
 /** Rotates through phrasings by turn count, so consecutive acknowledgements differ. */
 const rotate = <T>(options: T[], turn: number): T => options[turn % options.length];
@@ -499,17 +500,17 @@ const ASSESS: Record<RoundStyle, typeof assessTechnical> = {
 function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answer: string, previous: string): string {
   // A probe that opens with its own acknowledgement ("Okay, let's see it in code.") gets no other: "Okay. Okay, …".
   if (opener(probe.text)) return '';
-  const rotate = (options: string[], n: number) => fresh(options, n, previous);
-  if (isNonAnswer(answer)) return rotate(['That\'s okay.', 'No problem.'], turn);
+  const say = (options: string[]) => fresh(options, turn, previous);
+  if (isNonAnswer(answer)) return say(['That\'s okay.', 'No problem.']);
   // Neutral unless the answer had some substance: "that makes sense" after a vague answer would ring false.
-  if (words(answer).length < 25) return rotate(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', ''], turn);
-  if (probe.id === 'star:result') return rotate(['Thanks, that\'s a clear picture of what you did.', 'Okay, I can follow what you did there.', 'Got it, thanks.'], turn);
-  if (probe.id === 'star:ownership') return rotate(['That sounds like a good outcome.', 'Thanks, that\'s helpful.'], turn);
-  if (probe.id.startsWith('star:')) return rotate(['Thanks.', 'Okay.'], turn);
-  if (probe.id.startsWith('design:')) return rotate(['Got it.', 'Okay, that makes sense.', 'Right.', 'Okay.'], turn);
-  if (/(?:^|:)ask:/.test(probe.id) || probe.id === 'coding:approach' || probe.id === 'coding:code') return rotate(['Thanks.', 'Okay.', ''], turn);
+  if (words(answer).length < 25) return say(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', '']);
+  if (probe.id === 'star:result') return say(['Thanks, that\'s a clear picture of what you did.', 'Okay, I can follow what you did there.', 'Got it, thanks.']);
+  if (probe.id === 'star:ownership') return say(['That sounds like a good outcome.', 'Thanks, that\'s helpful.']);
+  if (probe.id.startsWith('star:')) return say(['Thanks.', 'Okay.']);
+  if (probe.id.startsWith('design:')) return say(['Got it.', 'Okay, that makes sense.', 'Right.', 'Okay.']);
+  if (/(?:^|:)ask:/.test(probe.id) || probe.id === 'coding:approach' || probe.id === 'coding:code') return say(['Thanks.', 'Okay.', '']);
   const base = setup.style === 'behavioral' ? ['Thanks.', 'Okay, thanks.', 'Got it.'] : ['Okay, that makes sense.', 'Right, I follow.', 'Good, thanks.', 'Okay.'];
-  return rotate(base, turn);
+  return say(base);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -550,8 +551,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   // Every question back gets an answer (a probe instead would be a non-sequitur) while the question has time left;
   // once it is spent, the interview moves on, so questions back cannot hold one question for the whole interview.
   const clarifications = state.probes.filter((p) => p.startsWith('clarify')).length;
+  const outOfTime = elapsedMs - state.askedAtMs >= q.minutes * 60_000;
   if (isClarifyingQuestion(answer)) {
-    if (elapsedMs - state.askedAtMs >= q.minutes * 60_000) {
+    if (outOfTime) {
       return askOrClose(setup, answered, state.index + 1, 'Good question, but we\'re out of time on this one, so let\'s move on.', 'move_on:time', elapsedMs);
     }
     return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications, answer), 'clarify');
@@ -562,9 +564,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   if (assessment.complete) {
     return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
   }
-  if (elapsedMs - state.askedAtMs >= q.minutes * 60_000) {
+  if (outOfTime) {
     const options = ['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'];
-    return askOrClose(setup, answered, state.index + 1, fresh(options, options.indexOf(pick(options, ...k)), previous), 'move_on:time', elapsedMs);
+    return askOrClose(setup, answered, state.index + 1, fresh(options, pickIndex(options.length, ...k), previous), 'move_on:time', elapsedMs);
   }
   const budget = probeCount(state) < MAX_PROBES[setup.style];
   const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget));

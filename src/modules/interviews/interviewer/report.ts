@@ -443,8 +443,9 @@ const realRun = (t: Turn) => Boolean(t.code?.run && t.code.run.status !== 'unava
  */
 function correctnessMeasure(asked: Asked[], tests: ProblemTests[]): Measured {
   let lastOk = 0, runs = 0, ok = 0, judged = 0, passed = 0, total = 0;
-  const scores = asked.map((a) => {
-    const t = tests.find((x) => x.questionPosition === a.q.position && x.passed !== null);
+  const testsOf = asked.map((a) => tests.find((x) => x.questionPosition === a.q.position && x.passed !== null));
+  const scores = asked.map((a, i) => {
+    const t = testsOf[i];
     if (t) {
       judged++; passed += t.passed!; total += t.total!;
       return t.total! > 0 ? t.passed! / t.total! : 0;
@@ -461,10 +462,8 @@ function correctnessMeasure(asked: Asked[], tests: ProblemTests[]): Measured {
   const byRuns = judged < asked.length ? `By the runs during the interview${judged > 0 ? ' (the rest)' : ''}: the last run succeeded in ${lastOk}, and ${ok} of ${runs} runs succeeded.` : '';
   return {
     score: mean(scores),
-    evidence: asked.map((a) => {
-      const t = tests.find((x) => x.questionPosition === a.q.position && x.passed !== null);
-      return (t ? a.code.find((c) => c.seq === t.turn) : undefined) ?? [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1];
-    }).filter(Boolean).map((t) => excerpt(t!, 0)),
+    evidence: asked.map((a, i) => a.code.find((c) => c.seq === testsOf[i]?.turn) ?? [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1])
+      .filter(Boolean).map((t) => excerpt(t!, 0)),
     rationale: (byTests + byRuns).trim(),
   };
 }

@@ -39,7 +39,7 @@ async function linesOf(bytes: Buffer) {
     const pdf = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return { contentType, lines: pdf.lines, pages: pdf.pages, warnings: pdf.warnings };
   }
-  const read = sniffed.type === 'docx' ? await readDocx(bytes) : readText(bytes);
+  const read = sniffed.type === 'docx' ? await readDocx(bytes) : readText(sniffed.text);
   return { contentType, lines: read.lines, pages: 1, warnings: [] as ResumeWarning[] };
 }
 

@@ -1,11 +1,7 @@
-import { decodeText } from '../../../storage/file-type.js';
 import type { Line } from './lines.js';
 
-/** Plain text (UTF-8, or UTF-16 with its byte-order mark) → lines; blank lines become the gap above the next line. */
-export function readText(bytes: Buffer): { lines: Line[] } {
-  const decoded = decodeText(bytes);
-  if ('reason' in decoded) throw new Error(`not text: ${decoded.reason}`); // sniffDocument refused it before this
-  const text = decoded.text;
+/** A plain-text file's text (as sniffDocument decoded it) → lines; blank lines become the gap above the next line. */
+export function readText(text: string): { lines: Line[] } {
   const lines: Line[] = [];
   let blank = 10;
   for (const raw of text.split(/\r\n|\r|\n|\f/)) {
