@@ -85,6 +85,15 @@ describe('browsing the bank', () => {
     expect(byName.length).toBeGreaterThan(0);
     expect(byName.map((q) => q.id)).toEqual(bySlug.map((q) => q.id));
     expect(byName.every((q) => q.topics.includes('hash-table'))).toBe(true);
+    // Was a bug: a category whose slug is not its name slugified ("Behavioural" is behavioral, "SQL and data" is
+    // sql-data) matched nothing by the name /categories gives it.
+    const categories = (await client.ok('GET', '/v1/question-bank/categories?limit=100', { key: key() })).data;
+    for (const c of categories) {
+      const named = (await list(`category=${encodeURIComponent(c.name)}&limit=100`)).body;
+      expect(named.data.length, c.name).toBe(Math.min(c.question_count, 100));
+      expect(named.data.every((q: any) => q.category === c.slug), c.name).toBe(true);
+      expect(named.next_cursor === null, c.name).toBe(c.question_count <= 100);
+    }
     // Unknown values are an empty page, not an error.
     for (const query of ['company=nobody-inc', 'topic=underwater-basket-weaving', 'category=astrology']) {
       const res = await list(query);

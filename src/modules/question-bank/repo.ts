@@ -148,6 +148,12 @@ export function createQuestionBankRepo(database: Db) {
         Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
     },
 
+    /** Every category or topic as stored (slug and name): filters resolve a name to its slug through these. */
+    async taxonomyNames(kind: 'category' | 'topic') {
+      return database.read(db.selectFrom('question_bank_taxonomy').select(['slug', 'name']).where('kind', '=', kind).compile()) as
+        Promise<Array<{ slug: string; name: string }>>;
+    },
+
     async taxonomy(tenant: Tenant, kind: 'category' | 'topic', offset: number, limit: number) {
       const counted = kind === 'category'
         ? db.selectFrom('question_bank_questions as q').select((eb) => ['q.category as slug', eb.fn.countAll<number>().as('n')]).where(visibleTo(tenant.organizationId)).groupBy('q.category')

@@ -52,14 +52,22 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
     topics: (tenant: Tenant, page: PageArgs) => paged(tenant, 'topics', page, (o, l) => repo.taxonomy(tenant, 'topic', o, l),
       (rows) => rows.map((r) => ({ object: 'question_bank_topic' as const, slug: r.slug, name: r.name, question_count: Number(r.question_count) }))),
 
-    /** Filters name companies, categories and topics by slug or name ("Hash Table" = "hash-table"). */
+    /**
+     * Filters name companies, categories and topics by slug or name ("Hash Table" = "hash-table"). A category or topic
+     * slug need not be its name slugified ("Behavioural" is behavioral): a name is looked up in the taxonomy.
+     */
     async list(tenant: Tenant, query: Omit<ListFilters, 'bucket'> & { bucket?: Bucket }, page: PageArgs) {
       const now = wholeSecond(clock.now());
+      const slugOf = async (kind: 'category' | 'topic', value: string) => {
+        const wanted = slugify(value);
+        const entries = await repo.taxonomyNames(kind);
+        return entries.some((e) => e.slug === wanted) ? wanted : (entries.find((e) => slugify(e.name) === wanted)?.slug ?? wanted);
+      };
       const f: ListFilters = {
         bucket: query.bucket ?? 'all',
         ...(query.company !== undefined ? { company: slugify(query.company) } : {}),
-        ...(query.category !== undefined ? { category: slugify(query.category) } : {}),
-        ...(query.topic !== undefined ? { topic: slugify(query.topic) } : {}),
+        ...(query.category !== undefined ? { category: await slugOf('category', query.category) } : {}),
+        ...(query.topic !== undefined ? { topic: await slugOf('topic', query.topic) } : {}),
         ...(query.search !== undefined && query.search.trim() !== '' ? { search: query.search } : {}),
         ...(query.difficulty !== undefined ? { difficulty: query.difficulty } : {}),
         ...(query.sort !== undefined ? { sort: query.sort } : {}),
