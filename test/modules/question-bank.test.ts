@@ -233,6 +233,18 @@ describe('search', () => {
     const withoutQueue = [...limiter, ...cache].filter((id) => !queue.has(id));
     expect([...await ids('"rate limiter" or cache -queue')].sort()).toEqual([...new Set(withoutQueue)].sort());
   });
+
+  // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
+  // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
+  it('lets an `or` whose term repeats join nothing further', async () => {
+    const ids = async (text: string) => new Set((await all(`search=${encodeURIComponent(text)}`)).map((q) => q.id as string));
+    const [cache, consistency] = [await ids('cache'), await ids('consistency')];
+    const both = [...cache].filter((id) => consistency.has(id)).sort();
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.length).toBeLessThan(new Set([...cache, ...consistency]).size);
+    expect([...await ids('cache or cache consistency')].sort()).toEqual(both);
+    expect([...await ids('cache or cache or consistency')].sort()).toEqual([...new Set([...cache, ...consistency])].sort());
+  });
 });
 
 describe('statistics from real activity', () => {

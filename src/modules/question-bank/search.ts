@@ -31,7 +31,12 @@ export function parseSearch(input: string): SearchTerms | null {
     // An unquoted token with punctuation inside ("c++", "o'brien") is a phrase of its words.
     const phrase = wordsOf(raw).map((w) => w.toLowerCase());
     const key = `${negative ? '-' : ''}${phrase.join(' ')}`;
-    if (phrase.length === 0 || seen.has(key)) continue;
+    if (phrase.length === 0) continue;
+    if (seen.has(key)) {
+      // A repeat ("cache or cache") takes its `or` with it: the next term is ANDed, as it would have been.
+      joinNext = false;
+      continue;
+    }
     seen.add(key);
     terms++;
     if (negative) excluded.push(phrase);
