@@ -165,6 +165,15 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       return Number(r.numUpdatedRows) === 1;
     },
 
+    /**
+     * Frees the job's unique key in the caller's transaction, for a handler that has settled what its job was for: work
+     * queued again for the same key from then on (a redelivery) is not swallowed by this job, still running until its
+     * worker records the outcome.
+     */
+    async releaseKey(tx: Kysely<Database>, job: Pick<BackgroundJobsTable, 'id'>): Promise<void> {
+      await tx.updateTable('background_jobs').set({ unique_key: null }).where('id', '=', job.id).execute();
+    },
+
     /** Retention: settled jobs are kept a day, then deleted. */
     async sweep(olderThanMs = 86_400_000): Promise<number> {
       const r = await db.deleteFrom('background_jobs').where('status', 'in', ['succeeded', 'failed'])

@@ -21,6 +21,8 @@ export function createWebhookRepo(database: Db) {
       .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('deleted_at', 'is', null).executeTakeFirst(),
     endpointById: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Locks the endpoint row until the transaction ends (a no-op update), so a concurrent PATCH waits or is seen. */
+    lockEndpoint: (tx: Kysely<Database>, id: string) => tx.updateTable('webhook_endpoints').set({ disabled: sql`disabled` }).where('id', '=', id).execute(),
     updateEndpoint: (tx: Kysely<Database>, id: string, changes: Partial<WebhookEndpointsTable>) =>
       tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute(),
     /** Endpoints that take new events of this environment (disabled ones are parked). */

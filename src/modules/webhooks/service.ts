@@ -113,6 +113,21 @@ export function createWebhookService(deps: {
     await repo.setEventStatus(tx, eventId, eventStatus);
   }
 
+  /**
+   * A delivery found held (its endpoint disabled), checked again with the endpoint row locked: still disabled (or
+   * deleted), the job gives up its unique key in that transaction, so re-enabling the endpoint, even before the worker
+   * has recorded this job, queues the delivery again; null then. Re-enabled meanwhile: the endpoint, to send to now.
+   */
+  async function holdOrResume(endpointId: string, job: Pick<BackgroundJobsTable, 'id'>): Promise<WebhookEndpointsTable | null> {
+    return db.transaction().execute(async (tx) => {
+      await repo.lockEndpoint(tx, endpointId);
+      const current = await repo.endpointById(tx, endpointId);
+      if (current && current.deleted_at === null && current.disabled === 0) return current;
+      await queue.releaseKey(tx, job);
+      return null;
+    });
+  }
+
   function envelope(id: string, type: string, createdAt: number, object: unknown): string {
     return JSON.stringify({ id, type, created_at: Math.floor(createdAt / 1000), data: { object } });
   }
@@ -253,16 +268,17 @@ export function createWebhookService(deps: {
      * One delivery attempt (the `webhook.deliver` job). The network call happens outside any transaction;
      * a failure throws so the queue retries on the schedule, and the last failure marks the delivery failed.
      */
-    async deliver(payload: DeliverPayload, job: Pick<BackgroundJobsTable, 'attempts' | 'max_attempts'>) {
+    async deliver(payload: DeliverPayload, job: Pick<BackgroundJobsTable, 'id' | 'attempts' | 'max_attempts'>) {
       const delivery = await repo.getDelivery(db, payload.delivery_id);
       if (!delivery || delivery.status !== 'pending') return;
-      const [event, endpoint] = await Promise.all([repo.eventById(db, delivery.event_id), repo.endpointById(db, delivery.endpoint_id)]);
-      if (!event || !endpoint || endpoint.deleted_at !== null) {
+      const [event, found] = await Promise.all([repo.eventById(db, delivery.event_id), repo.endpointById(db, delivery.endpoint_id)]);
+      if (!event || !found || found.deleted_at !== null) {
         await db.transaction().execute((tx) => settleDelivery(tx, delivery.id, event?.id ?? null, 'failed'));
         return;
       }
       // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again.
-      if (endpoint.disabled === 1) return;
+      const endpoint = found.disabled === 1 ? await holdOrResume(found.id, job) : found;
+      if (!endpoint) return;
       const timestamp = Math.floor(clock.now() / 1000);
       let outcome: { status: number | null; body: string | null; ms: number | null; error: string | null };
       try {
@@ -285,18 +301,23 @@ export function createWebhookService(deps: {
           id: newId(), delivery_id: delivery.id, endpoint_id: endpoint.id, event_id: event.id, status_code: outcome.status,
           response_body: outcome.body, response_ms: outcome.ms, error: outcome.error, succeeded: succeeded ? 1 : 0, created_at: clock.now(),
         });
-        if (succeeded || last) await settleDelivery(tx, delivery.id, event.id, succeeded ? 'delivered' : 'failed');
+        if (succeeded || last) {
+          await settleDelivery(tx, delivery.id, event.id, succeeded ? 'delivered' : 'failed');
+          // A redelivery asked for as soon as this commits gets its own job, though this one is still running.
+          await queue.releaseKey(tx, job);
+        }
       });
       // The last failure throws too, so the job reads failed like its delivery and event.
       if (!succeeded) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
     },
 
     /** A delivery whose worker died on every attempt: failed, so its event settles and can be redelivered. */
-    async abandon(payload: DeliverPayload) {
+    async abandon(payload: DeliverPayload, job: Pick<BackgroundJobsTable, 'id'>) {
       await db.transaction().execute(async (tx) => {
         const delivery = await repo.getDelivery(tx, payload.delivery_id);
         if (!delivery || delivery.status !== 'pending') return;
         await settleDelivery(tx, delivery.id, delivery.event_id, 'failed');
+        await queue.releaseKey(tx, job);
       });
     },
 
@@ -317,6 +338,6 @@ export function webhookJobs(service: WebhookService): JobHandler[] {
   return [{
     kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS,
     run: (payload, job) => service.deliver(payload as DeliverPayload, job),
-    abandoned: (payload) => service.abandon(payload as DeliverPayload),
+    abandoned: (payload, job) => service.abandon(payload as DeliverPayload, job),
   }];
 }
