@@ -123,6 +123,26 @@ describe('webhook delivery retries', () => {
     expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
   });
 
+  it('a redelivered delivery held while its endpoint is disabled keeps what is left of its fresh budget, not one attempt', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const eventId = await kit.emit(tenant, 'coding.completed', { id: 'held-again' });
+    await failThroughSchedule(eventId); // five attempts made: the event is failed
+    h.clock.advance(1_000);
+    expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+    const w = kit.worker();
+    expect(await w.runOnce()).toBe(1); // the first of five fresh attempts fails; a retry in 30 s
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true })).statusCode).toBe(200);
+    h.clock.advance(30_000);
+    expect(await w.runOnce()).toBe(1); // held
+
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false })).statusCode).toBe(200);
+    const queued = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute();
+    expect(queued).toEqual([expect.objectContaining({ max_attempts: 4, attempts: 0 })]); // the fresh five less the one made
+    expect(await w.runOnce()).toBe(1); // fails again: retried, not the last
+    expect(await eventOf(key, eventId)).toMatchObject({ status: 'pending' });
+  });
+
   it('counts a time-out as a failure and retries it', async () => {
     const { key, endpoint, tenant } = await setup();
     receiver.hang();

@@ -31,11 +31,15 @@ export function createWebhookRepo(database: Db) {
       const r = await tx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).where('secret', '=', current).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    /** Pending deliveries of an endpoint, with their event's type and the attempts made so far. */
+    /**
+     * Pending deliveries of an endpoint, with their event's type and the attempts made since the delivery was queued
+     * or last redelivered (a redelivery stamps `updated_at`; the attempts of earlier budgets are older).
+     */
     pendingDeliveriesOf: (tx: Kysely<Database>, endpointId: string) => tx.selectFrom('webhook_deliveries')
       .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
       .select((eb) => ['webhook_deliveries.id', 'webhook_deliveries.event_id', 'events.type as event_type',
-        eb.selectFrom('webhook_attempts').select((e) => e.fn.countAll<number>().as('n')).whereRef('webhook_attempts.delivery_id', '=', 'webhook_deliveries.id').as('attempts')])
+        eb.selectFrom('webhook_attempts').select((e) => e.fn.countAll<number>().as('n')).whereRef('webhook_attempts.delivery_id', '=', 'webhook_deliveries.id')
+          .whereRef('webhook_attempts.created_at', '>=', 'webhook_deliveries.updated_at').as('attempts')])
       .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
       .execute().then((rows) => rows.map((r) => ({ id: r.id, event_id: r.event_id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
     /** Serialises registrations of one organisation (a no-op write on its row), so that counting them is exact. */
