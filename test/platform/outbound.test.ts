@@ -294,6 +294,19 @@ describe('createOutboundSender: refusals', () => {
     expect((await refusal(checked.check('https://nowhere.test/'))).reason).toBe('dns_error');
   });
 
+  // The message reaches the customer (registration's 400, each attempt's error): a name's private addresses, as Prep's
+  // resolver sees them (split-horizon DNS, a CNAME to an internal name), are not theirs to learn.
+  it('does not tell which non-public address a name resolved to', async () => {
+    const dns = fakeDns({ 'inside.test': ['10.1.2.3'], 'cname.test': ['2606:4700:4700::1111', 'fd12:3456::7'] });
+    const s = sender({ lookup: dns.lookup });
+    for (const [host, address, addressClass] of [['inside.test', '10.1.2.3', 'private'], ['cname.test', 'fd12:3456::7', 'private']]) {
+      const err = await refusal(s.check(`https://${host}/`));
+      expect([err.reason, err.details.addressClass, err.details.address]).toEqual(['blocked_address', addressClass, address]);
+      expect(err.message).toContain(host);
+      expect(err.message).not.toContain(address);
+    }
+  });
+
   it('refuses http, other schemes, credentials and garbage', async () => {
     const before = connections.plain;
     const s = sender(testMode());

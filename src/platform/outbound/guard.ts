@@ -48,7 +48,9 @@ export function checkAddresses(host: string, addresses: string[], policy: GuardP
   for (const address of addresses) {
     const addressClass = classifyAddress(address);
     if (addressClass === 'public' || (addressClass === 'loopback' && loopbackAllowed)) continue;
-    throw new OutboundError('blocked_address', `${host} is not a public address (${address}: ${addressClass}).`, { address, addressClass });
+    // The address stays in details (for logs): the message reaches the customer, who must not learn what a name
+    // resolves to inside Prep's network (an IP literal is its own host, so nothing is given away there).
+    throw new OutboundError('blocked_address', `${host} is not a public address (${addressClass}).`, { address, addressClass });
   }
 }
 
