@@ -134,9 +134,14 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       return Number(r.numUpdatedRows) === 1;
     },
 
-    /** A job claimed but not started (its worker is stopping): queued again as it was, the attempt not counted. */
-    async release(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<void> {
-      await heldBy(job, workerId).set({ status: 'queued', locked_by: null, lease_until: null, attempts: job.attempts - 1, updated_at: clock.now() }).execute();
+    /**
+     * A job claimed but not run (its worker is stopping, or its handler postponed it): queued again, at `runAt` when
+     * given, the attempt not counted.
+     */
+    async release(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, runAt?: number): Promise<void> {
+      await heldBy(job, workerId).set({
+        status: 'queued', locked_by: null, lease_until: null, attempts: job.attempts - 1, ...(runAt === undefined ? {} : { run_at: runAt }), updated_at: clock.now(),
+      }).execute();
     },
 
     /**

@@ -22,6 +22,16 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * Thrown by a handler that must not run its job now (a share it may not exceed is in use): the job is queued again at
+ * `runAt`, its attempt not counted. Not a failure.
+ */
+export class JobPostponed extends Error {
+  constructor(readonly runAt: number) {
+    super('postponed');
+  }
+}
+
 const DEFAULT_RETRY_SECONDS = [30, 120, 600, 3600, 21_600];
 /** How long a worker holds an abandoned job while its handler settles it (then another try, by any worker). */
 const ABANDON_LEASE_MS = 60_000;
@@ -65,6 +75,10 @@ export function createWorker(deps: {
       clearInterval(renewal);
     }
     try {
+      if (failure?.error instanceof JobPostponed) {
+        await queue.release(job, id, failure.error.runAt);
+        return;
+      }
       if (!failure) {
         await queue.succeed(job, id);
         if (handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);

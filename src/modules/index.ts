@@ -53,6 +53,7 @@ import { createSessionTokens } from './candidate-access/tokens.js';
 import { usageRoutes } from './usage/routes.js';
 import { createWebhookRepo } from './webhooks/repo.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { createDeliveryFairness } from './webhooks/fairness.js';
 import { createWebhookService } from './webhooks/service.js';
 
 /** The services of the modules that other parts (auth, CORS, background work) also call. */
@@ -72,6 +73,7 @@ export function createModuleServices(services: Services) {
   const branding = createBrandingService(db.kysely, clock);
   const webhooks = createWebhookService({
     db: db.kysely, clock, repo: createWebhookRepo(db), queue: services.queue, encryption: services.encryption, sender: services.sender,
+    fairness: createDeliveryFairness({ slowMs: Math.min(1_000, config.webhooks.timeoutMs / 2) }),
   });
   const judging = createJudgingService({
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { BackgroundJobsTable, Database, WebhookEndpointsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { JobHandler } from '../../jobs/worker.js';
+import { JobPostponed, type JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import type { Encryption } from '../../platform/encryption.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId, randomToken, sortableToken } from '../../platform/ids.js';
 import { OutboundError, type OutboundSender } from '../../platform/outbound/index.js';
+import type { DeliveryFairness } from './fairness.js';
 import type { WebhookRepo } from './repo.js';
 import { signatureHeader } from './signing.js';
 
@@ -44,10 +45,13 @@ export type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: 
 /** U+0000 (any binary or compressed reply holds one) cannot be stored in PostgreSQL text: kept as U+FFFD. */
 const storable = (text: string | null) => text?.replaceAll('\u0000', '\uFFFD') ?? null;
 
+/** How long a delivery that must wait for a slow organisation's deliveries in flight waits (plus up to as much again). */
+const WAIT_MS = 5_000;
+
 export function createWebhookService(deps: {
-  db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender;
+  db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender; fairness: DeliveryFairness;
 }) {
-  const { db, clock, repo, queue, encryption, sender } = deps;
+  const { db, clock, repo, queue, encryption, sender, fairness } = deps;
 
   async function mustGetEndpoint(tx: Kysely<Database>, tenant: Tenant, id: string) {
     const row = await repo.getEndpoint(tx, tenant, id);
@@ -279,8 +283,10 @@ export function createWebhookService(deps: {
       // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again.
       const endpoint = found.disabled === 1 ? await holdOrResume(found.id, job) : found;
       if (!endpoint) return;
+      if (fairness.mustWait(endpoint.organization_id)) throw new JobPostponed(clock.now() + WAIT_MS * (1 + Math.random()));
       const timestamp = Math.floor(clock.now() / 1000);
       let outcome: { status: number | null; body: string | null; ms: number | null; error: string | null };
+      const ended = fairness.begin(endpoint.organization_id);
       try {
         const res = await sender.send({
           url: endpoint.url,
@@ -293,6 +299,8 @@ export function createWebhookService(deps: {
         outcome = { status: res.status, body: storable(res.body), ms: Math.round(res.durationMs), error: null };
       } catch (error) {
         outcome = { status: null, body: null, ms: null, error: storable(error instanceof OutboundError ? `${error.reason}: ${error.message}` : String(error)) };
+      } finally {
+        ended();
       }
       const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       const last = job.attempts >= job.max_attempts;
@@ -336,6 +344,7 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 /** The webhook module's background work: one delivery attempt per job, on the contract's retry schedule. */
 export function webhookJobs(service: WebhookService): JobHandler[] {
   return [{
+    // Deliveries wait on customers' servers (up to the time-out each): they never hold more than half the slots.
     kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS,
     run: (payload, job) => service.deliver(payload as DeliverPayload, job),
     abandoned: (payload, job) => service.abandon(payload as DeliverPayload, job),
