@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker, type JobHandler } from '../../src/jobs/worker.js';
+import { createWorker, JobPostponed, type JobHandler } from '../../src/jobs/worker.js';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { startWorkerProcess } from '../helpers/processes.js';
@@ -188,6 +188,20 @@ describe('the job queue', () => {
     await w.stop();
     expect((await jobsOf(long))[0]).toMatchObject({ id, attempts: 1, status: 'succeeded' });
   }, 20_000);
+
+  it('queues a job its handler postpones again for later, with no attempt used and no error recorded', async () => {
+    const kind = freshKind();
+    let runs = 0;
+    const w = worker([{ kind, run: async () => { if (++runs === 1) throw new JobPostponed(h.clock.now() + 5_000); } }]);
+    await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 1 });
+    expect(await w.runOnce()).toBe(1);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'queued', attempts: 0, run_at: h.clock.now() + 5_000, last_error: null, locked_by: null });
+    h.clock.advance(4_999);
+    expect(await w.runOnce()).toBe(0);
+    h.clock.advance(1);
+    expect(await w.runOnce()).toBe(1);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
 
   // Was a bug: stop() waited only for jobs already running; a claim under way got its jobs afterwards and ran them.
   it('stop() waits for a claim under way and hands its jobs back instead of running them', async () => {
