@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { psychometricKit } from '../helpers/psychometric.js';
 import { startReceivers, webhookKit } from '../helpers/webhooks.js';
 
 let h: Harness;
@@ -78,5 +79,21 @@ describe('races', () => {
     const replies = await Promise.all(Array.from({ length: N }, () => client.call('POST', `/v1/coding-sessions/${s.id}/cancel`, { key })));
     const statuses = replies.map((r) => r.status);
     expect(statuses.every((x) => x === 200)).toBe(true);
+  });
+
+  // Was a bug on PostgreSQL: a start whose conditional write lost to a cancel answered 200 with the cancelled session.
+  it('assessment start racing cancel: one of them wins, and the start that lost is refused session_cancelled', async () => {
+    const kit = psychometricKit(h);
+    const org = await h.createOrg('Start or cancel', 100);
+    const key = org.keys.secret_test;
+    for (let round = 0; round < 10; round++) {
+      const s = await kit.session(key, 'mini-ipip', { start: false });
+      const [start, cancel] = await Promise.all([
+        client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token: s.token }),
+        client.call('POST', `/v1/psychometric-sessions/${s.id}/cancel`, { key }),
+      ]);
+      const outcome = `start ${start.status} ${start.body.status ?? start.body.error?.code}, cancel ${cancel.status} ${cancel.body.status ?? cancel.body.error?.code}`;
+      expect(['start 200 started, cancel 400 session_already_started', 'start 400 session_cancelled, cancel 200 cancelled']).toContain(outcome);
+    }
   });
 });

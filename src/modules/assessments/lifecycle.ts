@@ -315,7 +315,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           status: 'started' as const, started_at: now, updated_at: now,
           deadline_at: row.duration_seconds === null ? null : now + row.duration_seconds * 1000,
         };
-        if (!(await repo.transition(tx, id, ['assigned'], changes))) return kind.detail(tx, await mustGet(tx, tenant, id));
+        if (!(await repo.transition(tx, id, ['assigned'], changes))) {
+          // Another request moved it first: a start that raced this one answers as a repeat; a cancel is refused.
+          const current = await mustGet(tx, tenant, id);
+          assertOpen(stateOf(current, clock.now()));
+          return kind.detail(tx, current);
+        }
         if (row.credit_reservation_id) await credits.commit(tx, row.credit_reservation_id);
         if (changes.deadline_at !== null) {
           await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
