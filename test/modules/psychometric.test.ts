@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 import { localNorms, normed } from '../../src/modules/psychometric/scoring.js';
+import { addOrganizationInstrument } from '../../src/modules/psychometric/catalog.js';
 
 let h: Harness;
 let kit: ReturnType<typeof psychometricKit>;
@@ -312,6 +315,40 @@ describe('the Mini-IPIP: raw scores until the organisation has local norms', () 
 });
 
 describe('edges a review found', () => {
+  // Was a bug: answers were read from a plain object, so an unanswered item whose id is a name every object inherits
+  // ('constructor', 'toString') counted as answered (its "answer" a function): submit scored it and the detail listed it;
+  // a scale keyed 'constructor' summed onto the inherited function (a raw score of "function Object() {…}4…").
+  it('an item id such as constructor or toString is unanswered until answered, and a scale keyed constructor sums from 0', async () => {
+    const own = await h.createOrg('Inherited Names Ltd', 10);
+    const mini = JSON.parse(readFileSync(new URL('../../catalog/psychometric/mini-ipip.json', import.meta.url), 'utf8'));
+    const renamed: Record<string, string> = { 'mini-ipip-01': 'constructor', 'mini-ipip-02': 'toString', 'mini-ipip-03': 'valueOf' };
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'prep-instrument-')), 'instrument.json');
+    // Scale keys too: Extraversion is keyed 'constructor'.
+    const domain = (key: string) => (key === 'E' ? 'constructor' : key);
+    writeFileSync(file, JSON.stringify({
+      ...mini, slug: 'inherited-names', scales: mini.scales.map((sc: any) => ({ ...sc, key: domain(sc.key) })),
+      items: mini.items.map((i: any) => ({ ...i, id: renamed[i.id] ?? i.id, domain: domain(i.domain) })),
+    }));
+    await addOrganizationInstrument(h.db.kysely, own.id, file);
+    const s = await kit.session(own.keys.secret_test, 'inherited-names');
+    const rest = s.items.filter((i) => !Object.values(renamed).includes(i.id));
+    const saved = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: rest.map((i) => ({ item_id: i.id, value: 4 })) } });
+    expect(saved.body).toMatchObject({ answered_count: 17, item_count: 20 });
+    const detail = (await kit.call('GET', `/v1/psychometric-sessions/${s.id}`, { token: s.token })).body;
+    expect(detail.answers.map((a: any) => a.item_id).sort()).toEqual(rest.map((i) => i.id).sort());
+    const early = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/submit`, { token: s.token });
+    expect(early.status, early.raw).toBe(400);
+    expect(early.body.error).toMatchObject({ code: 'answers_incomplete' });
+    expect(early.body.error.message).toContain('3 of 20');
+    const done = await kit.answerAll(s, (id) => (id === 'constructor' ? 1 : 4), 20);
+    expect(done.status).toBe('completed');
+    const report = await kit.call('GET', `/v1/psychometric-sessions/${s.id}/report`, { key: own.keys.secret_test });
+    expect(report.status, report.raw).toBe(200);
+    const r = report.body;
+    // Extraversion: constructor (plus) 1, mini-ipip-06 (minus) 6 − 4, mini-ipip-11 (plus) 4, mini-ipip-16 (minus) 6 − 4.
+    expect(r.domains.find((d: any) => d.key === 'constructor')).toMatchObject({ name: 'Extraversion', raw: 1 + 2 + 4 + 2, mean: 2.25 });
+  });
+
   // Was a bug: the label came from the unrounded T, so a T shown as 45.0 could read "low" (the bands put 45 in average).
   it('labels the T-score it shows', () => {
     expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });

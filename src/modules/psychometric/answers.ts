@@ -19,9 +19,12 @@ export function answeredCount(stored: string): number {
   return n;
 }
 
-/** The stored sheet as answers by item id. */
+/**
+ * The stored sheet as answers by item id. No prototype: an item id such as `constructor` or `toString` (an
+ * organisation's own instrument may use one) must read as unanswered until it is answered.
+ */
 export function answersById(test: PsychometricTest, stored: string): Record<string, number> {
-  const answers: Record<string, number> = {};
+  const answers = Object.create(null) as Record<string, number>;
   test.definition.items.forEach((item, i) => {
     const value = stored.charCodeAt(i) - 48;
     if (value > 0) answers[item.id] = value;

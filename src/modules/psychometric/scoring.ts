@@ -53,7 +53,8 @@ export function normed(raw: number, ms: [number, number] | undefined): Pick<Scal
 
 /** Raw sums per scale key (domains and facets) of a complete sheet. */
 export function rawScores(instrument: Instrument, answers: Record<string, number>): Record<string, number> {
-  const raw: Record<string, number> = {};
+  // No prototype: a scale keyed `constructor` (an organisation's own instrument may use one) sums from 0.
+  const raw = Object.create(null) as Record<string, number>;
   for (const item of instrument.items) {
     const answer = answers[item.id];
     if (answer === undefined) throw new Error(`item ${item.id} is unanswered`);
