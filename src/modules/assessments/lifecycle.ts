@@ -306,7 +306,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     async start(tenant: Tenant, id: string): Promise<Detail> {
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
-        const row = await mustGet(tx, tenant, id);
+        // Read under the session's lock: an abandonment under way (the window closing) is seen once it has committed.
+        const row = await repo.locked(tx, tenant, id);
+        if (!row) throw notFound(kind.noun, id);
         const state = stateOf(row, clock.now());
         if (row.status !== 'assigned' && state === 'open') return kind.detail(tx, row); // already started: same started_at
         assertOpen(state);
