@@ -97,49 +97,53 @@ describe('races', () => {
     }
   });
 
-  // Was a bug on PostgreSQL: a start that read its assignment open just before the 7-day window closed, then waited
-  // on the row while the lapse was announced (abandoned event, credit back, a report of nothing), went on to start it:
-  // a started session announced abandoned, whose submit could never store its report.
-  it('assessment start at the end of the window: it waits for an abandonment under way, then is refused assignment_expired', async () => {
-    const kit = psychometricKit(h);
-    const org = await h.createOrg('Window end', 100);
-    const key = org.keys.secret_test;
-    const s = await kit.session(key, 'mini-ipip', { start: false });
-    const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
-    const windowEnd = row.created_at + 7 * 86_400_000;
-    h.clock.set(windowEnd - 1_000);
-    const token = await client.token(key, 'psychometric', s.id);
-    // Another transaction holds a report row for the session (uncommitted), so the abandonment waits inside its own,
-    // holding the session's lock; the start reads the assignment while it is still open and then waits on that lock.
-    let rollBack!: () => void;
-    const held = new Promise<void>((resolve) => { rollBack = resolve; });
-    let holding!: () => void;
-    const holds = new Promise<void>((resolve) => { holding = resolve; });
-    const blocker = h.db.kysely.transaction().execute(async (tx) => {
-      await tx.insertInto('psychometric_reports').values({
-        session_id: s.id, organization_id: org.id, livemode: 0, test_id: row.test_id, raw_scores: '{}', report: '{}', created_at: windowEnd,
-      }).execute();
-      holding();
-      await held;
-      throw new Error('rolled back');
-    }).catch(() => undefined);
-    await holds;
-    h.clock.set(windowEnd + 1_000);
-    const abandonment = h.modules.psychometric.complete(s.id);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    h.clock.set(windowEnd - 500);
-    const start = client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    h.clock.set(windowEnd + 1_500);
-    rollBack();
-    await blocker;
-    await abandonment;
-    const started = await start;
-    const after = await h.db.kysely.selectFrom('psychometric_sessions').select('status').where('id', '=', s.id).executeTakeFirstOrThrow();
-    const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'psychometric.completed').execute())
-      .map((e) => JSON.parse(e.payload).data.object).filter((o) => o.id === s.id);
-    expect(events).toMatchObject([{ outcome: 'abandoned' }]);
-    expect(after.status).toBe('assigned');
-    expect(started.body.error?.code, started.raw).toBe('assignment_expired');
-  });
+  // Was a bug on PostgreSQL: a start (or a cancel) that read its assignment open just before the 7-day window closed,
+  // then waited on the row while the lapse was announced (abandoned event, credit back, a report of nothing), went on:
+  // a session announced abandoned was started (its submit could never store its report), or cancelled.
+  for (const operation of ['start', 'cancel'] as const) {
+    it(`assessment ${operation} at the end of the window: it waits for an abandonment under way, then is refused assignment_expired`, async () => {
+      const kit = psychometricKit(h);
+      const org = await h.createOrg(`Window end ${operation}`, 100);
+      const key = org.keys.secret_test;
+      const s = await kit.session(key, 'mini-ipip', { start: false });
+      const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+      const windowEnd = row.created_at + 7 * 86_400_000;
+      h.clock.set(windowEnd - 1_000);
+      const token = await client.token(key, 'psychometric', s.id);
+      // Another transaction holds a report row for the session (uncommitted), so the abandonment waits inside its own,
+      // holding the session's lock; the operation reads the assignment while it is still open and then meets that lock.
+      let rollBack!: () => void;
+      const held = new Promise<void>((resolve) => { rollBack = resolve; });
+      let holding!: () => void;
+      const holds = new Promise<void>((resolve) => { holding = resolve; });
+      const blocker = h.db.kysely.transaction().execute(async (tx) => {
+        await tx.insertInto('psychometric_reports').values({
+          session_id: s.id, organization_id: org.id, livemode: 0, test_id: row.test_id, raw_scores: '{}', report: '{}', created_at: windowEnd,
+        }).execute();
+        holding();
+        await held;
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      await holds;
+      h.clock.set(windowEnd + 1_000);
+      const abandonment = h.modules.psychometric.complete(s.id);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      h.clock.set(windowEnd - 500);
+      const reply = operation === 'start'
+        ? client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token })
+        : client.call('POST', `/v1/psychometric-sessions/${s.id}/cancel`, { key });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      h.clock.set(windowEnd + 1_500);
+      rollBack();
+      await blocker;
+      await abandonment;
+      const answered = await reply;
+      const after = await h.db.kysely.selectFrom('psychometric_sessions').select('status').where('id', '=', s.id).executeTakeFirstOrThrow();
+      const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'psychometric.completed').execute())
+        .map((e) => JSON.parse(e.payload).data.object).filter((o) => o.id === s.id);
+      expect(events).toMatchObject([{ outcome: 'abandoned' }]);
+      expect(after.status).toBe('assigned');
+      expect(answered.body.error?.code, answered.raw).toBe('assignment_expired');
+    });
+  }
 });

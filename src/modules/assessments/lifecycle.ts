@@ -274,7 +274,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     /** Customer cancels an assignment not yet started: its credit comes back. Repeating is harmless. */
     async cancel(tenant: Tenant, id: string): Promise<Row> {
       return db.transaction().execute(async (tx) => {
-        const row = await mustGet(tx, tenant, id);
+        // Read under the session's lock, as start reads it: an abandonment under way is seen once it has committed.
+        const row = await repo.locked(tx, tenant, id);
+        if (!row) throw notFound(kind.noun, id);
         if (row.status === 'cancelled') return row;
         if (row.status !== 'assigned') throw new ApiError('session_already_started');
         if (stateOf(row, clock.now()) === 'lapsed') throw new ApiError('assignment_expired'); // its credit came back as it lapsed
