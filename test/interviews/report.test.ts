@@ -523,6 +523,23 @@ describe('the built-in report: technical round', () => {
     for (const r of [deep, shallow]) expectVerbatim(r.report, r.turns);
   });
 
+  // Was a bug: a follow-up answered by talking around it ("it really depends on the context, every company is
+  // different") counted as substantive and as new ground, so evasive candidates out-rated short real answers on depth.
+  it('does not rate follow-ups answered by talking around them as depth', () => {
+    const around = [
+      'That is a great question. Honestly it really depends on the context, every company is different, so I would need to know more before I could say.',
+      'Hard to say really. There is no one right answer here, it is case by case and it depends on many factors.',
+    ];
+    const turns = transcript([
+      { asks: [FRONTEND_Q[0].prompt, probe], says: [first, around[0]] },
+      { asks: [CUSTOM.prompt, 'How would you test it?'], says: [dropdown, around[1]] },
+    ]);
+    const evasive = buildInterviewReport({ method: methodFor('frontend-engineering'), setup: setupOf('technical', [...plan(FRONTEND_Q, 12), CUSTOM]), turns, integrity: [] });
+    expect(evasive.competencies.find((c) => c.slug === 'depth')!.rationale).toMatch(/0 were substantive, 0 gave reasons and 0 added new ground/);
+    expect(ratings(evasive).depth).toBe(1);
+    expect(ratings(evasive).depth!).toBeLessThanOrEqual(ratings(shallow.report).depth!);
+  });
+
   it('grades key points only where the question has them, and leaves an unmeasurable competency out of the score', () => {
     expect(deep.report.answers[0].coverage).toBeDefined();
     expect(deep.report.answers[1].coverage).toBeUndefined();

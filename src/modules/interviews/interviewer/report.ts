@@ -326,15 +326,16 @@ const contentWords = (turns: Turn[]) => turns.flatMap((t) => words(t.text)).map(
 
 /**
  * Per answer to a follow-up: 0.5 substantive (20+ words, not a deflection) + 0.25 reasoned ("because", "so that"…) +
- * 0.25 new ground (a key point newly covered, or half its content words new). Without any follow-up: per answer,
- * 0.5 for 60+ words and 0.5 for reasons given unprompted.
+ * 0.25 new ground (a key point newly covered, or half its content words new); an answer that talks around the
+ * follow-up (two evasive phrases and no key point newly covered) is neither substantive nor new. Without any
+ * follow-up: per answer, 0.5 for 60+ words and 0.5 for reasons given unprompted (nothing for an evasive answer).
  */
 function depthMeasure(asked: Asked[]): Measured {
   const answered = asked.filter((a) => a.answered);
   const follows = answered.flatMap((a) => followUpAnswers(a).map((f) => ({ a, ...f })));
   if (follows.length === 0) {
     // Nothing was probed: depth shows in the first answers themselves (long enough, with reasons).
-    const scores = asked.map((a) => (a.words >= 60 ? 0.5 : 0) + (a.said.some((t) => REASONING.test(t.text)) ? 0.5 : 0));
+    const scores = asked.map((a) => (isEvasive(a, a.said.map((t) => t.text).join('\n')) ? 0 : (a.words >= 60 ? 0.5 : 0) + (a.said.some((t) => REASONING.test(t.text)) ? 0.5 : 0)));
     return {
       score: mean(scores),
       evidence: answered.map((a) => find(a.said, REASONING)),
@@ -345,13 +346,16 @@ function depthMeasure(asked: Asked[]): Measured {
   const scores = follows.map(({ a, turns, before }) => {
     const count = turns.reduce((s, t) => s + words(t.text).length, 0);
     const deflected = count < 20 && turns.some((t) => DEFLECT.test(t.text));
-    const isSubstantive = count >= 20 && !deflected;
+    const newPoint = a.q.keyPoints.length > 0 && before.length > 0
+      && coverKeyPoints(a.q.keyPoints, [...before, ...turns]).filter((p) => p.covered).length > coverKeyPoints(a.q.keyPoints, before).filter((p) => p.covered).length;
+    // Talking around the follow-up ("it really depends on the context, every company is different") is neither
+    // substance nor new ground, however long: it rated evasive candidates above those who gave a short real answer.
+    const talkedAround = !newPoint && evasionCount(turns.map((t) => t.text).join('\n')) >= 2;
+    const isSubstantive = count >= 20 && !deflected && !talkedAround;
     const isReasoned = turns.some((t) => REASONING.test(t.text));
     const known = new Set(contentWords(before));
     const mine = contentWords(turns);
-    const newPoint = a.q.keyPoints.length > 0 && before.length > 0
-      && coverKeyPoints(a.q.keyPoints, [...before, ...turns]).filter((p) => p.covered).length > coverKeyPoints(a.q.keyPoints, before).filter((p) => p.covered).length;
-    const isNew = !deflected && (newPoint || (mine.length > 0 && mine.filter((w) => !known.has(w)).length / mine.length >= 0.5));
+    const isNew = !deflected && !talkedAround && (newPoint || (mine.length > 0 && mine.filter((w) => !known.has(w)).length / mine.length >= 0.5));
     substantive += Number(isSubstantive); reasoned += Number(isReasoned); fresh += Number(isNew);
     return (isSubstantive ? 0.5 : 0) + (isReasoned ? 0.25 : 0) + (isNew ? 0.25 : 0);
   });
@@ -363,14 +367,16 @@ function depthMeasure(asked: Asked[]): Measured {
   };
 }
 
+/** How many distinct evasive phrases a text holds. */
+const evasionCount = (text: string) => new Set((text.match(EVASION) ?? []).map((m) => m.toLowerCase())).size;
+
 /**
  * An answer that talks around the question: two or more evasive phrases ("that's a great question", "it depends on
  * the context", "every team is different") and nothing the analyses find in it (no STAR action or result, no guidance
  * point, design phase, coding talk or code). Well sized and free of filler, it would otherwise rate well.
  */
 function isEvasive(a: Asked, text: string): boolean {
-  const phrases = new Set((text.match(EVASION) ?? []).map((m) => m.toLowerCase()));
-  if (phrases.size < 2 || a.code.length > 0) return false;
+  if (evasionCount(text) < 2 || a.code.length > 0) return false;
   const found = Boolean(a.star?.action || a.star?.result) || Boolean(a.coverage?.some((c) => c.covered))
     || Object.values(a.design ?? {}).some(Boolean) || Object.values(a.coding ?? {}).some(Boolean);
   return !found;
