@@ -117,6 +117,20 @@ describe('analyseStar', () => {
   it('accepts situational answers ("I would …") as actions', () => {
     expect(analyseStar(said('I would first talk to the colleague privately and then I would agree on a plan with the lead.')).action).not.toBeNull();
   });
+
+  // Was a bug: "I would need to know more", "I'd rather not commit" read as actions told in the first person, so an
+  // answer that only talked around the question rated 5 on ownership and was asked for the situation of its "story".
+  it('does not read wishes and needs ("I would need…", "I\'d rather…") as actions', () => {
+    for (const text of [
+      'Honestly it really depends on the context, so I would need to know more before I could say.',
+      'I think every situation is different, so I would rather not commit to one answer.',
+      'I would want to understand the team first.', 'I\'d prefer to keep it general.', 'I would hope it works out.',
+    ]) {
+      const star = analyseStar(said(text));
+      expect(star.action, text).toBeNull();
+      expect(star.ownership, text).toBe('unclear');
+    }
+  });
 });
 
 describe('coverKeyPoints', () => {

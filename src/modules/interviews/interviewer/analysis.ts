@@ -234,12 +234,15 @@ function lexiconReader<P extends string>(lexicons: Record<P, Cue[]>): (sentences
 const IRREGULAR_PAST = 'built|rebuilt|wrote|rewrote|made|took|set|ran|went|led|spoke|told|met|found|brought|drove|gave|got|put|sat|began|chose|drew|kept|sent|spent|broke|caught|held|left|sought|taught|dug|fought|shut|split|cut|rolled|wound|stood|understood|undertook|overcame|did|redid|bought|sold|hired|paid|laid|shipped';
 // "-ed" words that are states, wishes or feelings rather than something the speaker did.
 const NOT_ACTIONS = new Set(['needed', 'wanted', 'used', 'liked', 'loved', 'enjoyed', 'hoped', 'expected', 'learned', 'tired', 'supposed', 'interested', 'excited', 'worried', 'scared', 'bored', 'based', 'related', 'involved', 'required', 'assigned', 'tasked', 'asked', 'concerned', 'annoyed', 'stressed', 'overwhelmed', 'confused', 'surprised', 'pleased', 'happened', 'seemed', 'belonged', 'owned', 'succeeded']);
+// What follows "I would" / "I'd" when it states a wish, a need or an opinion rather than a step ("I would need to know
+// more", "I'd rather not commit"): the present-tense counterparts of NOT_ACTIONS.
+const WISHES = 'have|be|say|like|guess|think|imagine|need|rather|want|prefer|hope|love|hate|wish|know|expect|feel|suppose|assume';
 const ADVERB = '(?:(?:then|also|first|quickly|eventually|finally|immediately|personally|just|actually|basically|really|initially|later|next|ultimately|myself|ourselves|all|together|both)\\s+)?';
 /**
  * "<subject> [adverb] <past verb>" statements (states, wishes and feelings excluded), and "I would / I'd / I'll
  * <verb>" for situational answers. Not global: exec and test stay stateless; counting uses a global copy.
  */
-const actionStatement = (subject: string) => new RegExp(`\\b${subject}\\s+${ADVERB}(?:(?:${IRREGULAR_PAST})|(?!(?:${[...NOT_ACTIONS].join('|')})\\b)[a-z]{3,}ed|(?:would|'d|will|'ll)\\s+(?!have\\b|be\\b|say\\b|like\\b|guess\\b|think\\b|imagine\\b)[a-z]{3,})\\b`);
+const actionStatement = (subject: string) => new RegExp(`\\b${subject}\\s+${ADVERB}(?:(?:${IRREGULAR_PAST})|(?!(?:${[...NOT_ACTIONS].join('|')})\\b)[a-z]{3,}ed|(?:would|'d|will|'ll)\\s+(?!(?:${WISHES})\\b)[a-z]{3,})\\b`);
 const I_ACTION = actionStatement('i');
 const WE_ACTION = actionStatement('we');
 
