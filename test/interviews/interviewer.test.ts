@@ -415,6 +415,21 @@ describe('the interviewer as a whole', () => {
     }
   });
 
+  // Was a bug: an answer of 25 words or more that only talks around the question ("it really depends on the
+  // context, every company is different…") was acknowledged as a good one: "Good, thanks.", "Okay, that makes sense."
+  it('does not praise an answer that talks around the question', () => {
+    const around = [
+      'That is a great question. Honestly it really depends on the context, every company is different, so I would need to know more before I could say anything useful about it.',
+      'I mean, there are a lot of ways to look at it. At the end of the day it depends on the situation and what the stakeholders want from it.',
+      'Hard to say really. There is no one right answer here, it is case by case and it depends on many factors that I cannot know.',
+    ];
+    const praise = /^(?:good|great|okay, that makes sense|right, i follow|thanks, that's|that sounds|got it|okay, i can follow|thanks, that)/i;
+    for (const [style, file, slugs] of [...styles, ['technical', 'sql-data', bankFile('sql-data').slice(0, 3).map((q) => q.slug)] as [RoundStyle, string, string[]]]) {
+      const run = play(setupOf(style, file, slugs, { minutes: 8, duration: 40 }), [...around, ...around].map((say) => ({ say })));
+      for (const m of run.moves.slice(1).filter((x) => x.reason.startsWith('probe:'))) expect(m.text, `${file}: ${m.text}`).not.toMatch(praise);
+    }
+  });
+
   it('reads non-answers and repeat requests', () => {
     for (const text of ['I don\'t know', 'pass', 'skip', 'Um... I\'m not sure, sorry.', 'no idea', '', 'hmm']) expect(isNonAnswer(text), text).toBe(true);
     for (const text of ['BFS', 'I don\'t know the exact syntax, but I would use a LEFT JOIN.', 'O(n)']) expect(isNonAnswer(text), text).toBe(false);

@@ -311,6 +311,11 @@ const RESULT: Cue[] = [
   [/\b(?:fixed|stable|faster|slower|cheaper|better|fewer|less|more reliable|happy|happier|pleased|relieved|easier|smoother)\b/, 1],
 ];
 
+/** Phrases that talk around a question instead of answering it ("it really depends on the context"). */
+const EVASION = /\b(?:(?:that'?s|it'?s|what) (?:a |such a )?(?:great|good|really good|very good|interesting|tough|difficult|fair) question|(?:it )?(?:all |really |just |always )?depends (?:on|upon)\b|it (?:all |really |just |always )?depends\b|(?:many|different|various|lots of) (?:ways|angles|perspectives|factors|considerations)|a lot of (?:factors|things|variables|considerations)|every (?:situation|team|case|company|project|person|context) is (?:a bit |really |quite )?different|case[- ]by[- ]case|there'?s no (?:one|single|right|perfect|simple) (?:answer|way|solution)|one[- ]size[- ]fits[- ]all|at the end of the day|(?:hard|difficult) to (?:say|tell)|it'?s (?:complicated|nuanced|complex)|in (?:different|many) ways)/gi;
+/** How many distinct evasive phrases a text holds (the report's and the interviewer's reading of talking around a question). */
+export const evasionCount = (text: string) => new Set((text.match(EVASION) ?? []).map((m) => m.toLowerCase())).size;
+
 // ---------------------------------------------------------------------------------------------------------------
 // STAR
 

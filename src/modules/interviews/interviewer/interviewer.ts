@@ -8,7 +8,7 @@
  */
 import { memoByText } from '../../../platform/bounded-map.js';
 import {
-  analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, promptRequests, relatedness, requestCoverage, terms, words,
+  analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, evasionCount, promptRequests, relatedness, requestCoverage, terms, words,
   type DesignPhase, type PointCoverage,
 } from './analysis.js';
 import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn } from './types.js';
@@ -502,8 +502,9 @@ function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answ
   if (opener(probe.text)) return '';
   const say = (options: string[]) => fresh(options, turn, previous);
   if (isNonAnswer(answer)) return say(['That\'s okay.', 'No problem.']);
-  // Neutral unless the answer had some substance: "that makes sense" after a vague answer would ring false.
-  if (words(answer).length < 25) return say(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', '']);
+  // Neutral unless the answer had some substance: "that makes sense" after a vague answer would ring false, and so
+  // would "Good, thanks." after one that talks around the question ("it really depends on the context…").
+  if (words(answer).length < 25 || evasionCount(answer) >= 2) return say(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', '']);
   if (probe.id === 'star:result') return say(['Thanks, that\'s a clear picture of what you did.', 'Okay, I can follow what you did there.', 'Got it, thanks.']);
   if (probe.id === 'star:ownership') return say(['That sounds like a good outcome.', 'Thanks, that\'s helpful.']);
   if (probe.id.startsWith('star:')) return say(['Thanks.', 'Okay.']);

@@ -1,5 +1,5 @@
 import {
-  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, POINT_COVERED_THRESHOLD, words,
+  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, evasionCount, POINT_COVERED_THRESHOLD, words,
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
@@ -167,8 +167,6 @@ function find(turns: Turn[], pattern: RegExp): Quote | null {
 
 const FILLER = /\b(?:u+m+|u+h+|e+r+m+|hmm+|you know|sort of|kind of|basically|i mean)\b/gi;
 const SIGNPOST = /\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|after that|afterwards|finally|in the end|as a result|because|so that|therefore|which meant|to start|to begin with|in summary|to sum up)\b/gi;
-/** Phrases that talk around a question instead of answering it ("it really depends on the context"). */
-const EVASION = /\b(?:(?:that'?s|it'?s|what) (?:a |such a )?(?:great|good|really good|very good|interesting|tough|difficult|fair) question|(?:it )?(?:all |really |just |always )?depends (?:on|upon)\b|it (?:all |really |just |always )?depends\b|(?:many|different|various|lots of) (?:ways|angles|perspectives|factors|considerations)|a lot of (?:factors|things|variables|considerations)|every (?:situation|team|case|company|project|person|context) is (?:a bit |really |quite )?different|case[- ]by[- ]case|there'?s no (?:one|single|right|perfect|simple) (?:answer|way|solution)|one[- ]size[- ]fits[- ]all|at the end of the day|(?:hard|difficult) to (?:say|tell)|it'?s (?:complicated|nuanced|complex)|in (?:different|many) ways)/gi;
 const ORDER = /\b(?:first(?:ly)?|second(?:ly)?|then|after that|finally)\b/gi;
 const REASONING = /\b(?:because|since|so that|which means|which meant|the reason|due to|therefore|otherwise|trade-?offs?|instead of|rather than|in order to)\b/i;
 const PLAN = /\b(?:my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)(?! coding\b| typing\b| writing (?:the )?code\b)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
@@ -366,9 +364,6 @@ function depthMeasure(asked: Asked[]): Measured {
     rationale: `Of ${of(follows.length, follows.length, 'answer')} to follow-up questions, ${substantive} were substantive, ${reasoned} gave reasons and ${fresh} added new ground.`,
   };
 }
-
-/** How many distinct evasive phrases a text holds. */
-const evasionCount = (text: string) => new Set((text.match(EVASION) ?? []).map((m) => m.toLowerCase())).size;
 
 /**
  * An answer that talks around the question: two or more evasive phrases ("that's a great question", "it depends on
