@@ -490,6 +490,26 @@ describe('the built-in report: coding round', () => {
   });
 });
 
+// Was a bug: a data answer that said how it would compute the result ("To fix it, I'd…"), on what grain, and which
+// tempting fix it would not use rated 1 on approach (no "my approach", no "first… then"), below a vague one.
+describe('the built-in report: approach in a data round', () => {
+  const [q] = pick('sql-data', ['ecommerce-revenue-fan-out-from-one-to-many-joins']);
+  const rate = (says: string) => {
+    const check = 'I would check the totals against the finance figure for a handful of customers whose orders I know well, and look at the ones that differ.';
+    const turns = transcript([{ asks: [q.prompt, 'How would you check the new numbers?'], says: [says, check] }]);
+    const report = buildInterviewReport({ method: methodFor('data-sql'), setup: setupOf('technical', plan([q], 12)), turns, integrity: [] });
+    expect(report.scored).toBe(true);
+    return ratings(report).approach!;
+  };
+  it('reads a stated computation, its grain and a rejected alternative as an approach', () => {
+    const precise = rate('Each order row is repeated for every payment and every shipment, so all three columns are inflated. To fix it, I\'d pre-aggregate payments and shipments per order in two CTEs '
+      + 'and join those to orders, so every table is at the order grain. I would not use SUM(DISTINCT amount), because two equal payments would then count once.');
+    const vague = rate('The joins make duplicates so the numbers are too big. Maybe there is a way to remove the duplicates from the result somehow.');
+    expect(precise).toBeGreaterThanOrEqual(4);
+    expect(precise).toBeGreaterThan(vague);
+  });
+});
+
 const FRONTEND_Q = pick('front-end', ['event-loop-log-order-ticket-checkout']);
 const CUSTOM: PlannedQuestion = {
   position: 1, source: 'customer', questionId: null, title: 'Accessible dropdown', prompt: 'How would you make a custom dropdown accessible?',

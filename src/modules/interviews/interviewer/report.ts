@@ -169,9 +169,10 @@ const FILLER = /\b(?:u+m+|u+h+|e+r+m+|hmm+|you know|sort of|kind of|basically|i 
 const SIGNPOST = /\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|after that|afterwards|finally|in the end|as a result|because|so that|therefore|which meant|to start|to begin with|in summary|to sum up)\b/gi;
 const ORDER = /\b(?:first(?:ly)?|second(?:ly)?|then|after that|finally)\b/gi;
 const REASONING = /\b(?:because|since|so that|which means|which meant|the reason|due to|therefore|otherwise|trade-?offs?|instead of|rather than|in order to)\b/i;
-const PLAN = /\b(?:my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)(?! coding\b| typing\b| writing (?:the )?code\b)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
-const CLARIFY = /\?|\b(?:assum(?:e|ing|ption)|clarify|clarifying|to confirm|can i check|constraints?|requirements?)\b/i;
-const ALTERNATIVE = /\b(?:alternatively|another (?:option|approach|way)|instead|rather than|versus|vs\.?|compared (?:to|with)|on the other hand|trade-?offs?|brute[- ]force|could also|(?:would|could) (?:also )?work|(?:slower|faster|simpler|cheaper) than)\b/i;
+const PLAN = /\b(?:to (?:fix|rewrite|solve|compute|calculate|measure|answer|build|get|find|count|do) (?:it|this|that|them|these)(?: properly| correctly)?,? i(?:'d| would| will|'ll)\b|my approach|the approach|my plan|the plan|i(?:'d| would| will|'ll) (?:start|begin|first|use|go with|approach|break|structure|frame)(?! coding\b| typing\b| writing (?:the )?code\b)|let me (?:start|think|first|break)|first,? i(?:'d| would| will|'ll)?|step one|break (?:it|this|the problem) down|at a high level|high-level)\b/i;
+/** A question back, an assumption, or the definitions and grain a data answer rests on ("I'd define an active user as…", "at the order grain"). */
+const CLARIFY = /\?|\b(?:assum(?:e|ing|ption)|clarify|clarifying|to confirm|can i check|constraints?|requirements?|(?:i|we)(?:'d| would| will|'ll)? define|definition of|grain)\b/i;
+const ALTERNATIVE = /\b(?:(?:i|we)(?: would|'d)(?: not| never|n'?t)? avoid\b|(?:i|we)(?:(?: would|'d) (?:not|never)| wouldn'?t) (?:use|pick|choose|go with|rely on|patch|add|build|just)\b|alternatively|another (?:option|approach|way)|instead|rather than|versus|vs\.?|compared (?:to|with)|on the other hand|trade-?offs?|brute[- ]force|could also|(?:would|could) (?:also )?work|(?:slower|faster|simpler|cheaper) than)\b/i;
 const QUANTITY = /\d|\b(?:percent|half|double[d]?|triple[d]?|twice|tenfold|hundreds?|thousands?|millions?|billions?)\b/i;
 const EDGE = /\b(?:edge cases?|corner cases?|empty|null|zero|negative|duplicates?|overflow|boundary|single element|large input|off[- ]by[- ]one)\b/i;
 const DEFLECT = /\b(?:i don'?t know|not sure|no idea|can'?t remember|don'?t remember)\b/i;
@@ -481,9 +482,9 @@ function complexityTestingMeasure(asked: Asked[], q: Quoter): Measured {
 }
 
 /**
- * Approach stated 0.5 (0.35 when only after the first code snapshot), a clarifying question or assumption 0.25, an
- * alternative 0.25. An approach is the analysis's coding approach, a plan phrase ("my approach", "I'd start by"), or
- * an answer ordered in steps ("first… then…").
+ * Approach stated 0.5 (0.35 when only after the first code snapshot), a clarifying question, assumption, definition or
+ * grain 0.25, an alternative weighed or turned down 0.25. An approach is the analysis's coding approach, a plan phrase
+ * ("my approach", "I'd start by", "to fix it, I'd"), or an answer ordered in steps ("first… then…").
  */
 function approachMeasure(asked: Asked[], q: Quoter): Measured {
   let stated = 0, clarified = 0, alternatives = 0;
