@@ -430,6 +430,17 @@ describe('the interviewer as a whole', () => {
     }
   });
 
+  // Was a bug: after answers that only talked around the question, "I don't know" was met with probes about a
+  // proposal never made ("Did you consider any alternatives? Why this one?") instead of encouragement, then moving on.
+  it('treats "I don\'t know" after answers that only talked around the question as having nothing yet', () => {
+    const around = 'That is a great question. Honestly it really depends on the context, every company is different, so I would need to know more before I could say anything useful about it.';
+    for (const [style, file, slugs] of styles.filter(([st]) => st === 'technical' || st === 'behavioral')) {
+      const run = play(setupOf(style, file, slugs, { minutes: 8, duration: 40 }), [{ say: around }, { say: 'I don\'t know.' }, { say: 'Not sure.' }]);
+      expect(run.moves.slice(2).map((m) => m.reason), file).toEqual(['encourage', 'move_on:no_answer']);
+      expect(run.moves[3].questionPosition, file).toBe(1);
+    }
+  });
+
   it('reads non-answers and repeat requests', () => {
     for (const text of ['I don\'t know', 'pass', 'skip', 'Um... I\'m not sure, sorry.', 'no idea', '', 'hmm']) expect(isNonAnswer(text), text).toBe(true);
     for (const text of ['BFS', 'I don\'t know the exact syntax, but I would use a LEFT JOIN.', 'O(n)']) expect(isNonAnswer(text), text).toBe(false);

@@ -190,6 +190,10 @@ function questionTurns(turns: Turn[], index: number, answer: string): Turn[] {
   return [...mine, { seq, speaker: 'candidate', kind: 'text', text: answer, questionPosition: index, atMs: last?.atMs ?? 0, code: null }];
 }
 
+/** A turn that only talks around the question: two evasive phrases and none of the question's key points. */
+const talksAround = (q: PlannedQuestion, text: string) =>
+  evasionCount(text) >= 2 && !coverKeyPoints(q.keyPoints, [{ seq: 1, speaker: 'candidate', kind: 'text', text, questionPosition: q.position, atMs: 0, code: null }]).some((c) => c.covered);
+
 /** Turns that say something (not "I don't know", "repeat that", nor a question back). */
 const isSubstantive = memoByText((text: string) => !isNonAnswer(text) && !isRepeatRequest(text) && !isClarifyingQuestion(text) && !isThinkingPause(text), TURN_MEMO);
 const substantive = (turns: Turn[]) => candidateTexts(turns).filter((t) => isSubstantive(t.text));
@@ -542,7 +546,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     return move({ ...answered, probes: [...state.probes, 'greet'] }, 'Great. Whenever you\'re ready, go ahead with the question; there\'s no rush.', 'wait');
   }
   const mine = questionTurns(turns, state.index, answer);
-  const earlier = substantive(mine.slice(0, -1));
+  // Turns that only talked around the question ("it really depends on the context…") said nothing either: after them,
+  // "I don't know" is encouraged and then moved on from, not met with probes about a proposal never made.
+  const earlier = substantive(mine.slice(0, -1)).filter((t) => !talksAround(q, t.text));
   if (isNonAnswer(answer) && earlier.length === 0) {
     // Nothing said yet on this question: encourage once, then move on.
     if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, answer), 'encourage');
