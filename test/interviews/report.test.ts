@@ -560,6 +560,24 @@ describe('the built-in report: technical round', () => {
     expect(ratings(evasive).depth!).toBeLessThanOrEqual(ratings(shallow.report).depth!);
   });
 
+  // Was a bug: chance word overlap with the key points ("a lot of ways to look at it", "what the stakeholders want")
+  // gave answers that only talked around the question partial coverage: knowledge 2, quoted as "That is a great question."
+  it('gives answers that only talk around the question no key-point credit', () => {
+    const [q] = pick('sql-data', ['ecommerce-revenue-fan-out-from-one-to-many-joins']);
+    const turns = transcript([{
+      asks: [q.prompt, 'Which column would you look at first?'],
+      says: [
+        'That is a great question. Honestly it really depends on the context, every company is different, and there are a lot of ways to look at the joins and the totals, so I would need to know more.',
+        'I mean, at the end of the day it depends on the situation and on what finance and the stakeholders want from the report, there is no one right answer for the columns.',
+      ],
+    }]);
+    const r = buildInterviewReport({ method: methodFor('data-sql'), setup: setupOf('technical', plan([q], 12)), turns, integrity: [] });
+    expect(r.scored).toBe(true);
+    const knowledge = r.competencies.find((c) => c.slug === 'knowledge')!;
+    expect(knowledge.rating).toBe(1);
+    expect(knowledge.evidence).toEqual([]);
+  });
+
   it('grades key points only where the question has them, and leaves an unmeasurable competency out of the score', () => {
     expect(deep.report.answers[0].coverage).toBeDefined();
     expect(deep.report.answers[1].coverage).toBeUndefined();

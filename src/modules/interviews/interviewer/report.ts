@@ -293,7 +293,9 @@ function coverageMeasure(asked: Asked[], q: Quoter): Measured {
   if (graded.length === 0) return { score: null, evidence: [], rationale: 'Not measured: no question asked had key points to grade against.' };
   const points = graded.flatMap((a) => a.coverage!);
   const covered = points.filter((p) => p.covered);
-  const score = mean(graded.map((a) => coverageScore(a.coverage!)));
+  // Partial matches in an answer that only talks around the question ("there are a lot of ways to look at it…") are
+  // chance word overlap, not knowledge: such an answer scores nothing, as in communication.
+  const score = mean(graded.map((a) => (isEvasive(a, a.said.map((t) => t.text).join('\n')) ? 0 : coverageScore(a.coverage!))));
   return {
     score,
     evidence: [...points].sort((a, b) => b.score - a.score).map((p) => q(p.covered)),
