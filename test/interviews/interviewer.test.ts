@@ -438,6 +438,9 @@ describe('the interviewer as a whole', () => {
       const run = play(setupOf(style, file, slugs, { minutes: 8, duration: 40 }), [{ say: around }, { say: 'I don\'t know.' }, { say: 'Not sure.' }]);
       expect(run.moves.slice(2).map((m) => m.reason), file).toEqual(['encourage', 'move_on:no_answer']);
       expect(run.moves[3].questionPosition, file).toBe(1);
+      // Encouraged, and talking around it again: nothing more to probe ("Did you consider any alternatives?").
+      const again = play(setupOf(style, file, slugs, { minutes: 8, duration: 40 }), [{ say: around }, { say: 'I don\'t know.' }, { say: around.replace('That is a great question. ', 'Hard to say. ') }]);
+      expect(again.moves.slice(2).map((m) => m.reason), file).toEqual(['encourage', 'move_on:no_answer']);
     }
   });
 

@@ -549,7 +549,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   // Turns that only talked around the question ("it really depends on the context…") said nothing either: after them,
   // "I don't know" is encouraged and then moved on from, not met with probes about a proposal never made.
   const earlier = substantive(mine.slice(0, -1)).filter((t) => !talksAround(q, t.text));
-  if (isNonAnswer(answer) && earlier.length === 0) {
+  // Once encouraged, talking around the question again is no answer either.
+  const nothing = isNonAnswer(answer) || (used(state, 'encourage') && talksAround(q, answer));
+  if (nothing && earlier.length === 0) {
     // Nothing said yet on this question: encourage once, then move on.
     if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, answer), 'encourage');
     return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
