@@ -64,6 +64,18 @@ describe('the round methods catalogue', () => {
     }
   });
 
+  it('takes an opening question only from the round\'s own questions', () => {
+    const rounds = raw();
+    const screen = rounds.find((m: any) => m.slug === 'hiring-manager-screen');
+    expect(screen.opening_question).toBe('why-this-role-and-why-now');
+    screen.opening_question = 'no-such-question';
+    expect(() => validateRoundMethods(rounds, taxonomy)).toThrow(/hiring-manager-screen.*opening_question/);
+    const behavioral = rounds.find((m: any) => m.slug === 'behavioral');
+    behavioral.opening_question = 'why-this-role-and-why-now';
+    delete screen.opening_question;
+    expect(() => validateRoundMethods(rounds, taxonomy)).toThrow(/\(behavioral\).*opening_question/);
+  });
+
   it('gives the rounds without a bank category their own valid questions, distinct from the bank', () => {
     const bank = readBank(taxonomy, new Set(readdirSync(new URL('../../catalog/coding/problems/', import.meta.url))));
     const bankSlugs = new Set(bank.map((e) => e.question.slug));

@@ -48,6 +48,9 @@ describe('creating an interview', () => {
       const titles = (await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: live() }, 200)).data.map((q: any) => q.title as string);
       expect(titles.length, String(difficulty)).toBeGreaterThanOrEqual(3);
       expect(titles.filter((t: string) => !own.includes(t)), `${difficulty}: ${titles.join(' | ')}`).toEqual([]);
+      // Was a bug: among the round's own questions difficulty still ranked, so above difficulty 2 "why this role"
+      // (marked easy) was never asked. It is the round's opening question, at any difficulty.
+      expect(titles[0], String(difficulty)).toBe('Why this role, and why now');
     }
   });
 

@@ -86,9 +86,10 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
   const score = (c: Candidate) => {
     const topicWords = wordsOf(`${c.topics.replace(/[-,]/g, ' ')} ${c.title}`);
     const overlap = [...interests].filter((w) => topicWords.has(w)).length;
-    // A round's own questions come first, whatever the difficulty: they are what the round is for (a hiring-manager
-    // screen asks why this role before any bank question), and a structured interview asks the same ones each time.
-    return (c.own ? 100 : 0) - 2 * Math.abs(c.rank - target) + (c.questionId && company.has(c.questionId) ? 3 : 0) + Math.min(2, overlap) - 0.5 * Math.max(0, c.category);
+    // A round's own questions come first, whatever the difficulty: they are what the round is for, and a structured
+    // interview asks the same ones each time; its opening question (a hiring-manager screen's "why this role") before
+    // them all, at any difficulty.
+    return (c.own ? 100 : 0) + (c.own && c.slug === method.opening_question ? 100 : 0) - 2 * Math.abs(c.rank - target) + (c.questionId && company.has(c.questionId) ? 3 : 0) + Math.min(2, overlap) - 0.5 * Math.max(0, c.category);
   };
   const ranked = usable.map((c) => ({ c, s: score(c), t: tieBreak(seed, c.slug) }))
     .sort((a, b) => b.s - a.s || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0)).slice(0, count).map((x) => x.c);

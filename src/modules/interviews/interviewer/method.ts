@@ -18,7 +18,9 @@ import type { RoundStyle } from './types.js';
  *       "measure":     one of MEASURES (below): the deterministic measurement the report rates it by,
  *       "anchors":     {"1": …, "5": …}: a behaviourally anchored rating scale, each anchor an observable behaviour
  *     },
- *     "questions"?:      the round's own questions, in the bank's format and under its rules (AUTHORING.md)
+ *     "questions"?:      the round's own questions, in the bank's format and under its rules (AUTHORING.md),
+ *     "opening_question"?: the slug of one of them that every interview of the round asks first, whatever its
+ *                        difficulty (a hiring-manager screen always asks why this role)
  *   }
  *
  * Measures (report.ts implements each; every one scores the asked questions 0–1 and maps the mean to a rating):
@@ -61,6 +63,7 @@ export interface RoundMethod {
   question_minutes: number;
   competencies: Competency[];
   questions?: QuestionFile[];
+  opening_question?: string;
 }
 
 export const DEFAULT_METHOD = 'default';
@@ -84,7 +87,7 @@ export function validateRoundMethods(parsed: unknown, taxonomy: Taxonomy): Round
     const at = `rounds.json[${i}]${m && typeof m.slug === 'string' ? ` (${m.slug})` : ''}`;
     const fail = (message: string): never => { throw new RoundMethodError(`${at}: ${message}`); };
     if (!m || typeof m !== 'object' || Array.isArray(m)) fail('a method is a JSON object');
-    const extra = Object.keys(m).filter((k) => !['slug', 'style', 'categories', 'question_minutes', 'competencies', 'questions'].includes(k));
+    const extra = Object.keys(m).filter((k) => !['slug', 'style', 'categories', 'question_minutes', 'competencies', 'questions', 'opening_question'].includes(k));
     if (extra.length > 0) fail(`unknown field ${extra[0]}`);
     if (typeof m.slug !== 'string' || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(m.slug)) fail('slug: kebab-case');
     if (slugs.has(m.slug)) fail('slug twice');
@@ -115,6 +118,9 @@ export function validateRoundMethods(parsed: unknown, taxonomy: Taxonomy): Round
       for (const question of m.questions) ownQuestions.push({ category: `round:${m.slug}`, question });
     }
     if (m.categories.length === 0 && !m.questions) fail('no categories and no questions: nothing to ask');
+    if (m.opening_question !== undefined && !(m.questions ?? []).some((q: any) => q?.slug === m.opening_question)) {
+      fail('opening_question: the slug of one of the round\'s own questions');
+    }
   });
   if (!slugs.has(DEFAULT_METHOD)) throw new RoundMethodError(`rounds.json: no "${DEFAULT_METHOD}" method`);
   // A round's own questions are a category of their own for the bank's validator (which also refuses `problem`).
