@@ -235,6 +235,48 @@ describe('endpoints that go away', () => {
   });
 });
 
+// Was a bug: redeliver queued the failed delivery to a deleted endpoint again, which failed at once, so the event read
+// failed for good, even once every endpoint that remained had it.
+it('redelivers to the endpoints that remain: a delivery to an endpoint deleted since is dropped, and the event settles', async () => {
+  const org = await h.createOrg();
+  const key = org.keys.secret_test;
+  const gone = await kit.createEndpoint(key, { url: hung.url });
+  const kept = await kit.createEndpoint(key, { url: receiver.url });
+  hung.answer(500);
+  receiver.answer(500);
+  const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'c' });
+  expect(await kit.worker().runOnce()).toBe(2); // both fail their first attempt
+  expect((await kit.call('DELETE', `/v1/webhook-endpoints/${gone.id}`, key)).statusCode).toBe(200);
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
+  for (const wait of SCHEDULE_SECONDS) { // the kept endpoint uses up its attempts
+    h.clock.advance(wait * 1000);
+    await kit.worker().runOnce();
+  }
+  expect((await kit.deliveriesOfEvent(eventId)).map((d) => d.status)).toEqual(['failed', 'failed']);
+
+  receiver.answer(200);
+  const res = await kit.call('POST', `/v1/events/${eventId}/redeliver`, key);
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ id: eventId, status: 'pending' });
+  expect(await kit.drain()).toBe(1);
+  expect(receivedFor(hung, eventId)).toHaveLength(1); // the first attempt only
+  expect(receivedFor(receiver, eventId).at(-1)).toBeDefined();
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+  expect((await kit.deliveriesOfEvent(eventId)).map((d) => d.endpoint_id)).toEqual([kept.id]);
+
+  // An event whose only failure was on an endpoint deleted since has nothing left to send: it settles at once.
+  const other = await h.createOrg();
+  const lone = await kit.createEndpoint(other.keys.secret_test, { url: hung.url });
+  const loneEvent = await kit.emit(sandboxOf(other.id), 'resume.scored', { id: 'r' });
+  expect((await kit.call('DELETE', `/v1/webhook-endpoints/${lone.id}`, other.keys.secret_test)).statusCode).toBe(200);
+  expect(await eventOf(other.keys.secret_test, loneEvent)).toMatchObject({ status: 'failed' });
+  const again = await kit.call('POST', `/v1/events/${loneEvent}/redeliver`, other.keys.secret_test);
+  expect(again.json()).toMatchObject({ id: loneEvent, status: 'delivered' });
+  await kit.drain();
+  expect(receivedFor(hung, loneEvent)).toHaveLength(0);
+  expect(await eventOf(other.keys.secret_test, loneEvent)).toMatchObject({ status: 'delivered' });
+});
+
 describe('webhook delivery when workers or receivers misbehave', () => {
   const claimAsDeadWorker = async () => {
     const [job, ...more] = await h.services.queue.claim('dead-worker', ['webhook.deliver'], 1, 60_000);

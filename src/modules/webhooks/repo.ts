@@ -80,6 +80,8 @@ export function createWebhookRepo(database: Db) {
     lockEvent: (tx: Kysely<Database>, id: string) => tx.updateTable('events').set({ status: sql`status` }).where('id', '=', id).execute(),
 
     insertDelivery: (tx: Kysely<Database>, row: WebhookDeliveriesTable) => tx.insertInto('webhook_deliveries').values(row).execute(),
+    /** A delivery and its attempts (they cascade). */
+    deleteDelivery: (tx: Kysely<Database>, id: string) => tx.deleteFrom('webhook_deliveries').where('id', '=', id).execute(),
     getDelivery: (tx: Kysely<Database>, id: string) => tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
     deliveriesOf: (tx: Kysely<Database>, eventId: string) => tx.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute(),
     setDeliveryStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus, now: number) =>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJobsTable, Database, WebhookEndpointsTable } from '../../db/schema.js';
+import type { BackgroundJobsTable, Database, DeliveryStatus, WebhookEndpointsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { JobPostponed, type JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
@@ -41,6 +41,10 @@ export interface DeliverPayload {
 
 /** Emits an event in the caller's transaction (emitEvent's shape, for the modules that emit). */
 export type Emit = (tx: Kysely<Database>, tenant: Tenant, type: string, object: unknown) => Promise<string>;
+
+/** An event's status from its deliveries': failed if any failed, delivered when all were (or there are none), else pending. */
+const eventStatusOf = (statuses: DeliveryStatus[]): DeliveryStatus =>
+  (statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending');
 
 /** U+0000 (any binary or compressed reply holds one) cannot be stored in PostgreSQL text: kept as U+FFFD. */
 const storable = (text: string | null) => text?.replaceAll('\u0000', '\uFFFD') ?? null;
@@ -112,9 +116,7 @@ export function createWebhookService(deps: {
     await repo.setDeliveryStatus(tx, deliveryId, status, clock.now());
     if (eventId === null) return;
     await repo.lockEvent(tx, eventId);
-    const statuses = (await repo.deliveriesOf(tx, eventId)).map((d) => d.status);
-    const eventStatus = statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'delivered') ? 'delivered' : 'pending';
-    await repo.setEventStatus(tx, eventId, eventStatus);
+    await repo.setEventStatus(tx, eventId, eventStatusOf((await repo.deliveriesOf(tx, eventId)).map((d) => d.status)));
   }
 
   /**
@@ -250,19 +252,34 @@ export function createWebhookService(deps: {
       return row;
     },
 
-    /** A failed event goes out again to the endpoints that failed, with a fresh attempt budget and the same id. */
+    /**
+     * A failed event goes out again to the endpoints that failed, with a fresh attempt budget and the same id. A
+     * delivery to an endpoint deleted since is dropped instead (its attempts went with the endpoint), so the event
+     * settles on the endpoints that remain: delivered once they all have it.
+     */
     async redeliver(tenant: Tenant, id: string) {
       return db.transaction().execute(async (tx) => {
         const event = await repo.getEvent(tx, tenant, id);
         if (!event) throw notFound('event', id);
         if (event.status !== 'failed') throw new ApiError('event_not_replayable', { message: `Event ${id} is ${event.status}; only a failed event can be redelivered.` });
+        const remaining: DeliveryStatus[] = [];
         for (const delivery of await repo.deliveriesOf(tx, id)) {
-          if (delivery.status !== 'failed') continue;
+          if (delivery.status !== 'failed') {
+            remaining.push(delivery.status);
+            continue;
+          }
+          const endpoint = await repo.endpointById(tx, delivery.endpoint_id);
+          if (!endpoint || endpoint.deleted_at !== null) {
+            await repo.deleteDelivery(tx, delivery.id);
+            continue;
+          }
           await repo.setDeliveryStatus(tx, delivery.id, 'pending', clock.now());
           await queueAttempts(tx, delivery.id, event.type);
+          remaining.push('pending');
         }
-        await repo.setEventStatus(tx, id, 'pending');
-        return { ...event, status: 'pending' as const };
+        const status = eventStatusOf(remaining);
+        await repo.setEventStatus(tx, id, status);
+        return { ...event, status };
       });
     },
 
