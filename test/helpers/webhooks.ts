@@ -80,6 +80,22 @@ export function webhookKit(h: Harness) {
     deliveriesOfEvent: (eventId: string) =>
       h.db.kysely.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).execute(),
 
+    /**
+     * A new organisation's event to one endpoint at `url`, whose delivery job was claimed by a worker that died on
+     * each of its five attempts and on the final one: the job is left for its handler's `abandoned`.
+     */
+    async eventWhoseWorkersDied(url: string) {
+      const org = await h.createOrg();
+      const key = org.keys.secret_test;
+      await kit.createEndpoint(key, { url });
+      const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'poison' });
+      for (let i = 0; i < 6; i++) {
+        expect(await h.services.queue.claim(`dying-${i}`, ['webhook.deliver'], 1, 10_000)).toHaveLength(1);
+        h.clock.advance(10_000);
+      }
+      return { org, key, eventId };
+    },
+
     /** Forgets queued work left by a test, so the next one's worker passes only see its own jobs. */
     clearJobs: () => h.db.kysely.deleteFrom('background_jobs').execute(),
   };

@@ -76,14 +76,7 @@ describe('a delivery requeued before its last job has recorded its own outcome',
   });
 
   it('redeliver right after a delivery whose worker died on every attempt was failed sends the event again', async () => {
-    const org = await h.createOrg();
-    const key = org.keys.secret_test;
-    await kit.createEndpoint(key, { url: receiver.url });
-    const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'poison' });
-    for (let i = 0; i < 6; i++) { // five attempts and a final one, each claimed by a worker that dies
-      expect(await h.services.queue.claim(`dying-${i}`, ['webhook.deliver'], 1, 10_000)).toHaveLength(1);
-      h.clock.advance(10_000);
-    }
+    const { key, eventId } = await kit.eventWhoseWorkersDied(receiver.url);
     const [job] = await h.services.queue.leaseExhausted(WORKER, ['webhook.deliver'], 60_000);
     await h.modules.webhooks.abandon(JSON.parse(job!.payload) as { delivery_id: string }, job!);
     expect((await kit.call('GET', `/v1/events/${eventId}`, key)).json().status).toBe('failed');

@@ -319,14 +319,7 @@ describe('webhook endpoints: limits and held deliveries', () => {
   });
 
   it('a delivery whose worker died on every attempt fails, so its event settles and can be redelivered', async () => {
-    const org = await h.createOrg();
-    const key = org.keys.secret_test;
-    await kit.createEndpoint(key, { url: receiver.url });
-    const eventId = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'poison' });
-    for (let i = 0; i < 6; i++) { // five attempts and a final one, each claimed by a worker that dies
-      expect(await h.services.queue.claim(`dying-${i}`, ['webhook.deliver'], 1, 10_000)).toHaveLength(1);
-      h.clock.advance(10_000);
-    }
+    const { key, eventId } = await kit.eventWhoseWorkersDied(receiver.url);
     await kit.worker().runOnce();
     const [delivery] = await kit.deliveriesOfEvent(eventId);
     expect(delivery!.status).toBe('failed');
