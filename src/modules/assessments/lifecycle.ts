@@ -34,6 +34,12 @@ export type Outcome = 'completed' | 'timed_out' | 'abandoned';
 
 /** An assignment can be opened for 7 days from its creation (the contract's coding window; every kind keeps it). */
 export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
+/**
+ * A started session of an untimed test (no `deadline_at`) is closed this long after `started_at` if it is not
+ * finished by then, as a timed one is at its deadline, so it cannot stay open (and unannounced) for ever. No
+ * deadline is shown for it: its timer keeps saying untimed.
+ */
+export const UNTIMED_SESSION_LIMIT_MS = 7 * 86_400_000;
 /** Proctoring signals kept per session; beyond it `recorded` is 0. */
 export const PROCTORING_EVENTS_CAP = 500;
 export const PROCTORING_META_MAX_BYTES = 2048;
@@ -47,12 +53,22 @@ export function assignmentEndsAt(row: Pick<AssessmentSessionRow, 'created_at'>):
   return row.created_at + ASSIGNMENT_WINDOW_MS;
 }
 
+/**
+ * When a started session's time is up: its deadline, or, untimed, UNTIMED_SESSION_LIMIT_MS after its start
+ * (null before the start).
+ */
+export function closesAt(row: Pick<AssessmentSessionRow, 'deadline_at' | 'started_at'>): number | null {
+  if (row.deadline_at !== null) return row.deadline_at;
+  return row.started_at === null ? null : row.started_at + UNTIMED_SESSION_LIMIT_MS;
+}
+
 /** Where a session stands for candidate access (launch links, tokens, start). */
 export function stateOf(row: AssessmentSessionRow, now: number): SubjectState {
   if (row.status === 'cancelled') return 'cancelled';
   if (FINISHED.has(row.status)) return 'finished';
   if (row.status === 'assigned' && assignmentEndsAt(row) <= now) return 'lapsed';
-  if (row.deadline_at !== null && row.deadline_at <= now) return 'finished';
+  const ends = closesAt(row);
+  if (ends !== null && ends <= now) return 'finished';
   return 'open';
 }
 
@@ -106,9 +122,13 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     return row;
   }
 
-  /** Started, its time up, and not finalized in time (a finalized session completes as finished, whenever it is scored). */
+  /**
+   * Started, its time up (its deadline, or the untimed limit), and not finalized in time (a finalized session
+   * completes as finished, whenever it is scored).
+   */
   function isDue(row: Row): boolean {
-    return (row.status === 'started' || row.status === 'in_progress') && row.deadline_at !== null && row.deadline_at <= clock.now()
+    const ends = closesAt(row);
+    return (row.status === 'started' || row.status === 'in_progress') && ends !== null && ends <= clock.now()
       && !(row as { finalize_requested_at?: number | null }).finalize_requested_at;
   }
 
@@ -147,7 +167,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     await repo.lock(tx, seen.id);
     const row = (await repo.byId(tx, seen.id)) ?? seen;
     if (!isDue(row)) return row;
-    const changes = { status: 'timed_out' as const, ended_at: row.deadline_at, updated_at: clock.now() };
+    const changes = { status: 'timed_out' as const, ended_at: closesAt(row), updated_at: clock.now() };
     if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
       await queueCompletion(tx, row.id); // a timed-out session is scored like a finished one
       return { ...row, ...changes };
@@ -174,11 +194,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     if (row) await applyDueTimeout(row);
   }
 
-  /** The scheduled sweep: every started session whose time is up becomes timed_out. */
+  /** The scheduled sweep: every started session whose time is up (timed, or untimed past its limit) becomes timed_out. */
   async function expireDue(limit = 500): Promise<number> {
     // Found with a plain read, so the sweep takes no write lock when nothing is due (it runs every 10 s).
     let n = 0;
-    for (const row of await repo.due(db, clock.now(), limit)) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
+    const due = [...await repo.due(db, clock.now(), limit), ...await repo.untimedDue(db, clock.now() - UNTIMED_SESSION_LIMIT_MS, limit)];
+    for (const row of due) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
     // Assignments whose window lapsed unopened are abandoned: scored (as nothing) and announced once.
     const lapsed = await repo.lapsedWithoutReport(db, clock.now() - ASSIGNMENT_WINDOW_MS, limit);
     if (lapsed.length > 0) await db.transaction().execute(async (tx) => { for (const id of lapsed) await queueCompletion(tx, id); });
@@ -319,6 +340,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           status: 'started' as const, started_at: now, updated_at: now,
           deadline_at: row.duration_seconds === null ? null : now + row.duration_seconds * 1000,
         };
+        // When it is closed if not finished: its deadline, or, untimed, the untimed limit (never shown as a deadline).
+        const closes = closesAt(changes)!;
         if (!(await repo.transition(tx, id, ['assigned'], changes))) {
           // Another request moved it first: a start that raced this one answers as a repeat; a cancel is refused.
           const current = await mustGet(tx, tenant, id);
@@ -326,11 +349,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           return kind.detail(tx, current);
         }
         if (row.credit_reservation_id) await credits.commit(tx, row.credit_reservation_id);
-        if (changes.deadline_at !== null) {
-          await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
-            runAt: changes.deadline_at, uniqueKey: `${timeoutJob}:${id}`,
-          });
-        }
+        await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
+          runAt: closes, uniqueKey: `${timeoutJob}:${id}`,
+        });
         return kind.detail(tx, { ...row, ...changes });
       });
     },
@@ -461,7 +482,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     jobs(): JobHandler[] {
       return [
         {
-          // Queued at start for the deadline, in the transaction that starts the session.
+          // Queued at start for the deadline (untimed: the untimed limit), in the transaction that starts the session.
           kind: timeoutJob,
           run: async (payload) => {
             const { organization_id, livemode, session_id } = payload as { organization_id: string; livemode: boolean; session_id: string };
@@ -469,7 +490,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           },
         },
         {
-          // A safety net for timeouts without a job (a restored backup, say): one indexed query every 10 s.
+          // A safety net for timeouts without a job (a restored backup, an untimed session started before it had one).
           kind: `${kind.kind}.timeout-sweep`,
           everyMs: 10_000,
           run: async () => void (await expireDue()),

@@ -105,6 +105,10 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
     /** Started sessions whose time is up. */
     due: (tx: Kysely<Database>, now: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute() as Promise<Row[]>,
+    /** Started sessions of untimed tests (no deadline) started before `startedBefore`: past the untimed limit. */
+    untimedDue: (tx: Kysely<Database>, startedBefore: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
+      .where('status', 'in', ['started', 'in_progress']).where('deadline_at', 'is', null).where('started_at', '<=', startedBefore)
+      .orderBy('started_at').limit(limit).execute() as Promise<Row[]>,
     /** Assignments created before `createdBefore` never started and not yet reported (abandoned). */
     lapsedWithoutReport: async (tx: Kysely<Database>, createdBefore: number, limit: number) => (await (tx as unknown as Kysely<any>).selectFrom(t)
       .leftJoin(reports, `${reports}.session_id`, `${t}.id`)

@@ -5,7 +5,7 @@ import type { JobHandler } from '../../jobs/worker.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { assignmentEndsAt, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import { assignmentEndsAt, closesAt, createLifecycle, UNTIMED_SESSION_LIMIT_MS, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -65,8 +65,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   };
   const lifecycle = createLifecycle(deps, kind);
   // The hot path of the questionnaire: one statement that merges a page into the saved answers of a session still
-  // open and not due, so no transaction of its own, lock or read comes first (on SQLite it commits with the other
-  // writes of its turn of the event loop: group-commit.ts). Once the session is in progress the statement
+  // open and not due (being untimed, started under UNTIMED_SESSION_LIMIT_MS ago), so no transaction of its own, lock
+  // or read comes first (on SQLite it commits with the other writes of its turn of the event loop: group-commit.ts). Once the session is in progress the statement
   // leaves `status` alone, so its index is not rewritten with each page. Anything else falls back to the full path.
   const mergeInto = (statuses: Array<'started' | 'in_progress'>) => preparedStatement(deps.database, (id: string, organizationId: string, livemode: 0 | 1, page: string, now: number) =>
     db.updateTable('psychometric_sessions')
@@ -76,7 +76,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       })
       .where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
       .where('status', 'in', statuses)
-      .where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', now)]))
+      .where((eb) => eb.or([eb('deadline_at', '>', now), eb.and([eb('deadline_at', 'is', null), eb(sql<number>`started_at + ${sql.lit(UNTIMED_SESSION_LIMIT_MS)}`, '>', now)])]))
       // The count of saved answers comes back: the items not marked unanswered.
       .returning(sql<number>`length(replace(answers, ${UNANSWERED}, ''))`.as('answered')));
   const mergeInProgress = mergeInto(['in_progress']);
@@ -114,6 +114,39 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       group: { key: 'local', label: `This organisation's own candidates: ${latest} completed sessions of this test in this environment`, source: 'local' },
       mean_sd: meanSd,
     };
+  }
+
+  /**
+   * Scores a fully answered sheet ended at `endedAt` (submitted, or timed out unsubmitted): its report is written and
+   * psychometric.completed emitted, once, in the caller's transaction (the row as it now is gives the event's status
+   * and outcome). False when the report was already written.
+   */
+  async function scoreOnce(tx: Kysely<Database>, row: PsychometricSessionsTable, test: PsychometricTest, answers: Record<string, number>, endedAt: number): Promise<boolean> {
+    const raw = rawScores(test.instrument, answers);
+    const normGroup = await norms(tx, row, test, raw);
+    const report = buildReport({
+      test, language: row.language, order: orderOf(row), answers, norms: normGroup,
+      seconds: row.started_at === null ? null : (endedAt - row.started_at) / 1000,
+    });
+    const inserted = await tx.insertInto('psychometric_reports').values({
+      session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
+      raw_scores: JSON.stringify(raw), report: JSON.stringify(report), created_at: clock.now(),
+    }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
+      object: 'psychometric_session', id: row.id, status: row.status, outcome: row.status === 'timed_out' ? 'timed_out' : 'completed',
+      candidate_id: row.candidate_id, psychometric_test_id: row.test_id, norm_group: report.norm_group, flagged: report.flagged, summary: report.summary,
+    });
+    return true;
+  }
+
+  /** A report row written for a session that was not scored (raw_scores '{}'): a lapsed assignment, an abandoned session. */
+  async function insertUnscored(tx: Kysely<Database>, row: PsychometricSessionsTable): Promise<boolean> {
+    const inserted = await tx.insertInto('psychometric_reports').values({
+      session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
+      raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
+    }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   return {
@@ -160,7 +193,8 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       const saved = savedAs(await mergeInProgress.run(...args)) ?? savedAs(await mergeOpen.run(...args)) ?? await db.transaction().execute(async (tx) => {
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound('psychometric session', id);
-        if (row.deadline_at !== null && row.deadline_at <= clock.now()) return null; // due: the timeout is applied below
+        const ends = closesAt(row);
+        if (ends !== null && ends <= clock.now()) return null; // due: the timeout is applied below
         lifecycle.assertStarted(row);
         // Opened since the merge was tried (a start racing this request): merged under the lock.
         return savedAs(await mergeOpen.in(tx as unknown as Kysely<any>, id, tenant.organizationId, livemodeFlag(tenant), page, clock.now()));
@@ -194,46 +228,53 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
           });
         }
         const now = clock.now();
-        const raw = rawScores(test.instrument, answers);
-        const normGroup = await norms(tx, current, test, raw);
-        const report = buildReport({
-          test, language: current.language, order, answers, norms: normGroup,
-          seconds: current.started_at === null ? null : (now - current.started_at) / 1000,
-        });
-        await tx.insertInto('psychometric_reports').values({
-          session_id: id, organization_id: current.organization_id, livemode: current.livemode, test_id: current.test_id,
-          raw_scores: JSON.stringify(raw), report: JSON.stringify(report), created_at: now,
-        }).execute();
         const changes = { status: 'completed' as const, ended_at: now, updated_at: now };
         await repo.transition(tx, id, ['started', 'in_progress'], changes);
-        await emit(tx, tenant, 'psychometric.completed', {
-          object: 'psychometric_session', id, status: 'completed', outcome: 'completed', candidate_id: current.candidate_id,
-          psychometric_test_id: current.test_id, norm_group: report.norm_group, flagged: report.flagged, summary: report.summary,
-        });
+        await scoreOnce(tx, { ...current, ...changes }, test, answers, now);
         return { ...current, ...changes };
       });
     },
 
     async report(tenant: Tenant, id: string): Promise<{ row: PsychometricSessionsTable; report: PsychometricReport; createdAt: number }> {
       const row = await lifecycle.settled(tenant, id);
-      const stored = row.status === 'completed'
+      const stored = row.status === 'completed' || row.status === 'timed_out'
         ? await db.selectFrom('psychometric_reports').selectAll().where('session_id', '=', id).executeTakeFirst()
         : undefined;
+      if (stored?.raw_scores === '{}') {
+        throw new ApiError('report_not_ready', {
+          message: `The candidate did not answer every item within ${UNTIMED_SESSION_LIMIT_MS / 86_400_000} days of starting: the session was closed unscored (outcome abandoned).`,
+        });
+      }
       if (!stored) throw new ApiError('report_not_ready', { message: 'The report is ready once the candidate has submitted every answer.' });
       return { row, report: JSON.parse(stored.report) as PsychometricReport, createdAt: stored.created_at };
     },
 
-    /** Announces, once, an assignment whose window lapsed unopened (queued by the lifecycle's sweep). */
+    /**
+     * Announces, once, an assignment whose window lapsed unopened (queued by the lifecycle's sweep), or a started
+     * session closed unsubmitted past the untimed limit (queued by its timeout): scored when every item was answered
+     * (outcome `timed_out`), else abandoned (no scores, its report not ready).
+     */
     async complete(sessionId: string): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await repo.lock(tx, sessionId);
         const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+        if (row?.status === 'timed_out') {
+          const test = await testOf(tx, row);
+          const answers = answersById(test, row.answers);
+          if (orderOf(row).every((itemId) => answers[itemId] !== undefined)) {
+            await scoreOnce(tx, row, test, answers, row.ended_at ?? clock.now());
+            return;
+          }
+          if (!(await insertUnscored(tx, row))) return;
+          await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
+            object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
+            psychometric_test_id: row.test_id, norm_group: null, flagged: [],
+            summary: `The candidate started the questionnaire but did not answer every item within ${UNTIMED_SESSION_LIMIT_MS / 86_400_000} days.`,
+          });
+          return;
+        }
         if (!row || row.status !== 'assigned' || assignmentEndsAt(row) > clock.now()) return;
-        const inserted = await tx.insertInto('psychometric_reports').values({
-          session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
-          raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
-        }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+        if (!(await insertUnscored(tx, row))) return;
         await lifecycle.releaseCredit(tx, row);
         await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
           object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
