@@ -199,6 +199,71 @@ describe('behavioural rounds', () => {
   });
 });
 
+// The hiring-manager screen's own questions (catalog/interviews/rounds.json), marked as views as the round marks them.
+const SCREEN = (JSON.parse(readFileSync(new URL('../../catalog/interviews/rounds.json', import.meta.url), 'utf8')) as Array<{ slug: string; questions?: BankQuestion[]; view_questions?: string[] }>)
+  .find((m) => m.slug === 'hiring-manager-screen')!;
+function screenSetup(slugs: string[]): InterviewSetup {
+  const setup = setupOf('behavioral', 'behavioral', [], { minutes: 8, duration: 30 });
+  setup.roundName = 'Hiring Manager Screen';
+  setup.plan = slugs.map((slug, i) => ({ ...planned(SCREEN.questions!.find((q) => q.slug === slug)!, i, 8), ...(SCREEN.view_questions?.includes(slug) ? { view: true } : {}) }));
+  return setup;
+}
+const CAREER_VIEW = 'In two or three years I want to be leading projects end to end as a senior engineer, with more design work and less firefighting. Right now I am working on system design: I am taking a course and I asked my lead for a stretch project owning the new billing API. From a manager I would want regular feedback in one-to-ones and stretch assignments, and I would know I am progressing when I own outcomes and my design reviews get approved without big rework.';
+/** What only a story question asks: its setting, the candidate's steps, its outcome, a look back. */
+const STORY_PROBE = /outcome in the end|how did it turn out|looking back|what would you do differently|step by step|what you personally did|set the scene|one specific example|one particular time|what were you responsible for|what was your goal/i;
+
+// Was a bug: "where do you want your career to go" was probed "What was the outcome in the end?" and "Looking back,
+// what would you do differently?", as if it had asked for a story.
+describe('questions that ask for a view (the hiring-manager screen)', () => {
+  it('marks why this role, career direction and best team environment as views, and a role that did not fit as a story', () => {
+    expect(SCREEN.view_questions).toEqual(['why-this-role-and-why-now', 'career-direction-next-few-years', 'team-environment-where-you-do-your-best-work']);
+  });
+
+  it('follows a view up with its own follow-ups and why, never a STAR probe; a story question still gets STAR probes', () => {
+    const s = screenSetup(['career-direction-next-few-years', 'role-that-was-not-a-good-fit']);
+    const run = play(s, [
+      { say: CAREER_VIEW },
+      { say: 'Because I enjoy shaping how a system works more than patching it, and the engineers I admire got there by owning design decisions early.' },
+      { say: 'I would look for it elsewhere in the company first, for example by volunteering for the platform guild, and keep building the skill through side work.' },
+      { say: STAR_NO_RESULT },
+    ]);
+    const onView = run.moves.filter((m, i) => i > 0 && m.questionPosition === 0);
+    expect(onView.length).toBeGreaterThan(0);
+    for (const m of onView) {
+      expect(m.reason).not.toMatch(/^probe:star:/);
+      expect(m.text).not.toMatch(STORY_PROBE);
+    }
+    // Its probes are the question's own follow-ups, or why and what it would look like.
+    const probes = onView.filter((m) => m.reason.startsWith('probe:'));
+    expect(probes.length).toBeGreaterThan(0);
+    for (const m of probes) expect([...s.plan[0].followUps, 'Why does that matter to you?', 'What would that look like in practice?', 'What would make you change your mind about that?'].some((f) => m.text.endsWith(f)), m.text).toBe(true);
+    // The story: no outcome yet, so the result is asked for, as in any behavioural round.
+    expect(run.moves.at(-1)!.questionPosition).toBe(1);
+    expect(run.reasons.at(-1)).toBe('probe:star:result');
+    expectNoRepeatedProbe(run.moves);
+    expectNoLeak(s, run.moves);
+  });
+
+  it('does not ask for an example when it encourages a view or answers a question back about one', () => {
+    const s = screenSetup(['why-this-role-and-why-now', 'career-direction-next-few-years']);
+    const stuck = play(s, [{ say: 'I don\'t know.' }]);
+    expect(stuck.reasons).toEqual(['ask', 'encourage']);
+    expect(stuck.moves[1].text).not.toMatch(/example|anything from work, study or a side project/);
+    const back = play(s, [{ say: 'Do you mean this team or the company as a whole?' }, { say: 'What do you mean by the first six months exactly?' }]);
+    expect(back.reasons).toEqual(['ask', 'clarify', 'clarify']);
+    for (const m of back.moves.slice(1)) expect(m.text).not.toMatch(/example|situation where you played a real part|remember most clearly/);
+  });
+
+  it('says at the opening that views need reasons, not examples, and asks for examples only when a story is planned', () => {
+    const views = openInterview(screenSetup(['why-this-role-and-why-now', 'career-direction-next-few-years']), 0).text;
+    expect(views).not.toMatch(/specific examples?/);
+    expect(views).toMatch(/what you think or what you want/);
+    const mixed = openInterview(screenSetup(['why-this-role-and-why-now', 'role-that-was-not-a-good-fit']), 0).text;
+    expect(mixed).toMatch(/something you've done, I'm looking for a specific example/);
+    expect(mixed).toMatch(/what you think or what you want/);
+  });
+});
+
 describe('technical rounds', () => {
   const setup = () => setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet', 'library-members-never-borrowed-not-in-null-trap'], { minutes: 10, duration: 30 });
 

@@ -76,6 +76,18 @@ describe('the round methods catalogue', () => {
     expect(() => validateRoundMethods(rounds, taxonomy)).toThrow(/\(behavioral\).*opening_question/);
   });
 
+  it('marks as views only the round\'s own questions, each once', () => {
+    expect(methodFor('hiring-manager-screen').view_questions).toEqual(['why-this-role-and-why-now', 'career-direction-next-few-years', 'team-environment-where-you-do-your-best-work']);
+    for (const bad of [[], ['no-such-question'], ['career-direction-next-few-years', 'career-direction-next-few-years'], 'career-direction-next-few-years', [7]]) {
+      const rounds = raw();
+      rounds.find((m: any) => m.slug === 'hiring-manager-screen').view_questions = bad;
+      expect(() => validateRoundMethods(rounds, taxonomy), JSON.stringify(bad)).toThrow(/hiring-manager-screen.*view_questions/);
+    }
+    const rounds = raw();
+    rounds.find((m: any) => m.slug === 'behavioral').view_questions = ['career-direction-next-few-years'];
+    expect(() => validateRoundMethods(rounds, taxonomy)).toThrow(/\(behavioral\).*view_questions/);
+  });
+
   it('gives the rounds without a bank category their own valid questions, distinct from the bank', () => {
     const bank = readBank(taxonomy, new Set(readdirSync(new URL('../../catalog/coding/problems/', import.meta.url))));
     const bankSlugs = new Set(bank.map((e) => e.question.slug));

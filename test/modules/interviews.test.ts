@@ -54,6 +54,27 @@ describe('creating an interview', () => {
     }
   });
 
+  // Was a bug: "where do you want your career to go" was followed up "What was the outcome in the end?" as if it had
+  // asked for a story. Which questions ask for a view is kept with the plan (the round's, and the customer's own).
+  it('keeps which questions ask for a view, and the interviewer follows a view up without asking for a story', async () => {
+    const questions = [
+      { prompt: 'How do you like to receive feedback from your manager, and why?', asks: 'view' },
+      { prompt: 'Tell me about a time you changed how your team works.', follow_ups: ['What did it change?'] },
+    ];
+    const { interview, channel } = await kit.started(live(), { round_type: 'hiring-manager-screen', difficulty: 3, role: 'Backend Engineer', duration_minutes: 60, questions });
+    const plan = (await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: live() }, 200)).data as Array<{ title: string; source: string; asks: string }>;
+    const asks = Object.fromEntries(plan.filter((q) => q.source === 'bank').map((q) => [q.title, q.asks]));
+    expect(asks).toMatchObject({
+      'Why this role, and why now': 'view', 'Where you want your career to go in the next few years': 'view',
+      'The team environment where you do your best work': 'view', 'A role or project that was not a good fit': 'story',
+    });
+    expect(plan.filter((q) => q.source === 'customer').map((q) => q.asks)).toEqual(['view', 'story']);
+    // The opening question, why this role, is a view: read back from the stored plan, it gets no STAR probe.
+    const reply = await channel.answer('I have used your product for two years and I want to work on its billing platform, because my current team only maintains a mature system and I want to own something new.');
+    expect(reply.text).not.toMatch(/outcome in the end|how did it turn out|looking back|step by step|what you personally did|set the scene|one specific example|one particular time|what were you responsible for|what was your goal/i);
+    await channel.close();
+  });
+
   it('draws the same questions for the same round, role and difficulty (a structured interview)', async () => {
     const body = { round_type: 'system-design', difficulty: 4, role: 'Staff Engineer' };
     const a = await kit.create(live(), body);

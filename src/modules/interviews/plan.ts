@@ -11,6 +11,8 @@ export interface CustomerQuestion {
   title?: string;
   key_points?: string[];
   follow_ups?: string[];
+  /** "view": it asks for a view or a preference, not a past story (default "story"). */
+  asks?: 'story' | 'view';
 }
 
 export const CUSTOMER_QUESTIONS_MAX = 10;
@@ -65,7 +67,7 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
 
   type Candidate = {
     questionId: string | null; slug: string; title: string; prompt: string; keyPoints: string[]; followUps: string[]; problemId: string | null; rank: number;
-    topics: string; category: number; own: boolean;
+    topics: string; category: number; own: boolean; view: boolean;
   };
   const pool: Candidate[] = [];
   const rows = await repo.bankQuestions(tx, request.organizationId, method.categories);
@@ -73,13 +75,14 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
     const guidance = JSON.parse(r.guidance!) as { key_points: string[]; follow_ups: string[] };
     pool.push({
       questionId: r.id, slug: r.slug, title: r.title, prompt: r.prompt!, keyPoints: guidance.key_points, followUps: guidance.follow_ups,
-      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category), own: false,
+      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category), own: false, view: false,
     });
   }
   for (const q of method.questions ?? []) {
     pool.push({
       questionId: null, slug: q.slug, title: q.title, prompt: q.prompt, keyPoints: q.guidance.key_points, followUps: q.guidance.follow_ups,
       problemId: null, rank: bankRank({ easy: 1, medium: 3, hard: 5 }[q.difficulty]), topics: q.topics.join(','), category: 0, own: true,
+      view: (method.view_questions ?? []).includes(q.slug),
     });
   }
   const usable = method.style === 'coding' && pool.some((c) => c.problemId) ? pool.filter((c) => c.problemId) : pool;
@@ -100,7 +103,7 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
   for (const c of ranked) {
     plan.push({
       position: plan.length, source: 'bank', questionId: c.questionId, title: c.title, prompt: c.prompt, keyPoints: c.keyPoints,
-      followUps: c.followUps, minutes, problem: c.problemId ? await problemOf(tx, repo, c.problemId) : null,
+      followUps: c.followUps, minutes, problem: c.problemId ? await problemOf(tx, repo, c.problemId) : null, ...(c.view ? { view: true } : {}),
     });
   }
   for (const q of request.customer) plan.push(customerQuestion(q, plan.length, minutes));
@@ -112,6 +115,7 @@ export function customerQuestion(q: CustomerQuestion, position: number, minutes:
   return {
     position, source: 'customer', questionId: null, title: q.title ?? (firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine),
     prompt: q.prompt.trim(), keyPoints: q.key_points ?? [], followUps: q.follow_ups ?? [], minutes, problem: null,
+    ...(q.asks === 'view' ? { view: true } : {}),
   };
 }
 
@@ -122,20 +126,25 @@ async function problemOf(tx: Kysely<Database>, repo: InterviewRepo, id: string):
   return { slug: p.slug, title: p.title, statement };
 }
 
+/**
+ * A question's guidance is stored as JSON `{key_points, follow_ups}`, with `view: true` when the question asks for a
+ * view (a JSON member rather than a column: no migration, and rows stored before it read as stories).
+ */
 export function toRows(interviewId: string, plan: PlannedQuestion[], now: number): InterviewQuestionsTable[] {
   return plan.map((q) => ({
     interview_id: interviewId, position: q.position, source: q.source, question_id: q.questionId, title: q.title, prompt: q.prompt,
-    guidance: JSON.stringify({ key_points: q.keyPoints, follow_ups: q.followUps }), minutes: q.minutes,
+    guidance: JSON.stringify({ key_points: q.keyPoints, follow_ups: q.followUps, ...(q.view ? { view: true } : {}) }), minutes: q.minutes,
     problem: q.problem ? JSON.stringify(q.problem) : null, created_at: now,
   }));
 }
 
 export function fromRows(rows: InterviewQuestionsTable[]): PlannedQuestion[] {
   return rows.map((r) => {
-    const g = JSON.parse(r.guidance) as { key_points: string[]; follow_ups: string[] };
+    const g = JSON.parse(r.guidance) as { key_points: string[]; follow_ups: string[]; view?: boolean };
     return {
       position: r.position, source: r.source, questionId: r.question_id, title: r.title, prompt: r.prompt, keyPoints: g.key_points,
       followUps: g.follow_ups, minutes: r.minutes, problem: r.problem ? JSON.parse(r.problem) as PlannedProblem : null,
+      ...(g.view === true ? { view: true } : {}),
     };
   });
 }

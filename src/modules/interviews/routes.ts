@@ -39,17 +39,19 @@ const Interview = Type.Object({
   created_at: UnixSeconds, updated_at: UnixSeconds,
 });
 
+const ASKS = ['story', 'view'] as const;
 const CustomerQuestionSchema = Type.Object({
   prompt: Text({ min: 10, max: 2000, description: 'What the interviewer asks' }),
   title: Type.Optional(Text({ min: 1, max: 120 })),
   key_points: Type.Optional(Type.Array(Text({ min: 3, max: 400 }), { maxItems: 8, description: 'What a strong answer covers (the interviewer probes for the missing ones; never read out)' })),
   follow_ups: Type.Optional(Type.Array(Text({ min: 3, max: 400 }), { maxItems: 5 })),
+  asks: Type.Optional(StringEnum(ASKS, { description: 'story (default): a past example, followed up and rated by STAR; view: a view or a preference, followed up by its key points and follow-ups and left out of the STAR ratings' })),
 }, { additionalProperties: false });
 
 const Question = Type.Object({
   object: Type.Literal('interview_question'), position: Type.Integer(), source: StringEnum(['bank', 'customer'] as const),
   question_id: Nullable(Uuid), title: Type.String(), prompt: Type.String(), minutes: Type.Integer(),
-  key_points: Type.Array(Type.String()), follow_ups: Type.Array(Type.String()),
+  key_points: Type.Array(Type.String()), follow_ups: Type.Array(Type.String()), asks: StringEnum(ASKS),
   problem: Nullable(Type.Object({ slug: Type.String(), title: Type.String() })),
 });
 const Plan = Type.Object({
@@ -155,7 +157,7 @@ function presentPlan(row: InterviewRow, plan: PlannedQuestion[]) {
     object: 'interview_plan' as const, interview_id: row.id, editable: row.status === 'scheduled',
     data: plan.map((q) => ({
       object: 'interview_question' as const, position: q.position, source: q.source, question_id: q.questionId, title: q.title, prompt: q.prompt,
-      minutes: q.minutes, key_points: q.keyPoints, follow_ups: q.followUps, problem: q.problem ? { slug: q.problem.slug, title: q.problem.title } : null,
+      minutes: q.minutes, key_points: q.keyPoints, follow_ups: q.followUps, asks: q.view ? 'view' as const : 'story' as const, problem: q.problem ? { slug: q.problem.slug, title: q.problem.title } : null,
     })),
   };
 }

@@ -2,9 +2,10 @@
  * The built-in interviewer: a structured interview (the same planned questions for everyone in a round, a time budget
  * per question) run without a model. Every move is a pure function of the setup, the stored state, the transcript
  * and the elapsed time: ask, probe what the answer lacks (STAR parts, uncovered guidance points, coding talk, design
- * phases), move on, or close. Wording varies by question position and probe count, never by chance, so the same
- * interview replays identically. Guidance points are never read out: probes come from the bank's follow-ups or from
- * neutral, topic-level questions.
+ * phases), move on, or close. A question that asks for a view rather than a story (`view`) is followed up as a
+ * technical one is, by its guidance points and follow-ups, never with STAR probes. Wording varies by question position
+ * and probe count, never by chance, so the same interview replays identically. Guidance points are never read out:
+ * probes come from the bank's follow-ups or from neutral, topic-level questions.
  */
 import { memoByText } from '../../../platform/bounded-map.js';
 import {
@@ -249,7 +250,8 @@ export function openInterview(setup: InterviewSetup, elapsedMs: number): Intervi
   const count = n === 1 ? 'one question' : `${NUMBERS[n] ?? n} questions`;
   const timing = n === 0 ? `We have about ${total} minutes.`
     : `We have about ${total} minutes: I'll ask you ${count}${each && n > 1 ? `, with about ${each} minutes for each` : each ? `, with about ${each} minutes for it` : ''}, and I may follow up on your answers. I'll keep an eye on the time and move us along when needed.`;
-  const brief = setup.style === 'system_design' && n === 1 ? STYLE_BRIEF.system_design.replace('These are open-ended design questions', 'It\'s an open-ended design question') : STYLE_BRIEF[setup.style];
+  const brief = setup.style === 'system_design' && n === 1 ? STYLE_BRIEF.system_design.replace('These are open-ended design questions', 'It\'s an open-ended design question')
+    : setup.style === 'behavioral' && n > 0 && setup.plan.some((q) => q.view) ? viewBrief(setup) : STYLE_BRIEF[setup.style];
   paragraphs.push(`Here's how it will go. ${timing} ${brief} You can type or speak your answers, whichever you prefer.`);
 
   const first = setup.plan[0];
@@ -270,6 +272,13 @@ const STYLE_BRIEF: Record<RoundStyle, string> = {
   coding: 'There\'s a code editor next to our conversation where you can write and run your code, in the language of your choice. I\'m as interested in how you think as in the code itself.',
   system_design: 'These are open-ended design questions, so treat me like a colleague at a whiteboard: ask clarifying questions, state your assumptions, and sketch on the whiteboard if it helps.',
 };
+
+/** A behavioural round with questions that ask for a view: examples for the stories only, reasons for the views. */
+function viewBrief(setup: InterviewSetup): string {
+  const views = 'When I ask what you think or what you want, there\'s no right answer: tell me in your own words, and why.';
+  if (setup.plan.every((q) => q.view)) return views;
+  return `When I ask about something you've done, I'm looking for a specific example from your own experience: what the situation was, what you did, and how it turned out. ${views}`;
+}
 
 /** One natural sentence about the resume (most recent title and company), or nothing. */
 function resumeMention(setup: InterviewSetup): string | null {
@@ -342,6 +351,8 @@ const GENERIC: Record<RoundStyle, string[]> = {
   system_design: ['Which part of this design worries you most, and why?', 'What would you build first, and what would you leave for later?', 'How would you know the system is healthy once it\'s live?'],
   behavioral: ['Looking back, what would you do differently?', 'What did you learn from that?', 'How did the other people involved see it?'],
 };
+/** Generic probes for a question that asks for a view or a preference: its reasons and what it would mean in practice. */
+const VIEW_GENERIC = ['Why does that matter to you?', 'What would that look like in practice?', 'What would make you change your mind about that?'];
 
 /** Which probes a topic id counts as already asked (the coding probes ask the same things). */
 const topicUsed = (state: InterviewerState, topic: string) =>
@@ -371,7 +382,8 @@ function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: Interview
       out.push({ id: `point:${c.index}:follow:${best}`, text: q.followUps[best] });
       continue;
     }
-    if (setup.style === 'behavioral') continue; // topic probes are technical; a story gets STAR probes instead
+    // Topic probes are technical: a story gets STAR probes instead, a view its follow-ups and "why".
+    if (setup.style === 'behavioral' || q.view) continue;
     // The part of the prompt that asks about this point, re-read; else a neutral question about its topic.
     const request = requests.find((r) => !requestsTaken.has(r.id) && !used(state, r.id) && relatedness(c.point, r.part, q.keyPoints) >= FOLLOW_UP_MATCH);
     if (request) {
@@ -388,7 +400,7 @@ function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: Interview
   }
   // A question without guidance: its own follow-ups in order.
   if (q.keyPoints.length === 0) q.followUps.forEach((f, i) => { if (!followUsed.has(i)) out.push({ id: `follow:${i}`, text: f }); });
-  GENERIC[setup.style].forEach((text, i) => out.push({ id: `generic:${i}`, text }));
+  (q.view ? VIEW_GENERIC : GENERIC[setup.style]).forEach((text, i) => out.push({ id: `generic:${i}`, text }));
   return out;
 }
 
@@ -553,7 +565,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   const nothing = isNonAnswer(answer) || (used(state, 'encourage') && talksAround(q, answer));
   if (nothing && earlier.length === 0) {
     // Nothing said yet on this question: encourage once, then move on.
-    if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, answer), 'encourage');
+    if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, q, answer), 'encourage');
     return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
   }
   if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s move on.', 'move_on:skip', elapsedMs);
@@ -565,11 +577,13 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     if (outOfTime) {
       return askOrClose(setup, answered, state.index + 1, 'Good question, but we\'re out of time on this one, so let\'s move on.', 'move_on:time', elapsedMs);
     }
-    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, clarifications, answer), 'clarify');
+    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, q, clarifications, answer), 'clarify');
   }
 
   // A probe answered with "I'm not sure" after a real answer: the gap stays, the probe is spent, carry on.
-  const assessment = ASSESS[setup.style](setup, q, answered, mine);
+  // A question that asks for a view has no story to probe for a situation or an outcome: it is followed up as a
+  // technical one is (the prompt's unanswered requests, the follow-ups nearest its uncovered points, then why).
+  const assessment = (q.view ? assessTechnical : ASSESS[setup.style])(setup, q, answered, mine);
   if (assessment.complete) {
     return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
   }
@@ -591,7 +605,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   return askOrClose(setup, answered, state.index + 1, lead, 'move_on:probes', elapsedMs);
 }
 
-function encouragement(setup: InterviewSetup, answer: string): string {
+function encouragement(setup: InterviewSetup, q: PlannedQuestion, answer: string): string {
   const skip = isSkipRequest(answer) ? 'We can move on if you\'d like, but let\'s give it a moment first. ' : 'That\'s okay, take a moment. ';
   const nudge: Record<RoundStyle, string> = {
     behavioral: 'It doesn\'t have to be a big or dramatic example; anything from work, study or a side project counts. Does anything come to mind?',
@@ -599,6 +613,8 @@ function encouragement(setup: InterviewSetup, answer: string): string {
     coding: 'Let\'s start small: what would a simple brute-force solution look like?',
     system_design: 'Let\'s start simple: what would the very first version look like if it only had to serve a handful of users?',
   };
+  // A view has no example to find: a first thought is enough to start from.
+  if (q.view) return `${skip}There's no right or wrong answer here; even a rough first thought is a good place to start. What comes to mind?`;
   return `${skip}${nudge[setup.style]}`;
 }
 
@@ -607,19 +623,20 @@ function encouragement(setup: InterviewSetup, answer: string): string {
  * ("Either is fine…"), an assumption is accepted unless the question says otherwise, anything else is answered by
  * the round's rule of thumb. From the second on, shorter: the candidate decides and carries on.
  */
-function clarification(setup: InterviewSetup, before: number, question: string): string {
+function clarification(setup: InterviewSetup, q: PlannedQuestion, before: number, question: string): string {
   const kind = clarificationKind(question);
   if (kind === 'either') {
-    if (setup.style === 'behavioral') return rotate(['Either is fine. Pick the one you know best and remember most clearly.', 'Either works. Go with whichever you can tell me most about.'], before);
+    if (setup.style === 'behavioral' && !q.view) return rotate(['Either is fine. Pick the one you know best and remember most clearly.', 'Either works. Go with whichever you can tell me most about.'], before);
     return rotate(['Your call. Pick the one you think matters more here, say which you\'re going with and why, and carry on.', 'Either is fine. Say which one you\'re choosing and why, and carry on.'], before);
   }
-  if (kind === 'assume' && setup.style !== 'behavioral') {
+  if (kind === 'assume' && (setup.style !== 'behavioral' || q.view)) {
     const source = setup.style === 'coding' ? 'the statement' : 'the question';
     return rotate([`Yes, that\'s a fair assumption unless ${source} says otherwise. Say it out loud as you go, and carry on.`, `Sure, assume that, as long as ${source} doesn\'t say otherwise. Carry on.`], before);
   }
   if (before > 0) {
     return rotate(['That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.', 'I\'ll leave that to you: go with your best assumption, say what it is, and carry on.'], before - 1);
   }
+  if (q.view) return 'Good question. Take it whichever way is most useful to you; I\'m interested in what you think, and why.';
   const text: Record<RoundStyle, string> = {
     behavioral: 'Good question. Any situation where you played a real part is fine: work, study, volunteering or a side project.',
     technical: 'Good question. Where the question doesn\'t say, make the assumption you think is most reasonable, say it out loud, and carry on.',

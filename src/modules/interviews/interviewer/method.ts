@@ -20,10 +20,15 @@ import type { RoundStyle } from './types.js';
  *     },
  *     "questions"?:      the round's own questions, in the bank's format and under its rules (AUTHORING.md),
  *     "opening_question"?: the slug of one of them that every interview of the round asks first, whatever its
- *                        difficulty (a hiring-manager screen always asks why this role)
+ *                        difficulty (a hiring-manager screen always asks why this role),
+ *     "view_questions"?: slugs of its own questions that ask for a view or a preference ("where do you want your
+ *                        career to go"), not a past story: the interviewer follows them up with their key points and
+ *                        follow-ups instead of STAR probes, and the STAR measures leave their answers out
  *   }
  *
  * Measures (report.ts implements each; every one scores the asked questions 0–1 and maps the mean to a rating):
+ * The STAR measures rate the answers to questions that ask for a story: a view question's answer is left out of them
+ * (and a measure with no story question asked is not rated); the other measures rate every question.
  * - star_situation_task       behavioural answers: situation and task stated (STAR analysis).
  * - star_action_ownership     behavioural answers: action stated, and told in the first person ("I", not "we").
  * - star_result               behavioural answers: result stated, and quantified (a number, percentage or date).
@@ -64,6 +69,8 @@ export interface RoundMethod {
   competencies: Competency[];
   questions?: QuestionFile[];
   opening_question?: string;
+  /** Slugs of own questions that ask for a view or a preference rather than a past story. */
+  view_questions?: string[];
 }
 
 export const DEFAULT_METHOD = 'default';
@@ -87,7 +94,7 @@ export function validateRoundMethods(parsed: unknown, taxonomy: Taxonomy): Round
     const at = `rounds.json[${i}]${m && typeof m.slug === 'string' ? ` (${m.slug})` : ''}`;
     const fail = (message: string): never => { throw new RoundMethodError(`${at}: ${message}`); };
     if (!m || typeof m !== 'object' || Array.isArray(m)) fail('a method is a JSON object');
-    const extra = Object.keys(m).filter((k) => !['slug', 'style', 'categories', 'question_minutes', 'competencies', 'questions', 'opening_question'].includes(k));
+    const extra = Object.keys(m).filter((k) => !['slug', 'style', 'categories', 'question_minutes', 'competencies', 'questions', 'opening_question', 'view_questions'].includes(k));
     if (extra.length > 0) fail(`unknown field ${extra[0]}`);
     if (typeof m.slug !== 'string' || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(m.slug)) fail('slug: kebab-case');
     if (slugs.has(m.slug)) fail('slug twice');
@@ -120,6 +127,13 @@ export function validateRoundMethods(parsed: unknown, taxonomy: Taxonomy): Round
     if (m.categories.length === 0 && !m.questions) fail('no categories and no questions: nothing to ask');
     if (m.opening_question !== undefined && !(m.questions ?? []).some((q: any) => q?.slug === m.opening_question)) {
       fail('opening_question: the slug of one of the round\'s own questions');
+    }
+    if (m.view_questions !== undefined) {
+      const own = new Set((m.questions ?? []).map((q: any) => q?.slug));
+      if (!Array.isArray(m.view_questions) || m.view_questions.length === 0 || new Set(m.view_questions).size !== m.view_questions.length
+        || m.view_questions.some((s: unknown) => typeof s !== 'string' || !own.has(s))) {
+        fail('view_questions: distinct slugs of the round\'s own questions, at least one');
+      }
     }
   });
   if (!slugs.has(DEFAULT_METHOD)) throw new RoundMethodError(`rounds.json: no "${DEFAULT_METHOD}" method`);

@@ -31,6 +31,12 @@ export interface PlannedQuestion {
   /** Time budget for this question, whole minutes (at least 1). */
   minutes: number;
   problem: PlannedProblem | null;
+  /**
+   * True when the question asks for a view or a preference ("where do you want your career to go"), not a past story:
+   * followed up with its key points and follow-ups rather than STAR probes, and left out of the STAR measures.
+   * Absent: a story (or, outside behavioural rounds, whatever the round's style asks for).
+   */
+  view?: boolean;
 }
 
 /** What the interviewer knows of the candidate from the parsed resume (null: no resume). */
