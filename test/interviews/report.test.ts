@@ -323,6 +323,57 @@ describe('the built-in report: stuffed behavioural answers', () => {
   });
 });
 
+// Was a bug: a hiring-manager screen's "where do you want your career to go" was rated as a story, and a strong
+// answer to it counted against track record as an answer with no result.
+describe('the built-in report: questions that ask for a view', () => {
+  const screen = methodFor('hiring-manager-screen');
+  const own = (slug: string) => screen.questions!.find((q) => q.slug === slug)!;
+  const VIEWS = ['why-this-role-and-why-now', 'career-direction-next-few-years'];
+  const STORY = 'role-that-was-not-a-good-fit';
+  const SAYS: Record<string, string> = {
+    'why-this-role-and-why-now': 'What draws me to this role is that your team owns the payments platform at a growth stage, and I read your engineering blog post about the ledger migration, which is exactly the kind of problem I want to work on. '
+      + 'In my current role the product is mature and most of the work is maintenance, so I am missing ownership of new systems. '
+      + 'In my first six months I want to ship a first feature, learn the ledger system and build relationships with the product manager and the on-call team.',
+    'career-direction-next-few-years': 'In two or three years I want to be leading projects end to end as a senior engineer, with more design work and less firefighting. '
+      + 'Right now I am working on system design: I am taking a course and I asked my lead for a stretch project owning the new billing API. '
+      + 'From a manager I would want regular feedback in one-to-ones and stretch assignments, and I would know I am progressing when I own outcomes and my design reviews get approved without big rework.',
+    [STORY]: 'At a startup I joined in 2021 as a backend engineer, I expected to build the payments service, but most of my time went on urgent sales demos. '
+      + 'I noticed after about two months, so I raised it with my manager, wrote down the mismatch and proposed that demo work rotate across the team. '
+      + 'As a result the rota started within a month, I delivered the payments service in 10 weeks, and it processed 30,000 payments in its first quarter. '
+      + 'Now, before taking a role, I ask how much of the last quarter\'s work was planned.',
+  };
+  const report = (slugs: string[]) => {
+    const questions = plan(slugs.map(own), 8).map((q, i) => (VIEWS.includes(slugs[i]) ? { ...q, view: true } : q));
+    const turns = transcript(slugs.map((slug) => ({ asks: [own(slug).prompt], says: [SAYS[slug]] })));
+    const body = buildInterviewReport({ method: screen, setup: setupOf('behavioral', questions), turns, integrity: [] });
+    if (!body.scored) throw new Error('not scored');
+    return body;
+  };
+  const rating = (r: ReturnType<typeof report>, slug: string) => r.competencies.find((c) => c.slug === slug)!;
+
+  it('rates track record and ownership on the story answers alone, and gives view answers no STAR analysis', () => {
+    const mixed = report([...VIEWS, STORY]);
+    expect(mixed.answers.map((a) => a.star === undefined)).toEqual([true, true, false]);
+    expect(rating(mixed, 'track_record')).toMatchObject({ rating: 5, rationale: 'Result stated in 1 of 1 answer, with a measurable outcome in 1.' });
+    expect(rating(mixed, 'ownership')).toMatchObject({ rating: 5, rationale: 'Own actions described in 1 of 1 answer, told in the first person in 1 (i).' });
+    // The views still count where the round's competencies rate every answer.
+    expect(rating(mixed, 'motivation').rationale).toMatch(/over 3 questions/);
+    expect(rating(mixed, 'communication').rationale).toMatch(/of 3 answers/);
+  });
+
+  it('leaves the STAR measures unrated when every question asked for a view, and rates the rest', () => {
+    const views = report(VIEWS);
+    for (const slug of ['track_record', 'ownership']) {
+      expect(rating(views, slug), slug).toMatchObject({ rating: null, anchor: null, evidence: [] });
+      expect(rating(views, slug).rationale).toMatch(/^Not measured/);
+    }
+    expect(rating(views, 'motivation').rating).toBeGreaterThanOrEqual(3);
+    expect(rating(views, 'communication').rating).toBeGreaterThanOrEqual(3);
+    expect(views.overall_score).not.toBeNull();
+    expect(views.recommendation_note).not.toMatch(/track_record|ownership/);
+  });
+});
+
 describe('the transcript guard in the report', () => {
   it('refuses to score a transcript that fails the guard', () => {
     const ok = Array.from({ length: 25 }, () => 'ok').join(' ');

@@ -19,7 +19,9 @@ import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './type
  * 0.6: it matches guidance written for graders against spoken answers by word overlap, so even strong answers rarely
  * match every point; a point counts 1 when covered (with a verbatim quote) and score / POINT_COVERED_THRESHOLD
  * (partial credit) when the analysis found only part of it. A measure with nothing to measure (no question has key points)
- * gives `rating: null` and is left out of the overall score.
+ * gives `rating: null` and is left out of the overall score. The STAR measures rate only the questions that ask for a
+ * story: an answer to a question that asks for a view (`view`) has no situation or result to find, so it is left out
+ * of them (and has no `star` in its answer report); with no story question asked they give `rating: null`.
  *
  * overall_score = round(100 × mean over rated competencies of (rating − 1) / 4): all 1s → 0, all 3s → 50, all 5s → 100.
  * recommendation (advisory): strong_yes ≥ 80 with no rating below 3; yes ≥ 60 with no rating of 1; lean_no ≥ 40; else no.
@@ -230,7 +232,7 @@ function questions(setup: InterviewSetup, method: RoundMethod, turns: Turn[], ke
     const answered = count >= 5 || code.length > 0;
     return {
       q, asked: at.length > 0, said, code, talk: at.filter((t) => t.kind === 'text'), words: count, answered,
-      star: answered && wantStar ? cleanStar(analyseStar(said), keep) : null,
+      star: answered && wantStar && !q.view ? cleanStar(analyseStar(said), keep) : null,
       coverage: q.keyPoints.length > 0 ? coverKeyPoints(q.keyPoints, said).map((p) => ({ ...p, covered: keep(p.covered) })) : null,
       design: answered && wantDesign ? mapValues(analyseDesign(said), keep) : null,
       coding: answered && wantCoding ? mapValues(analyseCodingTalk(said), keep) : null,
@@ -509,7 +511,11 @@ function approachMeasure(asked: Asked[], q: Quoter): Measured {
 
 function measure(m: Measure, asked: Asked[], q: Quoter, tests: ProblemTests[]): Measured {
   switch (m) {
-    case 'star_situation_task': case 'star_action_ownership': case 'star_result': return starMeasure(m, asked, q);
+    case 'star_situation_task': case 'star_action_ownership': case 'star_result': {
+      const stories = asked.filter((a) => !a.q.view);
+      if (stories.length === 0) return { score: null, evidence: [], rationale: 'Not measured: every question asked asked for a view or a preference, not a past example.' };
+      return starMeasure(m, stories, q);
+    }
     case 'key_point_coverage': return coverageMeasure(asked, q);
     case 'depth_follow_ups': return depthMeasure(asked);
     case 'communication': return communicationMeasure(asked);
