@@ -120,6 +120,24 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     expect(await balance(key)).toBe(2); // spent at start
   });
 
+  // Was a bug: an erased candidate's assignments stayed open and launchable, holding their credit until the window lapsed.
+  it('erasing the candidate cancels their assignments not yet opened: the credit comes back, links and tokens are refused', async () => {
+    const org = await h.createOrg(`${k.kind} erasure`, 3);
+    const key = org.keys.secret_test;
+    const who = await client.candidate(key);
+    const open = await assign(key, who);
+    const other = await assign(key, await client.candidate(key));
+    const token = await client.token(key, k.kind, open.body.id);
+    expect(await balance(key)).toBe(1);
+    expect((await call('DELETE', `/v1/candidates/${who}`, { key })).status).toBe(200);
+    expect(await balance(key)).toBe(2);
+    const listed = async (id: string) => ((await call('GET', k.path, { key })).body.data as any[]).find((s) => s.id === id);
+    expect(await listed(open.body.id)).toMatchObject({ status: 'cancelled', candidate_id: null });
+    expect((await call('POST', `${k.path}/${open.body.id}/launch-link`, { key, body: {} })).body.error.code).toBe('session_cancelled');
+    expect((await call('POST', `${k.path}/${open.body.id}/start`, { token })).status).toBeGreaterThanOrEqual(400);
+    expect((await listed(other.body.id)).status).toBe('assigned'); // another candidate's: untouched
+  });
+
   it('start is idempotent (the same started_at), spends the reserved credit, and the token is bound to its subject', async () => {
     const key = h.org.keys.secret_test;
     const a = await assign(key, await client.candidate(key));

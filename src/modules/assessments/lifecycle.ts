@@ -498,7 +498,18 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       ];
     },
 
-    eraseCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => repo.eraseCandidate(tx, tenant, candidateId),
+    /**
+     * Erasure: the candidate's assignments not yet opened are cancelled (their credit returned, their launch links and
+     * tokens refused from then on, as a cancel leaves them), then every session of theirs is kept anonymous.
+     */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
+      const now = clock.now();
+      for (const row of await repo.assignedTo(tx, tenant, candidateId)) {
+        if (stateOf(row, now) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
+        if (await repo.transition(tx, row.id, ['assigned'], { status: 'cancelled', ended_at: now, updated_at: now })) await releaseCredit(tx, row);
+      }
+      await repo.eraseCandidate(tx, tenant, candidateId);
+    },
     releaseCredit,
   };
 }
