@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readBank, readTaxonomy, titleKey } from '../../src/modules/question-bank/content.js';
+import { isSituational } from '../../src/modules/interviews/plan.js';
 import { MEASURES, methodFor, readRoundMethods, RATINGS, RoundMethodError, validateRoundMethods } from '../../src/modules/interviews/interviewer/method.js';
 
 // The round methods catalogue: every round type has a method the interviewer and the report can use, every
@@ -62,6 +63,19 @@ describe('the round methods catalogue', () => {
         if (c.measure.startsWith('star_')) expect(m.style, `${m.slug}.${c.slug}`).toBe('behavioral');
       }
     }
+  });
+
+  it('reads a behavioural bank question that sets out a scenario as situational (followed up as a view), and only those', () => {
+    const behavioral = readBank(taxonomy, new Set(readdirSync(new URL('../../catalog/coding/problems/', import.meta.url))))
+      .filter((e) => e.category === 'behavioral').map((e) => e.question);
+    // Read and checked by hand: the ten that put the candidate in a scenario ("You are…", "You manage…", "You joined…").
+    expect(behavioral.filter((q) => isSituational(q.prompt)).map((q) => q.slug).sort()).toEqual([
+      'deadlocked-senior-engineers-on-architecture', 'estimating-in-an-unfamiliar-codebase-under-pressure', 'first-on-call-alert-unfamiliar-service',
+      'high-performer-damaging-team-culture', 'intern-two-engineers-conflicting-requests', 'leading-a-team-through-a-reorganisation',
+      'new-vp-demands-unrealistic-rewrite-date', 'patient-data-in-application-logs', 'release-in-one-hour-with-a-suspected-bug',
+      'sales-and-operations-both-want-your-sprint',
+    ]);
+    expect(isSituational('Tell me about a time you disagreed with a decision. *Situational question.*')).toBe(false);
   });
 
   it('takes an opening question only from the round\'s own questions', () => {

@@ -75,6 +75,23 @@ describe('creating an interview', () => {
     await channel.close();
   });
 
+  // Was a bug: a situational question ("You are the tech lead… what do you do?") was probed "What was the outcome in
+  // the end?" and rated on STAR, as if the candidate had told a past story.
+  it('marks the bank\'s situational questions as asking for a view, and only those', async () => {
+    const seen = new Map<string, string>();
+    for (const role of ['Engineering Manager', 'Staff Engineer', 'Software Engineer']) {
+      for (const difficulty of [2, 4, 5]) {
+        const interview = await kit.create(live(), { round_type: 'behavioral', difficulty, role, duration_minutes: 60 });
+        const plan = (await kit.client.ok('GET', `/v1/interviews/${interview.id}/questions`, { key: live() }, 200)).data as Array<{ prompt: string; asks: string }>;
+        for (const q of plan) seen.set(q.prompt, q.asks);
+      }
+    }
+    const situational = [...seen].filter(([prompt]) => prompt.startsWith('*Situational question'));
+    expect(situational.length).toBeGreaterThan(0);
+    expect(situational.every(([, asks]) => asks === 'view')).toBe(true);
+    expect([...seen].filter(([prompt]) => !prompt.startsWith('*Situational')).every(([, asks]) => asks === 'story')).toBe(true);
+  });
+
   it('draws the same questions for the same round, role and difficulty (a structured interview)', async () => {
     const body = { round_type: 'system-design', difficulty: 4, role: 'Staff Engineer' };
     const a = await kit.create(live(), body);

@@ -35,6 +35,12 @@ export function bankQuestionCount(method: RoundMethod, durationMinutes: number, 
   return Math.max(customerCount === 0 ? 1 : 0, fit - customerCount);
 }
 
+/**
+ * A bank question that sets out a scenario and asks what the candidate would do (its prompt opens "*Situational
+ * question…*", as AUTHORING.md asks): there is no past story to probe, so the interview follows it up as a view.
+ */
+export const isSituational = (prompt: string) => /^\s*\*Situational question\b/i.test(prompt);
+
 const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}+#]+/u).filter((w) => w.length > 2));
 const tieBreak = (seed: string, slug: string) => createHash('sha256').update(`${seed}|${slug}`).digest('hex');
 
@@ -75,7 +81,8 @@ export async function drawPlan(tx: Kysely<Database>, repo: InterviewRepo, reques
     const guidance = JSON.parse(r.guidance!) as { key_points: string[]; follow_ups: string[] };
     pool.push({
       questionId: r.id, slug: r.slug, title: r.title, prompt: r.prompt!, keyPoints: guidance.key_points, followUps: guidance.follow_ups,
-      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category), own: false, view: false,
+      problemId: r.problem_id, rank: r.difficulty_rank, topics: r.topics ?? '', category: method.categories.indexOf(r.category), own: false,
+      view: isSituational(r.prompt!),
     });
   }
   for (const q of method.questions ?? []) {
