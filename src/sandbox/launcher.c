@@ -7,7 +7,7 @@
  *     sandboxes are followed by killing, and waiting out, anything still running under the uid.
  *     Writes {"outer":1,"timed_out":0|1} to STATS_FD.
  *
- *   prep-launch inner STATS_FD
+ *   prep-launch inner STATS_FD [WRITABLE_DIR...]
  *     Pid 1 inside the sandbox (bwrap --as-pid-1). The sandbox is made ahead of time ("warm"); the step arrives
  *     on stdin as a job (see read_job): limits, files to write into the workdir, argv. It writes the files,
  *     runs the program as pid 2 under the rlimits (a pid 1 would ignore the kernel's CPU-limit signal) with
@@ -18,7 +18,9 @@
  *     process): while the program runs, every process of the namespace is sampled each few milliseconds and all
  *     are killed once their sum passes a limit; when the program ends, whatever it left is killed and reaped,
  *     and cpu_ms is the CPU time of every process, rss_kb the largest sum of resident memory seen (or the largest
- *     single process's peak, if higher).
+ *     single process's peak, if higher). The files (inodes) on the WRITABLE_DIRs' filesystems are counted too: a
+ *     tmpfs's size bounds its bytes, but an empty file (or a hard link) costs the kernel memory and no bytes; past
+ *     MAX_FILES all are killed and the report says "files_exceeded":1.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -32,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -252,6 +255,18 @@ static struct usage_sample sample_namespace(void) {
   return total;
 }
 
+/* Files (inodes, hard links included) in use on the sandbox's writable filesystems, all together. */
+#define MAX_FILES 10000
+
+static long long files_in_use(char **dirs, int count) {
+  long long used = 0;
+  for (int i = 0; i < count; i++) {
+    struct statfs fs;
+    if (statfs(dirs[i], &fs) == 0 && fs.f_files >= fs.f_ffree) used += (long long)(fs.f_files - fs.f_ffree);
+  }
+  return used;
+}
+
 static long long ms_of(struct timeval t) { return (long long)t.tv_sec * 1000 + t.tv_usec / 1000; }
 
 static int inner(int argc, char **argv) {
@@ -282,7 +297,7 @@ static int inner(int argc, char **argv) {
     perror("prep-launch: exec");
     _exit(127);
   }
-  int status = 0, ended = 0, killed = 0;
+  int status = 0, ended = 0, killed = 0, files_exceeded = 0;
   long long peak_rss_kb = 0;
   const struct timespec every = { 0, 5 * 1000 * 1000 };
   while (!ended) {
@@ -300,7 +315,8 @@ static int inner(int argc, char **argv) {
     getrusage(RUSAGE_CHILDREN, &gone);
     long long cpu_ms = now.cpu_ms + ms_of(gone.ru_utime) + ms_of(gone.ru_stime);
     if (now.rss_kb > peak_rss_kb) peak_rss_kb = now.rss_kb;
-    if (!killed && ((job.mem_bytes > 0 && now.rss_kb * 1024 > job.mem_bytes) || cpu_ms > job.cpu_ms)) {
+    if (!killed && files_in_use(argv + 3, argc - 3) > MAX_FILES) files_exceeded = 1;
+    if (!killed && ((job.mem_bytes > 0 && now.rss_kb * 1024 > job.mem_bytes) || cpu_ms > job.cpu_ms || files_exceeded)) {
       kill(-1, SIGKILL);
       killed = 1;
     }
@@ -312,8 +328,8 @@ static int inner(int argc, char **argv) {
   getrusage(RUSAGE_CHILDREN, &usage);
   long long cpu = ms_of(usage.ru_utime) + ms_of(usage.ru_stime);
   long long rss_kb = usage.ru_maxrss > peak_rss_kb ? usage.ru_maxrss : peak_rss_kb;
-  dprintf(stats_fd, "{\"status\":%d,\"signal\":%d,\"cpu_ms\":%lld,\"rss_kb\":%lld}\n",
-          WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu, rss_kb);
+  dprintf(stats_fd, "{\"status\":%d,\"signal\":%d,\"cpu_ms\":%lld,\"rss_kb\":%lld,\"files_exceeded\":%d}\n",
+          WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu, rss_kb, files_exceeded);
   return 0;
 }
 

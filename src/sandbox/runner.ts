@@ -66,11 +66,15 @@ export interface Launcher {
 const INIT = '/opt/prep-init';
 /** The workdir's size (each file is also capped by the step's file-size limit). */
 const WORKDIR_BYTES = 256 * 1_048_576;
+/** /tmp's and /dev/shm's size. */
+const SCRATCH_BYTES = 64 * 1_048_576;
 /** Output a sandbox may make before its job arrives (bubblewrap's own errors). */
 const BEFORE_JOB_BYTES = 64 * 1024;
 const SIGXCPU = 24;
 const SIGKILL = 9;
 const WORKDIR = '/work';
+/** The sandbox's writable filesystems: the inner launcher counts the files on them (tmpfs sizes bound bytes, not files). */
+const WRITABLE = [WORKDIR, '/tmp', '/dev/shm'];
 
 /** System directories shown read-only; on a merged-/usr system /bin, /lib… are symlinks into /usr. */
 function systemMounts(): string[] {
@@ -121,7 +125,10 @@ export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): Warm
     '--unshare-all', '--die-with-parent', '--new-session', '--as-pid-1',
     ...mounts,
     '--proc', '/proc', '--dev', '/dev',
-    '--size', String(64 * 1_048_576), '--tmpfs', '/tmp',
+    // bubblewrap's /dev is a tmpfs with no size (half the host's RAM), owned by the sandbox's user: /dev/shm gets a
+    // capped one and /dev itself is made read-only.
+    '--size', String(SCRATCH_BYTES), '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
+    '--size', String(SCRATCH_BYTES), '--tmpfs', '/tmp',
     '--size', String(WORKDIR_BYTES), '--tmpfs', WORKDIR,
     '--dir', '/opt', '--perms', '0555', '--file', '5', INIT,
     '--remount-ro', '/',
@@ -129,7 +136,7 @@ export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): Warm
     '--setenv', 'PATH', '/usr/local/bin:/usr/bin:/bin', '--setenv', 'HOME', WORKDIR, '--setenv', 'TMPDIR', '/tmp',
     '--setenv', 'LANG', 'C.UTF-8',
     '--hostname', 'sandbox', '--uid', '1000', '--gid', '1000',
-    '--', INIT, 'inner', '3',
+    '--', INIT, 'inner', '3', ...WRITABLE,
   ];
   const child = spawn(launcher.path, ['outer', '3', String(slot?.uid ?? -1), String(slot?.gid ?? -1), '--', '/usr/bin/bwrap', ...args], {
     stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -219,6 +226,8 @@ export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<St
   const timedOut = outer?.timed_out === 1;
   const cpuMs = inner?.cpu_ms ?? 0;
   const signal = inner?.signal ?? SIGKILL; // no report from inside: it was killed
+  // Too many files in the sandbox's filesystems: output past its cap, as for stdout.
+  if (inner?.files_exceeded === 1) outputExceeded = true;
   let launchError: string | null = null;
   if (warm.spawnError()) launchError = warm.spawnError();
   else if (!outer && !outputExceeded) launchError = `launcher ended without a report: ${warm.stderr.text().slice(0, 500)}`;

@@ -264,6 +264,53 @@ print('parent done')
     expect(process.pid).toBeGreaterThan(0);
   });
 
+  // Was a bug: bubblewrap's /dev is a tmpfs of its own with no size (half the host's RAM), owned by the sandbox's
+  // user: a run with 64 MB of memory left gigabytes of files in /dev/shm, counted in no process's memory.
+  it('cannot fill the host\'s memory through /dev or /dev/shm', async () => {
+    const r = await py(`
+import os
+total = 0
+block = b'x' * (1 << 20)
+try:
+    for i in range(24):
+        with open('/dev/shm/f%d' % i, 'wb') as f:
+            for _ in range(16): f.write(block)
+        total += 16
+except OSError as e:
+    print('stopped', type(e).__name__)
+print('shm MB', total)
+try:
+    open('/dev/evil', 'w').write('x')
+    print('dev writable')
+except OSError as e:
+    print('dev denied', type(e).__name__)
+`, { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    expect(r.stdout).toContain('stopped');
+    expect(Number(/shm MB (\d+)/.exec(r.stdout)?.[1])).toBeLessThanOrEqual(64);
+    expect(r.stdout).toContain('dev denied');
+  });
+
+  // Was a bug: an empty file takes no space, so the tmpfs sizes never stopped one; each costs the kernel about 1 KB,
+  // and a Python run made 140,000 a second (about 3 GB of kernel memory in a 20 s time limit, outside every limit).
+  it('cannot make files without end in its workdir or /tmp, nor hard links', async () => {
+    for (const [dir, how] of [['/work/d', "fd = os.open(p, os.O_CREAT | os.O_WRONLY, 0o644); os.close(fd)"], ['/tmp/d', "os.link('/tmp/one', p)"]] as const) {
+      const r = await py(`
+import os, sys
+open('/tmp/one', 'w').close()
+os.mkdir('${dir}')
+n = 0
+while True:
+    p = '${dir}/%d' % n
+    ${how}
+    n += 1
+    if n % 1000 == 0: print(n, flush=True)
+`, { limits: { timeLimitMs: 3000, memoryLimitMb: 64 } });
+      expect(r.case!.verdict, dir).toBe('OUTPUT_LIMIT_EXCEEDED');
+      const made = Math.max(0, ...r.stdout.trim().split('\n').map(Number).filter(Number.isFinite));
+      expect(made, dir).toBeLessThan(20_000);
+    }
+  });
+
   it('a symlink planted in the workdir is never followed by the host', async () => {
     const plant = `
 import os
