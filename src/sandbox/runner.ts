@@ -122,7 +122,8 @@ export interface WarmSandbox {
 export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): WarmSandbox {
   mounts ??= systemMounts();
   const args = [
-    '--unshare-all', '--die-with-parent', '--new-session', '--as-pid-1',
+    // No user namespace of the program's own: root in one, it could mount a tmpfs of no size no limit here sees.
+    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1',
     ...mounts,
     '--proc', '/proc', '--dev', '/dev',
     // bubblewrap's /dev is a tmpfs with no size (half the host's RAM), owned by the sandbox's user: /dev/shm gets a

@@ -290,6 +290,14 @@ except OSError as e:
     expect(r.stdout).toContain('dev denied');
   });
 
+  // Was a bug: the program could make a user namespace of its own, be root in it, and mount a tmpfs with no size
+  // (half the host's RAM) that no limit of the sandbox saw.
+  it('cannot make a user namespace of its own (and mount an unbounded tmpfs in it)', async () => {
+    const r = await runOnce(sandbox, 'bash', 'mkdir m\nunshare -U -r -m sh -c "mount -t tmpfs none /work/m && echo mounted"\necho "status $?"\n');
+    expect(r.stdout).not.toContain('mounted');
+    expect(r.stdout).not.toContain('status 0');
+  });
+
   // Was a bug: an empty file takes no space, so the tmpfs sizes never stopped one; each costs the kernel about 1 KB,
   // and a Python run made 140,000 a second (about 3 GB of kernel memory in a 20 s time limit, outside every limit).
   it('cannot make files without end in its workdir or /tmp, nor hard links', async () => {
