@@ -290,6 +290,39 @@ except OSError as e:
     expect(r.stdout).toContain('dev denied');
   });
 
+  // Was a bug: kernel keyrings belong to the uid, not to a namespace, and the slot's uid always has a sandbox waiting:
+  // a key one run added (a hidden case's input, say) was there for every later run of the slot to read.
+  it('leaves nothing in the kernel keyrings for a later run of the slot', async () => {
+    const one = testSandbox({ PREP_SANDBOX_UID_BASE: '311000', PREP_SANDBOX_SLOTS: '1' });
+    const secret = `keyring-${MARKER}`;
+    const keyctl = 'import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n';
+    await runOnce(one, 'python', `${keyctl}
+for ring in (-4, -5, -3):  # the user, user-session and session keyrings
+    k = libc.syscall(248, b'user', b'planted', b'${secret}', ${secret.length}, ring)  # add_key
+    print(ring, k, ctypes.get_errno())
+    if k > 0: libc.syscall(250, 5, k, 0x3f3f3f3f)  # KEYCTL_SETPERM: anyone may read
+`);
+    const later = await runOnce(one, 'python', `${keyctl}
+found = []
+try:
+    lines = open('/proc/keys').read().splitlines()
+except OSError:
+    lines = []
+for line in lines:
+    buf = ctypes.create_string_buffer(4096)
+    n = libc.syscall(250, 11, int(line.split()[0], 16), buf, 4096)  # KEYCTL_READ
+    found.append(line + ' ' + repr(buf.raw[:max(n, 0)]))
+for ring in (-4, -5):
+    k = libc.syscall(250, 10, ring, b'user', b'planted', 0)  # KEYCTL_SEARCH
+    buf = ctypes.create_string_buffer(4096)
+    n = libc.syscall(250, 11, k, buf, 4096) if k > 0 else -1
+    found.append('search %d %r' % (ring, buf.raw[:max(n, 0)]))
+print('\\n'.join(found))
+`);
+    expect(later.case!.verdict).toBe('COMPLETED');
+    expect(later.stdout).not.toContain(secret);
+  });
+
   // Was a bug: the program could make a user namespace of its own, be root in it, and mount a tmpfs with no size
   // (half the host's RAM) that no limit of the sandbox saw.
   it('cannot make a user namespace of its own (and mount an unbounded tmpfs in it)', async () => {
