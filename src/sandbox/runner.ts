@@ -127,8 +127,10 @@ export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): Warm
     ...mounts,
     '--proc', '/proc', '--dev', '/dev',
     // bubblewrap's /dev is a tmpfs with no size (half the host's RAM), owned by the sandbox's user: /dev/shm gets a
-    // capped one and /dev itself is made read-only.
-    '--size', String(SCRATCH_BYTES), '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
+    // capped one and /dev itself is made read-only. Its devpts is hidden under an empty read-only tmpfs: the host has
+    // one pool of pseudo-terminals for every devpts but its own (kernel.pty.max), and a run could take them all.
+    '--size', String(SCRATCH_BYTES), '--tmpfs', '/dev/shm',
+    '--size', '4096', '--tmpfs', '/dev/pts', '--remount-ro', '/dev/pts', '--remount-ro', '/dev',
     '--size', String(SCRATCH_BYTES), '--tmpfs', '/tmp',
     '--size', String(WORKDIR_BYTES), '--tmpfs', WORKDIR,
     '--dir', '/opt', '--perms', '0555', '--file', '5', INIT,

@@ -290,6 +290,20 @@ except OSError as e:
     expect(r.stdout).toContain('dev denied');
   });
 
+  // Was a bug: bubblewrap's /dev has a devpts of its own, but pseudo-terminals come from one pool for the whole host
+  // (kernel.pty.max less the reserve of the host's own devpts): one run opened all 3,000 of them.
+  it('cannot take the host\'s pseudo-terminals', async () => {
+    const r = await py(`
+import os
+try:
+    os.open('/dev/ptmx', os.O_RDWR | os.O_NOCTTY)
+    print('pty opened')
+except OSError as e:
+    print('pty denied', type(e).__name__)
+`);
+    expect(r.stdout).toContain('pty denied');
+  });
+
   // Was a bug: kernel keyrings belong to the uid, not to a namespace, and the slot's uid always has a sandbox waiting:
   // a key one run added (a hidden case's input, say) was there for every later run of the slot to read.
   it('leaves nothing in the kernel keyrings for a later run of the slot', async () => {
