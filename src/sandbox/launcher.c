@@ -17,7 +17,8 @@
  *     The limits on CPU time and resident memory are for all the step's processes together (rlimits are per
  *     process): while the program runs, every process of the namespace is sampled each few milliseconds and all
  *     are killed once their sum passes a limit; when the program ends, whatever it left is killed and reaped,
- *     and cpu_ms is the CPU time of every process, rss_kb the largest sum of resident memory seen (or the largest
+ *     and cpu_ms is the CPU time of every process, rss_kb the largest sum of resident memory seen, data queued in
+ *     the namespace's sockets included (see socket_bytes), (or the largest
  *     single process's peak, if higher). The files (inodes) on the WRITABLE_DIRs' filesystems are counted too: a
  *     tmpfs's size bounds its bytes, but an empty file (or a hard link) costs the kernel memory and no bytes; past
  *     MAX_FILES all are killed and the report says "files_exceeded":1.
@@ -33,7 +34,14 @@
 #include <string.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/seccomp.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -304,6 +312,65 @@ static long long files_in_use(char **dirs, int count) {
   return used;
 }
 
+/*
+ * Bytes queued in the sockets of the sandbox's network namespace (its own: nothing else is in it), asked of the
+ * kernel's sock_diag: data written into a socket is kernel memory that no process's resident memory shows, and
+ * 64 processes of 128 socket pairs each could hold gigabytes. -1 when the kernel cannot say.
+ */
+static long long dump_socket_bytes(int nl, int family, int protocol) {
+  struct { struct nlmsghdr nlh; union { struct unix_diag_req unix_req; struct inet_diag_req_v2 inet_req; } r; } request;
+  memset(&request, 0, sizeof request);
+  request.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+  request.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+  if (family == AF_UNIX) {
+    request.nlh.nlmsg_len = NLMSG_LENGTH(sizeof request.r.unix_req);
+    request.r.unix_req.sdiag_family = AF_UNIX;
+    request.r.unix_req.udiag_states = (__u32)-1;
+    request.r.unix_req.udiag_show = UDIAG_SHOW_MEMINFO;
+  } else {
+    request.nlh.nlmsg_len = NLMSG_LENGTH(sizeof request.r.inet_req);
+    request.r.inet_req.sdiag_family = (__u8)family;
+    request.r.inet_req.sdiag_protocol = (__u8)protocol;
+    request.r.inet_req.idiag_states = (__u32)-1;
+    request.r.inet_req.idiag_ext = 1 << (INET_DIAG_SKMEMINFO - 1);
+  }
+  if (send(nl, &request, request.nlh.nlmsg_len, 0) < 0) return -1;
+  long long bytes = 0;
+  static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+  for (;;) {
+    ssize_t n = recv(nl, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+      if (h->nlmsg_type == NLMSG_DONE) return bytes;
+      if (h->nlmsg_type == NLMSG_ERROR) return -1;
+      size_t header = family == AF_UNIX ? sizeof(struct unix_diag_msg) : sizeof(struct inet_diag_msg);
+      int meminfo = family == AF_UNIX ? UNIX_DIAG_MEMINFO : INET_DIAG_SKMEMINFO;
+      if (h->nlmsg_len < NLMSG_LENGTH(header)) continue;
+      struct rtattr *a = (struct rtattr *)((char *)NLMSG_DATA(h) + NLMSG_ALIGN(header));
+      int left = (int)(h->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(header)));
+      for (; RTA_OK(a, left); a = RTA_NEXT(a, left)) {
+        if (a->rta_type != meminfo || RTA_PAYLOAD(a) < sizeof(__u32) * (SK_MEMINFO_WMEM_QUEUED + 1)) continue;
+        const __u32 *m = (const __u32 *)RTA_DATA(a);
+        bytes += (long long)m[SK_MEMINFO_RMEM_ALLOC] + m[SK_MEMINFO_WMEM_ALLOC] + m[SK_MEMINFO_WMEM_QUEUED];
+      }
+    }
+  }
+}
+
+static long long socket_bytes(void) {
+  static int nl = -2;
+  if (nl == -2) nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+  if (nl < 0) return 0;
+  static const int kinds[][2] = { { AF_UNIX, 0 }, { AF_INET, IPPROTO_TCP }, { AF_INET6, IPPROTO_TCP }, { AF_INET, IPPROTO_UDP }, { AF_INET6, IPPROTO_UDP } };
+  long long total = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    long long b = dump_socket_bytes(nl, kinds[i][0], kinds[i][1]);
+    if (b > 0) total += b;
+  }
+  return total;
+}
+
 static long long ms_of(struct timeval t) { return (long long)t.tv_sec * 1000 + t.tv_usec / 1000; }
 
 static int inner(int argc, char **argv) {
@@ -352,6 +419,7 @@ static int inner(int argc, char **argv) {
     struct rusage gone;
     getrusage(RUSAGE_CHILDREN, &gone);
     long long cpu_ms = now.cpu_ms + ms_of(gone.ru_utime) + ms_of(gone.ru_stime);
+    now.rss_kb += socket_bytes() / 1024;
     if (now.rss_kb > peak_rss_kb) peak_rss_kb = now.rss_kb;
     if (!killed && files_in_use(argv + 3, argc - 3) > MAX_FILES) files_exceeded = 1;
     if (!killed && ((job.mem_bytes > 0 && now.rss_kb * 1024 > job.mem_bytes) || cpu_ms > job.cpu_ms || files_exceeded)) {
