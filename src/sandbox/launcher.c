@@ -11,7 +11,7 @@
  *     Pid 1 inside the sandbox (bwrap --as-pid-1). The sandbox is made ahead of time ("warm"); the step arrives
  *     on stdin as a job (see read_job): limits, files to write into the workdir, argv. It writes the files,
  *     runs the program as pid 2 under the rlimits (a pid 1 would ignore the kernel's CPU-limit signal) with
- *     the rest of stdin as the program's stdin (and a seccomp filter: no keyrings, see deny_keyrings), waits for it, and writes
+ *     the rest of stdin as the program's stdin (and a seccomp filter, see deny_syscalls), waits for it, and writes
  *     {"status":N,"signal":N,"cpu_ms":N,"rss_kb":N} to STATS_FD. It is not dumpable and keeps STATS_FD
  *     close-on-exec, so the program, which has no capabilities, can neither trace it nor forge its figures.
  *     The limits on CPU time and resident memory are for all the step's processes together (rlimits are per
@@ -155,19 +155,24 @@ static int outer(int argc, char **argv) {
 #endif
 
 /*
- * The kernel's keyrings belong to the uid, not to a namespace, and a slot's uid always has a sandbox waiting: a key
- * one run added would be there for the slot's later runs to read. The program gets EPERM from add_key, request_key
- * and keyctl, and from every syscall of another ABI (x32, i386 through int 0x80), whose numbers differ.
+ * The program gets EPERM from:
+ *   add_key, request_key, keyctl: the kernel's keyrings belong to the uid, not to a namespace, and a slot's uid
+ *     always has a sandbox waiting: a key one run added would be there for the slot's later runs to read;
+ *   memfd_create, shmget: their pages are shared memory on no mounted filesystem (so no tmpfs size bounds them) and,
+ *     unmapped, in no process's resident memory;
+ *   every syscall of another ABI (x32, i386 through int 0x80), whose numbers differ.
  */
-static void deny_keyrings(void) {
+static void deny_syscalls(void) {
   struct sock_filter filter[] = {
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 6),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 8),
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 4, 0), /* x32 */
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_add_key, 3, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_request_key, 2, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_keyctl, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 6, 0), /* x32 */
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_add_key, 5, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_request_key, 4, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_keyctl, 3, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_memfd_create, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_shmget, 1, 0),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
   };
@@ -397,7 +402,7 @@ static int inner(int argc, char **argv) {
     limit(RLIMIT_NOFILE, (rlim_t)job.nofile, (rlim_t)job.nofile);
     limit(RLIMIT_NPROC, (rlim_t)job.nproc, (rlim_t)job.nproc);
     limit(RLIMIT_CORE, 0, 0);
-    deny_keyrings();
+    deny_syscalls();
     execv(job.argv[0], job.argv);
     perror("prep-launch: exec");
     _exit(127);

@@ -170,6 +170,48 @@ int main(void) {
     expect(r.case!.memoryKb).toBeGreaterThan(64 * 1024);
   });
 
+  // Was a bug: a memfd's pages and a detached System V segment's are shared memory outside every mounted filesystem
+  // and, unmapped, in no process's resident memory: one process of a 64 MB run held 600 MB in each (a memfd is capped
+  // only by the file-size limit, and a run has 64 processes of 128 files).
+  it('cannot hold memory in memfds or System V shared memory outside the memory limit', async () => {
+    const r = await runOnce(sandbox, 'c', `#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+#include <unistd.h>
+static char buf[1 << 20];
+int main(void) {
+  memset(buf, 1, sizeof buf);
+  long memfd = 0, sysv = 0;
+  for (int i = 0; i < 13; i++) {
+    int fd = memfd_create("held", 0);
+    if (fd < 0) break;
+    for (int j = 0; j < 15 && write(fd, buf, sizeof buf) > 0; j++) memfd++;
+  }
+  printf("memfd MB %ld\\n", memfd);
+  fflush(stdout);
+  for (int i = 0; i < 13; i++) {
+    int id = shmget(IPC_PRIVATE, 16 << 20, IPC_CREAT | 0600);
+    if (id < 0) break;
+    char *p = shmat(id, 0, 0);
+    if (p == (void *)-1) break;
+    for (long k = 0; k < (16 << 20); k += 4096) p[k] = 1;
+    shmdt(p);
+    sysv += 16;
+  }
+  printf("sysv MB %ld\\n", sysv);
+  fflush(stdout);
+  sleep(1);
+  return 0;
+}
+`, { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    const held = (what: string) => Number(new RegExp(`${what} MB (\\d+)`).exec(r.stdout)?.[1] ?? 0);
+    expect(held('memfd')).toBeLessThanOrEqual(64);
+    expect(held('sysv')).toBeLessThanOrEqual(64);
+  });
+
   it('still lets a program use nearly its whole time and memory in one process, and reports its figures', async () => {
     const r = await py('b = bytearray(40 * 1024 * 1024)\nfor j in range(0, len(b), 4096): b[j] = 1\nprint(len(b))\n', { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
     expect(r.case!.verdict).toBe('COMPLETED');
