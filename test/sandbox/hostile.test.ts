@@ -212,6 +212,19 @@ int main(void) {
     expect(held('sysv')).toBeLessThanOrEqual(64);
   });
 
+  // Hardening: io_uring is a large kernel surface no program here needs, and its queued work runs in kernel threads
+  // outside the step's accounting (container runtimes deny it by default).
+  it('cannot set up io_uring', async () => {
+    const r = await runOnce(sandbox, 'python', `import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+params = ctypes.create_string_buffer(120)
+fd = libc.syscall(425, 8, params)  # io_uring_setup
+print('io_uring', fd, ctypes.get_errno())
+`);
+    expect(r.case!.verdict).toBe('COMPLETED');
+    expect(r.stdout.trim()).toBe('io_uring -1 1'); // EPERM
+  });
+
   it('still lets a program use nearly its whole time and memory in one process, and reports its figures', async () => {
     const r = await py('b = bytearray(40 * 1024 * 1024)\nfor j in range(0, len(b), 4096): b[j] = 1\nprint(len(b))\n', { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
     expect(r.case!.verdict).toBe('COMPLETED');
