@@ -500,16 +500,17 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
 
     /**
      * Erasure: the candidate's assignments not yet opened are cancelled (their credit returned, their launch links and
-     * tokens refused from then on, as a cancel leaves them), then every session of theirs is kept anonymous.
+     * tokens refused from then on, as a cancel leaves them), then every session of theirs is kept anonymous. Returning
+     * credit takes the balance's lock, which assign takes before the candidate's: the erasure takes it first too.
      */
-    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
+    eraseCandidate: Object.assign(async (tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> => {
       const now = clock.now();
       for (const row of await repo.assignedTo(tx, tenant, candidateId)) {
         if (stateOf(row, now) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
         if (await repo.transition(tx, row.id, ['assigned'], { status: 'cancelled', ended_at: now, updated_at: now })) await releaseCredit(tx, row);
       }
       await repo.eraseCandidate(tx, tenant, candidateId);
-    },
+    }, { locksFirst: (tx: Kysely<Database>, tenant: Tenant) => credits.lock(tx, tenant, kind.credit) }),
     releaseCredit,
   };
 }

@@ -14,7 +14,14 @@ import type { CandidateRepo, CandidateRow, ListedCandidate } from './repo.js';
  * A step of erasing a candidate, run in the erasure's transaction. Modules that keep a candidate's data
  * (resumes, sessions, recordings) register one, so DELETE /v1/candidates/{id} removes it everywhere.
  */
-export type CandidateEraser = (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => Promise<void>;
+/**
+ * What a module erases of a candidate, in the erasure's transaction. `locksFirst`: row locks the module's erasing takes
+ * that its other writers take before the candidate's (the credit balance an assignment locks first): taken before the
+ * candidate's row, so an erasure and an assignment racing it wait for each other instead of deadlocking.
+ */
+export type CandidateEraser = ((tx: Kysely<Database>, tenant: Tenant, candidateId: string) => Promise<void>) & {
+  locksFirst?: (tx: Kysely<Database>, tenant: Tenant) => Promise<void>;
+};
 
 export function presentCandidate(row: ListedCandidate) {
   return {
@@ -90,7 +97,8 @@ export function createCandidateService(deps: {
     /** Erases the person: the record, what modules hold of them, and remembered responses naming them. */
     async erase(tenant: Tenant, id: string) {
       await db.transaction().execute(async (tx) => {
-        await repo.lock(tx, tenant, id); // first: whatever is being created for the candidate commits before, or fails after
+        for (const erase of erasers) await erase.locksFirst?.(tx, tenant);
+        await repo.lock(tx, tenant, id); // whatever is being created for the candidate commits before, or fails after
         await mustGet(tx, tenant, id);
         for (const erase of erasers) await erase(tx, tenant, id);
         await repo.forgetIdempotentResponses(tx, tenant, id);
