@@ -553,6 +553,21 @@ describe('deliveries, the test operation and redirects', () => {
     expect(rest.has_more).toBe(false);
   });
 
+  // Was a bug: a test event for a disabled endpoint was held like its other deliveries, so the customer could not
+  // check a fixed receiver before re-enabling it (the event read pending until they did).
+  it('POST …/test sends webhook.test to a disabled endpoint too (checking a receiver before re-enabling it)', async () => {
+    const org = await h.createOrg();
+    const key = org.keys.secret_test;
+    const endpoint = await kit.createEndpoint(key, { url: receiver.url });
+    expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true })).statusCode).toBe(200);
+    const event = (await kit.call('POST', `/v1/webhook-endpoints/${endpoint.id}/test`, key)).json();
+    const other = await kit.emit(sandboxOf(org.id), 'coding.completed', { id: 'parked' }); // not queued for it: disabled
+    expect(await kit.drain()).toBe(1);
+    expect(receivedFor(receiver, event.id)).toHaveLength(1);
+    expect((await kit.call('GET', `/v1/events/${event.id}`, key)).json().status).toBe('delivered');
+    expect(receivedFor(receiver, other)).toHaveLength(0);
+  });
+
   it('POST …/test sends webhook.test whatever the filter, signed like any event, and tries it once', async () => {
     const org = await h.createOrg();
     const key = org.keys.secret_test;

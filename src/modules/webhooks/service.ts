@@ -297,8 +297,9 @@ export function createWebhookService(deps: {
         await db.transaction().execute((tx) => settleDelivery(tx, delivery.id, event?.id ?? null, 'failed'));
         return;
       }
-      // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again.
-      const endpoint = found.disabled === 1 ? await holdOrResume(found.id, job) : found;
+      // Held: the delivery stays pending, no attempt is made or used; re-enabling the endpoint queues it again. A test
+      // event is asked for this endpoint alone, by the customer (checking a receiver before re-enabling it): it goes out.
+      const endpoint = found.disabled === 1 && event.type !== 'webhook.test' ? await holdOrResume(found.id, job) : found;
       if (!endpoint) return;
       if (fairness.mustWait(endpoint.organization_id)) throw new JobPostponed(clock.now() + WAIT_MS * (1 + Math.random()));
       const timestamp = Math.floor(clock.now() / 1000);
