@@ -385,3 +385,17 @@ describe('createOutboundSender: redirects, time-outs and large bodies', () => {
     expect(await post(s, `https://localhost:${tlsPort}/utf8`)).toMatchObject({ body: '€'.repeat(5), truncated: true });
   });
 });
+
+// Was a bug: the registration-time check waited on the name server with no limit of its own, so a name whose server
+// never answered held the registration request (a delivery's lookup was already within its time limit).
+describe('the registration-time check', () => {
+  it('gives up on a name that does not resolve within the time limit', async () => {
+    const s = sender({ timeoutMs: 200, lookup: () => new Promise<LookupAddress[]>(() => {}) });
+    const started = performance.now();
+    const error = await s.check('https://hangs.example/hook').then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(OutboundError);
+    expect(error).toMatchObject({ reason: 'timeout' });
+    expect((error as Error).message).toBe('hangs.example did not resolve within 0.2 s.');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

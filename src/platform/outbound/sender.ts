@@ -100,10 +100,18 @@ export function createOutboundSender(options: OutboundSenderOptions = {}): Outbo
       const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
       if (isIP(host)) return [host]; // already checked by checkUrl
       let found;
+      // Within the same time limit as a delivery: a name server that never answers must not hold a registration.
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), defaultTimeout);
       try {
-        found = await resolve(host);
+        const lookup = resolve(host);
+        lookup.catch(() => {}); // abandoned at the time limit, it may reject later
+        found = await Promise.race([lookup, rejectOnAbort(controller.signal)]);
       } catch (err) {
+        if (controller.signal.aborted) throw new OutboundError('timeout', `${host} did not resolve within ${defaultTimeout / 1000} s.`);
         throw toOutboundError(err, false);
+      } finally {
+        clearTimeout(timer);
       }
       if (found.length === 0) throw new OutboundError('dns_error', `${host} does not resolve.`);
       checkAddresses(host, found.map((a) => a.address), policy);
