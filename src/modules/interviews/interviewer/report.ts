@@ -209,6 +209,8 @@ interface Asked {
   coverage: PointCoverage[] | null;
   design: Record<DesignPhase, Evidence | null> | null;
   coding: CodingTalk | null;
+  /** The answer only talks around the question (see talksAround): the measures give it nothing. */
+  evasive: boolean;
 }
 
 type Keep = (e: Evidence | null) => Evidence | null;
@@ -230,13 +232,14 @@ function questions(setup: InterviewSetup, method: RoundMethod, turns: Turn[], ke
     const code = at.filter((t) => t.speaker === 'candidate' && t.kind === 'code' && t.code);
     const count = said.reduce((s, t) => s + words(t.text).length, 0);
     const answered = count >= 5 || code.length > 0;
-    return {
+    const analysed = {
       q, asked: at.length > 0, said, code, talk: at.filter((t) => t.kind === 'text'), words: count, answered,
       star: answered && wantStar && !q.view ? cleanStar(analyseStar(said), keep) : null,
       coverage: q.keyPoints.length > 0 ? coverKeyPoints(q.keyPoints, said).map((p) => ({ ...p, covered: keep(p.covered) })) : null,
       design: answered && wantDesign ? mapValues(analyseDesign(said), keep) : null,
       coding: answered && wantCoding ? mapValues(analyseCodingTalk(said), keep) : null,
     };
+    return { ...analysed, evasive: talksAround(analysed) };
   });
 }
 
@@ -297,7 +300,7 @@ function coverageMeasure(asked: Asked[], q: Quoter): Measured {
   const covered = points.filter((p) => p.covered);
   // Partial matches in an answer that only talks around the question ("there are a lot of ways to look at it…") are
   // chance word overlap, not knowledge: such an answer scores nothing, as in communication.
-  const score = mean(graded.map((a) => (isEvasive(a, a.said.map((t) => t.text).join('\n')) ? 0 : coverageScore(a.coverage!))));
+  const score = mean(graded.map((a) => (a.evasive ? 0 : coverageScore(a.coverage!))));
   return {
     score,
     evidence: [...points].sort((a, b) => b.score - a.score).map((p) => q(p.covered)),
@@ -338,7 +341,7 @@ function depthMeasure(asked: Asked[]): Measured {
   const follows = answered.flatMap((a) => followUpAnswers(a).map((f) => ({ a, ...f })));
   if (follows.length === 0) {
     // Nothing was probed: depth shows in the first answers themselves (long enough, with reasons).
-    const scores = asked.map((a) => (isEvasive(a, a.said.map((t) => t.text).join('\n')) ? 0 : (a.words >= 60 ? 0.5 : 0) + (a.said.some((t) => REASONING.test(t.text)) ? 0.5 : 0)));
+    const scores = asked.map((a) => (a.evasive ? 0 : (a.words >= 60 ? 0.5 : 0) + (a.said.some((t) => REASONING.test(t.text)) ? 0.5 : 0)));
     return {
       score: mean(scores),
       evidence: answered.map((a) => find(a.said, REASONING)),
@@ -375,8 +378,8 @@ function depthMeasure(asked: Asked[]): Measured {
  * the context", "every team is different") and nothing the analyses find in it (no STAR action or result, no guidance
  * point, design phase, coding talk or code). Well sized and free of filler, it would otherwise rate well.
  */
-function isEvasive(a: Asked, text: string): boolean {
-  if (evasionCount(text) < 2 || a.code.length > 0) return false;
+function talksAround(a: Omit<Asked, 'evasive'>): boolean {
+  if (a.code.length > 0 || evasionCount(a.said.map((t) => t.text).join('\n')) < 2) return false;
   const found = Boolean(a.star?.action || a.star?.result) || Boolean(a.coverage?.some((c) => c.covered))
     || Object.values(a.design ?? {}).some(Boolean) || Object.values(a.coding ?? {}).some(Boolean);
   return !found;
@@ -384,7 +387,7 @@ function isEvasive(a: Asked, text: string): boolean {
 
 /**
  * Per answer: 0.4 × size (20–700 words 1; 10–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting
- * (2+ kinds 1; one half); an evasive answer (see isEvasive) scores 0: it communicated nothing.
+ * (2+ kinds 1; one half); an evasive answer (see talksAround) scores 0: it communicated nothing.
  */
 function communicationMeasure(asked: Asked[]): Measured {
   let sized = 0, signposted = 0, fillers = 0, total = 0, evasive = 0;
@@ -397,7 +400,7 @@ function communicationMeasure(asked: Asked[]): Measured {
     const size = a.words >= 20 && a.words <= 700 ? 1 : a.words >= 10 && a.words <= 1000 ? 0.5 : 0;
     const rate = filler / Math.max(1, a.words);
     sized += Number(size === 1); signposted += Number(marks > 0);
-    if (isEvasive(a, text)) { evasive++; return 0; }
+    if (a.evasive) { evasive++; return 0; }
     return 0.4 * size + 0.2 * (rate <= 0.03 ? 1 : rate <= 0.07 ? 0.5 : 0) + 0.4 * (marks >= 2 ? 1 : marks === 1 ? 0.5 : 0);
   });
   const order = asked.map((a, i) => ({ a, s: scores[i] })).sort((x, y) => y.s - x.s);
