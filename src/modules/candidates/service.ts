@@ -12,12 +12,10 @@ import type { CandidateRepo, CandidateRow, ListedCandidate } from './repo.js';
 
 /**
  * A step of erasing a candidate, run in the erasure's transaction. Modules that keep a candidate's data
- * (resumes, sessions, recordings) register one, so DELETE /v1/candidates/{id} removes it everywhere.
- */
-/**
- * What a module erases of a candidate, in the erasure's transaction. `locksFirst`: row locks the module's erasing takes
- * that its other writers take before the candidate's (the credit balance an assignment locks first): taken before the
- * candidate's row, so an erasure and an assignment racing it wait for each other instead of deadlocking.
+ * (resumes, sessions, recordings) register one, so DELETE /v1/candidates/{id} removes it everywhere. `locksFirst`:
+ * row locks the step takes that the module's other writers take before the candidate's (the credit balance an
+ * assignment locks first), taken before the candidate's row, so an erasure and an assignment racing it wait for each
+ * other instead of deadlocking.
  */
 export type CandidateEraser = ((tx: Kysely<Database>, tenant: Tenant, candidateId: string) => Promise<void>) & {
   locksFirst?: (tx: Kysely<Database>, tenant: Tenant) => Promise<void>;

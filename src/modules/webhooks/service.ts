@@ -362,7 +362,7 @@ export type WebhookService = ReturnType<typeof createWebhookService>;
 /** The webhook module's background work: one delivery attempt per job, on the contract's retry schedule. */
 export function webhookJobs(service: WebhookService): JobHandler[] {
   return [{
-    // Deliveries wait on customers' servers (up to the time-out each): they never hold more than half the slots.
+    // A slow organisation's deliveries wait their turn (fairness.ts), postponed with no attempt used.
     kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS,
     run: (payload, job) => service.deliver(payload as DeliverPayload, job),
     abandoned: (payload, job) => service.abandon(payload as DeliverPayload, job),
