@@ -137,6 +137,15 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     if (row.credit_reservation_id) await credits.release(tx, row.credit_reservation_id);
   }
 
+  /** Cancels an assignment still `assigned` and returns its credit: the row as it now is, or null if it had moved on. */
+  async function cancelAssigned(tx: Kysely<Database>, row: Row): Promise<Row | null> {
+    const now = clock.now();
+    const changes = { status: 'cancelled' as const, ended_at: now, updated_at: now };
+    if (!(await repo.transition(tx, row.id, ['assigned'], changes))) return null;
+    await releaseCredit(tx, row);
+    return { ...row, ...changes };
+  }
+
   /** Completes the session in the background (the kind's completion job scores it and sends its event, once). */
   async function queueCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
     await queue.enqueue(tx, completeJob, { session_id: sessionId }, { uniqueKey: `${completeJob}:${sessionId}`, maxAttempts: 60 });
@@ -301,15 +310,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (row.status === 'cancelled') return row;
         if (row.status !== 'assigned') throw new ApiError('session_already_started');
         if (stateOf(row, clock.now()) === 'lapsed') throw new ApiError('assignment_expired'); // its credit came back as it lapsed
-        const changes = { status: 'cancelled' as const, ended_at: clock.now(), updated_at: clock.now() };
-        if (!(await repo.transition(tx, id, ['assigned'], changes))) {
-          // Another request moved it first: a cancel that raced this one is answered alike (repeating is harmless).
-          const now = await mustGet(tx, tenant, id);
-          if (now.status === 'cancelled') return now;
-          throw new ApiError('session_already_started');
-        }
-        await releaseCredit(tx, row);
-        return { ...row, ...changes };
+        const cancelled = await cancelAssigned(tx, row);
+        if (cancelled) return cancelled;
+        // Another request moved it first: a cancel that raced this one is answered alike (repeating is harmless).
+        const now = await mustGet(tx, tenant, id);
+        if (now.status === 'cancelled') return now;
+        throw new ApiError('session_already_started');
       });
     },
 
@@ -504,10 +510,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
      * credit takes the balance's lock, which assign takes before the candidate's: the erasure takes it first too.
      */
     eraseCandidate: Object.assign(async (tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> => {
-      const now = clock.now();
       for (const row of await repo.assignedTo(tx, tenant, candidateId)) {
-        if (stateOf(row, now) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
-        if (await repo.transition(tx, row.id, ['assigned'], { status: 'cancelled', ended_at: now, updated_at: now })) await releaseCredit(tx, row);
+        if (stateOf(row, clock.now()) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
+        await cancelAssigned(tx, row);
       }
       await repo.eraseCandidate(tx, tenant, candidateId);
     }, { locksFirst: (tx: Kysely<Database>, tenant: Tenant) => credits.lock(tx, tenant, kind.credit) }),
