@@ -40,6 +40,9 @@ function shuffled<T>(items: T[]): T[] {
 }
 
 /** Psychometric tests on the shared assessment lifecycle: untimed questionnaires, saved as the candidate goes. */
+/** The untimed limit in words (a session closed unanswered is announced with it). */
+const UNTIMED_LIMIT_DAYS = UNTIMED_SESSION_LIMIT_MS / 86_400_000;
+
 export function createPsychometricService(deps: LifecycleDeps & { database: Db; catalog: PsychometricCatalog; emit: Emit }) {
   const { db, clock, catalog, emit } = deps;
   const repo = createAssessmentRepo<PsychometricSessionsTable>(deps.database, { kind: 'psychometric', sessions: 'psychometric_sessions', reports: 'psychometric_reports' });
@@ -140,13 +143,21 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     return true;
   }
 
-  /** A report row written for a session that was not scored (raw_scores '{}'): a lapsed assignment, an abandoned session. */
-  async function insertUnscored(tx: Kysely<Database>, row: PsychometricSessionsTable): Promise<boolean> {
+  /**
+   * Announces, once, a session that was not scored (a lapsed assignment, a session closed unanswered): a report row
+   * with no scores (raw_scores '{}') and psychometric.completed with outcome `abandoned`. False when already announced.
+   */
+  async function announceAbandoned(tx: Kysely<Database>, row: PsychometricSessionsTable, summary: string): Promise<boolean> {
     const inserted = await tx.insertInto('psychometric_reports').values({
       session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
       raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
     }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
+      object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
+      psychometric_test_id: row.test_id, norm_group: null, flagged: [], summary,
+    });
+    return true;
   }
 
   return {
@@ -242,7 +253,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         : undefined;
       if (stored?.raw_scores === '{}') {
         throw new ApiError('report_not_ready', {
-          message: `The candidate did not answer every item within ${UNTIMED_SESSION_LIMIT_MS / 86_400_000} days of starting: the session was closed unscored (outcome abandoned).`,
+          message: `The candidate did not answer every item within ${UNTIMED_LIMIT_DAYS} days of starting: the session was closed unscored (outcome abandoned).`,
         });
       }
       if (!stored) throw new ApiError('report_not_ready', { message: 'The report is ready once the candidate has submitted every answer.' });
@@ -265,21 +276,11 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
             await scoreOnce(tx, row, test, answers, row.ended_at ?? clock.now());
             return;
           }
-          if (!(await insertUnscored(tx, row))) return;
-          await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
-            object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
-            psychometric_test_id: row.test_id, norm_group: null, flagged: [],
-            summary: `The candidate started the questionnaire but did not answer every item within ${UNTIMED_SESSION_LIMIT_MS / 86_400_000} days.`,
-          });
+          await announceAbandoned(tx, row, `The candidate started the questionnaire but did not answer every item within ${UNTIMED_LIMIT_DAYS} days.`);
           return;
         }
         if (!row || row.status !== 'assigned' || assignmentEndsAt(row) > clock.now()) return;
-        if (!(await insertUnscored(tx, row))) return;
-        await lifecycle.releaseCredit(tx, row);
-        await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
-          object: 'psychometric_session', id: row.id, status: row.status, outcome: 'abandoned', candidate_id: row.candidate_id,
-          psychometric_test_id: row.test_id, norm_group: null, flagged: [], summary: 'The assignment lapsed before the candidate opened it.',
-        });
+        if (await announceAbandoned(tx, row, 'The assignment lapsed before the candidate opened it.')) await lifecycle.releaseCredit(tx, row);
       });
     },
   };
