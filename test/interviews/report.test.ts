@@ -317,9 +317,21 @@ describe('the built-in report: stuffed behavioural answers', () => {
     }
     // The ratings these transcripts had before stuffed answers were looked for.
     expect(ratings(strong)).toEqual({ context: 5, ownership: 5, impact: 4, relevance: 4, communication: 5 });
-    expect(ratings(behavioral(WEAK))).toEqual({ context: 3, ownership: 2, impact: 2, relevance: 1, communication: 3 });
+    expect(ratings(behavioral(WEAK))).toEqual({ context: 3, ownership: 2, impact: 2, relevance: 1, communication: 2 }); // 3 until short answers stopped earning signposting credit
     expect(ratings(behavioral(SHORT))).toEqual({ context: 3, ownership: 4, impact: 3, relevance: 2, communication: 3 });
     expect(ratings(behavioral(NON_NATIVE))).toEqual({ context: 2, ownership: 1, impact: 4, relevance: 3, communication: 4 });
+  });
+
+  // Was a bug: a 25-word answer with "first… then…" rated 5 on communication, above fuller answers with no cue words.
+  it('does not rate a few signposted sentences as the best communication', () => {
+    const terse: Script = [
+      'First I reverted my change, then I told my lead and support. Finally I added a test so that it cannot happen again.',
+      'First I listed what we could drop, then I asked my manager to cut the dashboard. In the end we launched on time.',
+      'First I measured the load, then I showed my lead the numbers because I disagreed. As a result we kept direct calls.',
+    ].map((say, i) => ({ asks: [BEHAVIORAL[i].prompt], says: [say] }));
+    const r = behavioral(terse);
+    expect(ratings(r).communication).toBeLessThanOrEqual(ratings(behavioral(SHORT)).communication!);
+    expect(r.competencies.find((c) => c.slug === 'communication')!.rationale).toMatch(/^0 of 3 answers well sized \(40–700 words\)/);
   });
 });
 

@@ -386,8 +386,9 @@ function talksAround(a: Omit<Asked, 'evasive'>): boolean {
 }
 
 /**
- * Per answer: 0.4 × size (20–700 words 1; 10–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting
- * (2+ kinds 1; one half); an evasive answer (see talksAround) scores 0: it communicated nothing.
+ * Per answer: 0.4 × size (40–700 words 1; 15–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting
+ * (2+ kinds 1; one half), counted only in an answer of full size: a few sentences need no map, and "first… then…" in
+ * them is not structure. An evasive answer (see talksAround) scores 0: it communicated nothing.
  */
 function communicationMeasure(asked: Asked[]): Measured {
   let sized = 0, signposted = 0, fillers = 0, total = 0, evasive = 0;
@@ -397,17 +398,18 @@ function communicationMeasure(asked: Asked[]): Measured {
     const filler = (text.match(FILLER) ?? []).length;
     const marks = new Set((text.match(SIGNPOST) ?? []).map((m) => m.toLowerCase())).size;
     fillers += filler; total += a.words;
-    const size = a.words >= 20 && a.words <= 700 ? 1 : a.words >= 10 && a.words <= 1000 ? 0.5 : 0;
+    const size = a.words >= 40 && a.words <= 700 ? 1 : a.words >= 15 && a.words <= 1000 ? 0.5 : 0;
     const rate = filler / Math.max(1, a.words);
     sized += Number(size === 1); signposted += Number(marks > 0);
     if (a.evasive) { evasive++; return 0; }
-    return 0.4 * size + 0.2 * (rate <= 0.03 ? 1 : rate <= 0.07 ? 0.5 : 0) + 0.4 * (marks >= 2 ? 1 : marks === 1 ? 0.5 : 0);
+    const structure = size < 1 ? 0 : marks >= 2 ? 1 : marks === 1 ? 0.5 : 0;
+    return 0.4 * size + 0.2 * (rate <= 0.03 ? 1 : rate <= 0.07 ? 0.5 : 0) + 0.4 * structure;
   });
   const order = asked.map((a, i) => ({ a, s: scores[i] })).sort((x, y) => y.s - x.s);
   return {
     score: mean(scores),
     evidence: order.map(({ a }) => find(a.said, SIGNPOST) ?? (a.said[0] ? excerpt(a.said[0], 0) : null)),
-    rationale: `${of(sized, asked.length, 'answer')} well sized (20–700 words), signposting in ${signposted}, filler ${pct(fillers / Math.max(1, total))} of words${evasive ? `; ${evasive} talked around the question without saying anything concrete` : ''}.`,
+    rationale: `${of(sized, asked.length, 'answer')} well sized (40–700 words), signposting in ${signposted}, filler ${pct(fillers / Math.max(1, total))} of words${evasive ? `; ${evasive} talked around the question without saying anything concrete` : ''}.`,
   };
 }
 
