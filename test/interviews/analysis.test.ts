@@ -166,6 +166,20 @@ describe('coverKeyPoints', () => {
     expect(bfs.covered).not.toBeNull();
   });
 
+  // Was a bug: "feature" and "data" each matched the example list "(revert, feature flag, hotfix, data correction)",
+  // so an answer naming no mitigation covered the point.
+  it('takes an example in parentheses as named by its head word, not by the words that qualify it', () => {
+    const points = ['Describes immediate mitigation (revert, feature flag, hotfix, data correction) and prioritises limiting user impact over a perfect fix.'];
+    const [stray] = coverKeyPoints(points, said('My immediate priority was the impact on users: the feature had bad data.'));
+    expect(stray.covered).toBeNull();
+    const [named] = coverKeyPoints(points, said('My immediate priority was the impact on users, so I switched the flag off.'));
+    expect(named.covered).not.toBeNull();
+    expect(named.score).toBeGreaterThan(stray.score);
+    // "testing" names "testing of critical paths"; an example list after "e.g." is prose, matched by any of its words.
+    const [kept] = coverKeyPoints(['Describes what they did not compromise on (data integrity, security, testing of critical paths) and why.'], said('We did not compromise on testing the payment flow, because errors there reach the regulator.'));
+    expect(kept.covered).not.toBeNull();
+  });
+
   it('answers empty for no points and scores zero with no answer', () => {
     expect(coverKeyPoints([], good)).toEqual([]);
     expect(coverKeyPoints(ferry.guidance.key_points, []).every((c) => c.score === 0 && c.covered === null)).toBe(true);

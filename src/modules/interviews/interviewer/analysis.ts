@@ -448,19 +448,40 @@ function idfOver(docs: ReadonlyArray<readonly string[]>): Map<string, number> {
 
 /**
  * A guidance point as units to find: each content term of its main text, and each list of examples, in parentheses or
- * after "e.g." / "such as" ("(revert, feature flag, hotfix, data correction)"), as one unit that any of its terms
- * satisfies: the candidate needs one example, not all of them.
+ * after "e.g." / "such as" ("(revert, feature flag, hotfix, data correction)"), as one unit that any one of its
+ * examples satisfies: the candidate needs one example, not all of them. In parentheses, where the examples are names,
+ * an example is named by its head word, the last before any "of", "for", "versus"… ("flag" in "feature flag",
+ * "testing" in "testing of critical paths"): the words that only qualify it do not name it alone ("feature" is not a
+ * feature flag, nor "data" a data correction). An example of more than three words, and any after "e.g." (often
+ * prose: "what users touch on day one"), is matched by any of its words.
  */
-interface PointUnits { main: string[]; groups: string[][] }
+interface PointUnits { main: string[]; groups: ExampleList[] }
+interface ExampleList {
+  /** Every distinct term of the list (its weight is their average). */
+  terms: string[];
+  /** Each example's head term. */
+  heads: string[];
+}
+
+function exampleList(list: string, names: boolean): ExampleList {
+  const examples = list.split(/,|;|\/|\bor\b|\band\b|\betc\b/i);
+  const heads = examples.flatMap((example) => {
+    const all = terms(example);
+    if (!names || all.length > 3) return all; // a phrase, not a name ("what users touch on day one"): any of its words
+    const named = terms(example.split(/\b(?:of|for|with|versus|vs|per|to|from|on|in|at|by|about|that|which|when|where)\b/i)[0]!);
+    return named.length > 0 ? [named.at(-1)!] : all.slice(-1);
+  });
+  return { terms: [...new Set(examples.flatMap((example) => terms(example)))], heads: [...new Set(heads)] };
+}
 
 const pointUnits = memoByText((point: string): PointUnits => {
-  const groups: string[][] = [];
+  const groups: ExampleList[] = [];
   // Parentheses after a space (not O(n) or COUNT(*)), and example lists up to the end of their clause.
   const rest = point
-    .replace(/(?<=\s)\(([^()]{3,})\)/g, (_, inner: string) => { groups.push([...new Set(terms(inner))]); return ' '; })
-    .replace(/\b(?:e\.g\.|for example|such as)[:,]?\s+([^;.()]+)/gi, (_, list: string) => { groups.push([...new Set(terms(list))]); return ' '; });
-  const inGroups = new Set(groups.flat());
-  return { main: [...new Set(terms(rest))].filter((t) => !inGroups.has(t)), groups: groups.filter((g) => g.length > 0) };
+    .replace(/(?<=\s)\(([^()]{3,})\)/g, (_, inner: string) => { groups.push(exampleList(inner, true)); return ' '; })
+    .replace(/\b(?:e\.g\.|for example|such as)[:,]?\s+([^;.()]+)/gi, (_, list: string) => { groups.push(exampleList(list, false)); return ' '; });
+  const inGroups = new Set(groups.flatMap((g) => g.terms));
+  return { main: [...new Set(terms(rest))].filter((t) => !inGroups.has(t)), groups: groups.filter((g) => g.terms.length > 0) };
 }, TEXT_MEMO);
 
 /**
@@ -476,12 +497,12 @@ export function coverKeyPoints(keyPoints: string[], turns: Turn[]): PointCoverag
   const sentenceTerms = sentences.map((s) => termSet(sentenceText(s)));
   return keyPoints.map((point, index) => {
     const { main, groups } = units[index];
-    const groupWeight = groups.map((g) => g.reduce((sum, t) => sum + idf.get(t)!, 0) / g.length);
+    const groupWeight = groups.map((g) => g.terms.reduce((sum, t) => sum + idf.get(t)!, 0) / g.terms.length);
     const total = main.reduce((sum, t) => sum + idf.get(t)!, 0) + groupWeight.reduce((a, b) => a + b, 0);
     // The point's units (its main terms, then its example lists) each sentence holds; a window holds what any of its
     // sentences does. Weights are added in the units' order, as the sum over the window's terms would be.
     const unitWeight = [...main.map((t) => idf.get(t)!), ...groupWeight];
-    const holds = sentenceTerms.map((have) => [...main.map((t) => have.has(t)), ...groups.map((g) => g.some((t) => have.has(t)))]);
+    const holds = sentenceTerms.map((have) => [...main.map((t) => have.has(t)), ...groups.map((g) => g.heads.some((t) => have.has(t)))]);
     const weight = (held: boolean[]) => {
       let mainSum = 0;
       let groupSum = 0;
@@ -502,7 +523,7 @@ export function coverKeyPoints(keyPoints: string[], turns: Turn[]): PointCoverag
       }
     }
     score = Math.round(score * 1000) / 1000;
-    const covered = score >= POINT_COVERED_THRESHOLD && best >= 0 ? evidenceOf(sentences[best], focusOf(sentences[best], [...main, ...groups.flat()])) : null;
+    const covered = score >= POINT_COVERED_THRESHOLD && best >= 0 ? evidenceOf(sentences[best], focusOf(sentences[best], [...main, ...groups.flatMap((g) => g.terms)])) : null;
     return { index, point, covered, score };
   });
 }
