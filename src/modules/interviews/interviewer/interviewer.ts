@@ -585,6 +585,11 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   // technical one is (the prompt's unanswered requests, the follow-ups nearest its uncovered points, then why).
   const assessment = (q.view ? assessTechnical : ASSESS[setup.style])(setup, q, answered, mine);
   if (assessment.complete) {
+    const deeper = deeperProbe(setup, q, answered, mine, elapsedMs);
+    if (deeper) {
+      const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn + state.index, previous);
+      return move({ ...answered, probes: [...state.probes, 'deeper', deeper.id] }, `${ack} ${withoutOpener(deeper.text, previous)}`, `probe:deeper:${deeper.id}`);
+    }
     return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
   }
   if (outOfTime) {
@@ -603,6 +608,18 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   }
   const lead = isNonAnswer(answer) ? 'That\'s alright, thanks.' : fresh(['Okay, thank you.', 'Alright, thanks.', 'Thanks for that.'], turn, previous);
   return askOrClose(setup, answered, state.index + 1, lead, 'move_on:probes', elapsedMs);
+}
+
+/**
+ * A complete first answer with most of the question's time left and guidance points it did not reach: one question on
+ * the first of them (the bank follow-up nearest it, else the part of the prompt about it), rather than moving on
+ * after a single answer. A strong candidate otherwise finished a 45-minute plan in fifteen, never asked a follow-up,
+ * and their depth went unmeasured; one question, not a hunt for every point (a structured interview moves on).
+ */
+function deeperProbe(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[], elapsedMs: number): Probe | null {
+  if (q.keyPoints.length === 0 || probeCount(state) > 0 || used(state, 'deeper')) return null;
+  if (elapsedMs - state.askedAtMs >= (q.minutes * 60_000) / 2) return null;
+  return pointProbes(setup, q, state, coverKeyPoints(q.keyPoints, turns)).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
 }
 
 function encouragement(setup: InterviewSetup, q: PlannedQuestion, answer: string): string {
