@@ -191,8 +191,11 @@ function questionTurns(turns: Turn[], index: number, answer: string): Turn[] {
   return [...mine, { seq, speaker: 'candidate', kind: 'text', text: answer, questionPosition: index, atMs: last?.atMs ?? 0, code: null }];
 }
 
-/** A turn that only talks around the question: two evasive phrases and none of the question's key points. */
-const talksAround = (q: PlannedQuestion, text: string) =>
+/**
+ * A turn that only talks around the question: two evasive phrases and none of the question's key points. Judged live,
+ * turn by turn; the report judges the whole answer with every analysis (report.ts, answerTalksAround).
+ */
+const turnTalksAround = (q: PlannedQuestion, text: string) =>
   evasionCount(text) >= 2 && !coverKeyPoints(q.keyPoints, [{ seq: 1, speaker: 'candidate', kind: 'text', text, questionPosition: q.position, atMs: 0, code: null }]).some((c) => c.covered);
 
 /** Turns that say something (not "I don't know", "repeat that", nor a question back). */
@@ -560,9 +563,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   const mine = questionTurns(turns, state.index, answer);
   // Turns that only talked around the question ("it really depends on the context…") said nothing either: after them,
   // "I don't know" is encouraged and then moved on from, not met with probes about a proposal never made.
-  const earlier = substantive(mine.slice(0, -1)).filter((t) => !talksAround(q, t.text));
+  const earlier = substantive(mine.slice(0, -1)).filter((t) => !turnTalksAround(q, t.text));
   // Once encouraged, talking around the question again is no answer either.
-  const nothing = isNonAnswer(answer) || (used(state, 'encourage') && talksAround(q, answer));
+  const nothing = isNonAnswer(answer) || (used(state, 'encourage') && turnTalksAround(q, answer));
   if (nothing && earlier.length === 0) {
     // Nothing said yet on this question: encourage once, then move on.
     if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, q, answer), 'encourage');

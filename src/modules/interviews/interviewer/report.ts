@@ -209,7 +209,7 @@ interface Asked {
   coverage: PointCoverage[] | null;
   design: Record<DesignPhase, Evidence | null> | null;
   coding: CodingTalk | null;
-  /** The answer only talks around the question (see talksAround): the measures give it nothing. */
+  /** The answer only talks around the question (see answerTalksAround): the measures give it nothing. */
   evasive: boolean;
 }
 
@@ -239,7 +239,7 @@ function questions(setup: InterviewSetup, method: RoundMethod, turns: Turn[], ke
       design: answered && wantDesign ? mapValues(analyseDesign(said), keep) : null,
       coding: answered && wantCoding ? mapValues(analyseCodingTalk(said), keep) : null,
     };
-    return { ...analysed, evasive: talksAround(analysed) };
+    return { ...analysed, evasive: answerTalksAround(analysed) };
   });
 }
 
@@ -378,7 +378,7 @@ function depthMeasure(asked: Asked[]): Measured {
  * the context", "every team is different") and nothing the analyses find in it (no STAR action or result, no guidance
  * point, design phase, coding talk or code). Well sized and free of filler, it would otherwise rate well.
  */
-function talksAround(a: Omit<Asked, 'evasive'>): boolean {
+function answerTalksAround(a: Omit<Asked, 'evasive'>): boolean {
   if (a.code.length > 0 || evasionCount(a.said.map((t) => t.text).join('\n')) < 2) return false;
   const found = Boolean(a.star?.action || a.star?.result) || Boolean(a.coverage?.some((c) => c.covered))
     || Object.values(a.design ?? {}).some(Boolean) || Object.values(a.coding ?? {}).some(Boolean);
@@ -388,7 +388,7 @@ function talksAround(a: Omit<Asked, 'evasive'>): boolean {
 /**
  * Per answer: 0.4 × size (40–700 words 1; 15–1000 half) + 0.2 × little filler (≤ 3% 1; ≤ 7% half) + 0.4 × signposting
  * (2+ kinds 1; one half), counted only in an answer of full size: a few sentences need no map, and "first… then…" in
- * them is not structure. An evasive answer (see talksAround) scores 0: it communicated nothing.
+ * them is not structure. An evasive answer (see answerTalksAround) scores 0: it communicated nothing.
  */
 function communicationMeasure(asked: Asked[]): Measured {
   let sized = 0, signposted = 0, fillers = 0, total = 0, evasive = 0;
