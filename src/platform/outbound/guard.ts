@@ -6,10 +6,57 @@ import { OutboundError } from './errors.js';
 /** Resolves a host name to every address it has (the default is dns.lookup with all: true). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-export const systemResolver: Resolver = (hostname) =>
+/**
+ * How many system lookups run at once in this process. dns.lookup (getaddrinfo) runs on libuv's threadpool, 4 threads
+ * shared with fs, crypto and zlib, and a name server that never answers holds its thread until the system resolver
+ * gives up (30 s and more), whatever time limit the caller set: unbounded, a few deliveries to such a host would take
+ * the whole pool.
+ */
+export const SYSTEM_LOOKUPS_AT_ONCE = 2;
+/** The longest a lookup waits for its turn; past it, it fails without having started (as a DNS failure). */
+const SYSTEM_LOOKUP_WAIT_MS = 10_000;
+
+/**
+ * `resolve` with at most `max` lookups running at once; the others wait their turn, first come first served, and one
+ * that waited `maxWaitMs` fails (EAI_AGAIN) without starting.
+ */
+export function boundedResolver(resolve: Resolver, max: number, maxWaitMs: number): Resolver {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  // A finished lookup hands its place straight to the next waiting one, so a lookup asked in between cannot take it too.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async (hostname) => {
+    if (running < max) running++;
+    else {
+      await new Promise<void>((start, reject) => {
+        const go = () => {
+          clearTimeout(timer);
+          start();
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(go), 1);
+          reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (too many lookups waiting)`), { code: 'EAI_AGAIN', hostname }));
+        }, maxWaitMs);
+        waiting.push(go);
+      });
+    }
+    try {
+      return await resolve(hostname);
+    } finally {
+      release();
+    }
+  };
+}
+
+/** dns.lookup with all: true, bounded for the whole process (see SYSTEM_LOOKUPS_AT_ONCE). */
+export const systemResolver: Resolver = boundedResolver((hostname) =>
   new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, order: 'verbatim' }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
-  });
+  }), SYSTEM_LOOKUPS_AT_ONCE, SYSTEM_LOOKUP_WAIT_MS);
 
 export interface GuardPolicy {
   /** Lower-case host names (no trailing dot) that may resolve to loopback: for tests only. */
