@@ -42,6 +42,13 @@ export function quote(text: string, focus = 0): string {
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * An address anywhere in a line. It starts only where a run of its characters starts, and its parts are no longer than
+ * an address's: tried from every position of a long unbroken token (a pasted base64 blob), an unbounded local part read
+ * to the token's end each time, and scoring, on the request thread, took minutes on one long line (as parse/contact.ts).
+ */
+const ANY_EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g;
+
+/**
  * Evidence quotes never carry the candidate's name, email or links, so that the score is the same whoever the
  * resume belongs to.
  */
@@ -50,7 +57,7 @@ export function contactRedactor(result: ParseResult): (text: string) => string {
   const literal = [name, email, links.linkedin, links.github, links.site].filter((v): v is string => !!v && v.trim().length > 1);
   const patterns = literal.map((v) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v.trim())}(?![\\p{L}\\p{N}])`, 'giu'));
   return (text) => {
-    let out = text.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]').replace(/\bhttps?:\/\/\S+/gi, '[link]');
+    let out = text.replace(ANY_EMAIL, '[email]').replace(/\bhttps?:\/\/\S+/gi, '[link]');
     for (const p of patterns) out = out.replace(p, '[redacted]');
     return out;
   };
