@@ -101,7 +101,7 @@ export function createModuleServices(services: Services) {
     db: db.kysely, clock, repo: createResumeRepo(db), storage: services.files.storage, credits: services.credits, queue: services.queue,
     model: services.model, emit: webhooks.emitEvent,
     parser: () => (parsePool ??= createParsePool({
-      workers: config.resumes.parseWorkers, timeoutMs: config.resumes.parseTimeoutMs, memoryMb: config.resumes.parseMemoryMb, maxQueued: 16,
+      workers: config.resumes.parseWorkers, timeoutMs: config.resumes.parseTimeoutMs, memoryMb: config.resumes.parseMemoryMb, maxQueued: 16, maxQueuedPerOwner: 8,
     })),
     candidates: { exists: async (tx, tenant, id) => Boolean(await candidateRepo.get(tx, tenant, id)), lock: candidateRepo.lock },
   });

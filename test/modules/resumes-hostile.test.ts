@@ -153,19 +153,40 @@ describe('hostile files', () => {
   }, 60_000);
 
   it('stop a worker whose inflated buffers pass the memory limit (they live outside the heap limit)', async () => {
-    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 96, maxQueued: 1 });
+    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 96, maxQueued: 1, maxQueuedPerOwner: 1 });
     try {
-      await expect(pool.parse(endlessContentPdf(), '2026-11')).rejects.toThrow(/more memory/);
+      await expect(pool.parse(endlessContentPdf(), '2026-11', 'org')).rejects.toThrow(/more memory/);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  // Was a risk (a review): the workers are shared by every organisation and took files first come, first served, so one
+  // organisation registering files that each hold a worker to the time limit (free with a test key) filled the queue
+  // and delayed or refused (429) every other organisation's resumes for minutes.
+  it('keep one organisation from filling the queue, and read another organisation\'s file next', async () => {
+    const pool = createParsePool({ workers: 1, timeoutMs: 2000, memoryMb: 2048, maxQueued: 8, maxQueuedPerOwner: 3 });
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<unknown>) => p.then(() => settled.push(`${name} parsed`), (error: { code?: string }) => settled.push(`${name} ${error.code ?? 'unreadable'}`));
+    try {
+      const hostile = endlessContentPdf();
+      const theirs = [1, 2, 3, 4, 5].map((i) => track(`a${i}`, pool.parse(hostile, '2026-11', 'org-a'))); // a1 is read, a2–a4 wait
+      const mine = track('b1', pool.parse(Buffer.from('Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n'
+        + '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nSkills\nSQL, Tableau, Excel\n'), '2026-11', 'org-b'));
+      await mine;
+      expect(settled).toEqual(['a5 capacity_unavailable', 'a1 unreadable', 'b1 parsed']);
+      await pool.close();
+      await Promise.all(theirs);
     } finally {
       await pool.close();
     }
   }, 60_000);
 
   it('answer a parse still running when the service closes (503), never leaving it hanging', async () => {
-    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 2048, maxQueued: 2 });
+    const pool = createParsePool({ workers: 1, timeoutMs: 60_000, memoryMb: 2048, maxQueued: 2, maxQueuedPerOwner: 2 });
     const outcome = (p: Promise<unknown>) => p.then(() => 'parsed', (error: { code?: string }) => error.code);
-    const running = outcome(pool.parse(endlessContentPdf(), '2026-11'));
-    const queued = outcome(pool.parse(endlessContentPdf(), '2026-11'));
+    const running = outcome(pool.parse(endlessContentPdf(), '2026-11', 'org'));
+    const queued = outcome(pool.parse(endlessContentPdf(), '2026-11', 'org'));
     await new Promise((r) => setTimeout(r, 300));
     await pool.close();
     expect(await running).toBe('service_unavailable');

@@ -83,9 +83,9 @@ export function createResumeService(deps: ResumeServiceDeps) {
     }
   }
 
-  async function parse(bytes: Buffer): Promise<ParseResult> {
+  async function parse(tenant: Tenant, bytes: Buffer): Promise<ParseResult> {
     try {
-      return await deps.parser().parse(bytes, yearMonth(clock.now()));
+      return await deps.parser().parse(bytes, yearMonth(clock.now()), tenant.organizationId);
     } catch (error) {
       if (error instanceof UnprocessableResume) throw new ApiError('unprocessable_resume', { message: `The file could not be read as a resume: ${error.reason}.` });
       throw error;
@@ -120,7 +120,7 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const registered = await repo.byUploadKey(db, input.key);
       if (registered) throw new ApiError('resume_already_registered', { param: 'key', message: `This upload is already registered as resume '${registered.id}'.` });
       const bytes = await readUpload(input.key);
-      const result = await parse(bytes);
+      const result = await parse(tenant, bytes);
       const id = newId();
       const fileKey = `resumes/files/${id}`;
       // The bytes that were parsed are the ones kept: the upload URL may be used again while the file is read.

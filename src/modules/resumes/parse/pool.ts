@@ -1,7 +1,10 @@
 /**
  * Parsing runs in worker threads, never on the request thread: each file gets a time limit and each worker a heap
  * limit, so a hostile file (an endless content stream, a ZIP bomb that lies about its size) costs one worker, which is
- * replaced, and an answer of 422, while the API keeps answering.
+ * replaced, and an answer of 422, while the API keeps answering. The workers are shared by every organisation, so
+ * no one organisation may hold more than its share of the queue, and a free worker takes the next file of the
+ * organisation it served least recently: files that each hold a worker to the time limit delay others' by at most
+ * one file per worker, not by the whole queue.
  */
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../../../platform/errors.js';
@@ -15,10 +18,13 @@ export interface ParsePoolOptions {
   memoryMb: number;
   /** Files waiting for a worker before parse refuses with 429 capacity_unavailable. */
   maxQueued: number;
+  /** Files of one owner (an organisation) waiting for a worker before its next is refused the same way. */
+  maxQueuedPerOwner: number;
 }
 
 interface Job {
   id: number;
+  owner: string;
   bytes: Buffer;
   asOf: YearMonth;
   resolve: (result: ParseResult) => void;
@@ -42,6 +48,9 @@ export function createParsePool(options: ParsePoolOptions) {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  // Per owner with a file queued or being read: how many are being read, and when its last one started.
+  const owners = new Map<string, { running: number; lastStart: number }>();
+  let starts = 0;
 
   function spawn(): Slot {
     const worker = new Worker(WORKER_URL, {
@@ -68,6 +77,9 @@ export function createParsePool(options: ParsePoolOptions) {
   }
 
   function finish(slot: Slot): void {
+    const job = slot.job;
+    const owner = job ? owners.get(job.owner) : undefined;
+    if (job && owner && --owner.running === 0 && !queue.some((j) => j.owner === job.owner)) owners.delete(job.owner);
     if (slot.timer) clearTimeout(slot.timer);
     if (slot.watch) clearInterval(slot.watch);
     slot.timer = null;
@@ -100,11 +112,28 @@ export function createParsePool(options: ParsePoolOptions) {
     pump();
   }
 
+  /** The queued file to read next: its owner has the fewest being read, then was served least recently; then first come. */
+  function takeNext(): Job {
+    const rank = (job: Job) => owners.get(job.owner) ?? { running: 0, lastStart: -1 };
+    let best = 0;
+    for (let i = 1; i < queue.length; i++) {
+      const a = rank(queue[i]);
+      const b = rank(queue[best]);
+      if (a.running < b.running || (a.running === b.running && a.lastStart < b.lastStart)) best = i;
+    }
+    const [job] = queue.splice(best, 1);
+    const owner = owners.get(job.owner) ?? { running: 0, lastStart: -1 };
+    owner.running++;
+    owner.lastStart = ++starts;
+    owners.set(job.owner, owner);
+    return job;
+  }
+
   function pump(): void {
     while (!closed && queue.length) {
       const slot = slots.find((s) => !s.job) ?? (slots.length < options.workers ? spawn() : null);
       if (!slot) return;
-      const job = queue.shift() as Job;
+      const job = takeNext();
       slot.job = job;
       slot.timer = setTimeout(() => fail(slot, `reading the file took longer than ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
       watchMemory(slot);
@@ -114,11 +143,15 @@ export function createParsePool(options: ParsePoolOptions) {
   }
 
   return {
-    parse(bytes: Buffer, asOf: YearMonth): Promise<ParseResult> {
+    /** Reads `bytes` in a worker; `owner` (the organisation) is whose share of the queue the file takes. */
+    parse(bytes: Buffer, asOf: YearMonth, owner: string): Promise<ParseResult> {
       if (closed) return Promise.reject(new ApiError('service_unavailable'));
       if (queue.length >= options.maxQueued) return Promise.reject(new ApiError('capacity_unavailable', { message: 'Too many files are being read; retry shortly.' }));
+      if (queue.filter((j) => j.owner === owner).length >= options.maxQueuedPerOwner) {
+        return Promise.reject(new ApiError('capacity_unavailable', { message: `Too many of this organisation's files are waiting to be read (at most ${options.maxQueuedPerOwner}); retry shortly.` }));
+      }
       return new Promise<ParseResult>((resolve, reject) => {
-        queue.push({ id: nextId++, bytes, asOf, resolve, reject });
+        queue.push({ id: nextId++, owner, bytes, asOf, resolve, reject });
         pump();
       });
     },
