@@ -484,6 +484,32 @@ describe('scoring with a configured model', () => {
     for (const personal of ['Maria', 'Gonzalez', 'maria.gonzalez@example.com', '555', 'University of Texas']) expect(sent).not.toContain(personal);
   });
 
+  // Was a bug: a resume deleted (or its candidate erased) while the model wrote its narrative, seconds, failed the
+  // score's insert on the foreign key: 500.
+  it('answers 404, charging nothing, when the resume is deleted while the model writes the narrative', async () => {
+    answer = JSON.stringify({ summary: 'Strong backend profile.', strengths: [], concerns: [] });
+    const k = h.org.keys.secret_test;
+    const id = await resumeId(k);
+    const credits = async () => (await kit.ok('GET', '/v1/usage', { key: k })).credits?.resume;
+    const before = await credits();
+    model.requests = [];
+    model.holding = true;
+    try {
+      const scoring = kit.call('POST', `/v1/resumes/${id}/score`, { key: k, body: { role: 'Backend Engineer' } });
+      while (model.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await kit.ok('DELETE', `/v1/resumes/${id}`, { key: k });
+      model.release();
+      const res = await scoring;
+      expect(res.status, res.raw.slice(0, 300)).toBe(404);
+      expect(res.body.error.code).toBe('resume_not_found');
+    } finally {
+      model.holding = false;
+      model.release();
+    }
+    expect(await credits()).toBe(before);
+    expect(await h.db.kysely.selectFrom('resume_scores').select('id').where('resume_id', '=', id).execute()).toEqual([]);
+  });
+
   it('keeps the built-in score, flagged, when the model fails or answers out of shape', async () => {
     const k = h.org.keys.secret_test;
     model.failing = true;

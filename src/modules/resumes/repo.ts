@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, ResumeScoresTable, ResumesTable, StoredFilesTable } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
@@ -32,6 +32,11 @@ export function createResumeRepo(database: Db) {
     },
     async byUploadKey(tx: Kysely<Database>, key: string) {
       return tx.selectFrom('resumes').select(['id']).where('upload_key', '=', key).executeTakeFirst();
+    },
+    /** Holds the resume for the transaction (a deletion waits); false when it is gone. */
+    async lock(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean> {
+      const result = await inTenant(tx.updateTable('resumes').set({ score_id: sql`score_id` }), tenant, 'resumes').where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async delete(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<boolean> {
       const result = await inTenant(tx.deleteFrom('resumes'), tenant, 'resumes').where('id', '=', id).executeTakeFirst();

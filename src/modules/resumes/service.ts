@@ -186,6 +186,7 @@ export function createResumeService(deps: ResumeServiceDeps) {
         flags: narrative?.status === 'failed' ? [...computed.flags, 'model_unavailable'] : computed.flags,
       };
       await db.transaction().execute(async (tx) => {
+        if (!(await repo.lock(tx, tenant, resume.id))) throw noResume(id); // deleted (or its candidate erased) meanwhile
         await deps.credits.lock(tx, tenant, 'resume');
         const raced = await repo.scoreFor(tx, resume.id, fingerprint);
         if (raced) {
