@@ -309,6 +309,22 @@ describe('registration races', () => {
     const res = await kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
     expect(res.body.error.code).toBe('resume_not_found');
   });
+
+  // Was a bug: each hourly run took at most 500 expired uploads, so more than 12,000 a day piled up for ever.
+  it('keeps up with any rate of uploads: one run sweeps every expired upload, in batches', async () => {
+    const storage = h.services.files.storage;
+    const expired = h.clock.now() - 24 * 3_600_000 - 60_000;
+    const keys = Array.from({ length: 1201 }, (_, i) => `resumes/uploads/sweep-test-${String(i).padStart(4, '0')}`);
+    await h.db.kysely.insertInto('stored_files').values(keys.map((k) => ({
+      key: k, organization_id: org.id, livemode: 0 as const, candidate_id: null, purpose: 'resume_upload', file_name: 'cv.pdf', first_party: 0 as const,
+      expires_at: expired, created_at: expired - 900_000,
+    }))).execute();
+    for (const k of [keys[0], keys[keys.length - 1]]) await storage.write(k, Buffer.from(TEXT_RESUME), 'text/plain');
+    const sweep = h.modules.resumes.jobs().find((j) => j.kind === 'resumes.sweep_uploads')!;
+    await sweep.run(null, {} as never);
+    expect(await h.db.kysely.selectFrom('stored_files').select('key').where('key', 'like', 'resumes/uploads/sweep-test-%').execute()).toEqual([]);
+    for (const k of [keys[0], keys[keys.length - 1]]) expect(await storage.head(k)).toBeNull();
+  });
 });
 
 describe('reading, listing and deleting', () => {

@@ -234,10 +234,14 @@ export function createResumeService(deps: ResumeServiceDeps) {
       return [
         { kind: 'storage.delete', run: async (payload) => deleteObjects((payload as { keys: string[] }).keys) },
         {
-          // Uploads never registered (or already copied by registration) go a day after their URL expired.
+          // Uploads never registered (or already copied by registration) go a day after their URL expired: in batches
+          // until none is left, so the hourly run keeps up with any rate of uploads.
           kind: 'resumes.sweep_uploads',
           everyMs: 3_600_000,
-          run: async () => deleteObjects(await repo.expiredUploads(db, clock.now() - UPLOAD_RETENTION_MS)),
+          run: async () => {
+            const before = clock.now() - UPLOAD_RETENTION_MS;
+            for (let keys = await repo.expiredUploads(db, before); keys.length > 0; keys = await repo.expiredUploads(db, before)) await deleteObjects(keys);
+          },
         },
       ];
     },
