@@ -480,10 +480,10 @@ describe('scoring with a configured model', () => {
     await model?.close();
   });
 
-  async function resumeId(k: string) {
+  async function resumeId(k: string, text = TEXT_RESUME) {
     const candidateId = await kit.candidate(k);
     const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: k, body: { candidate_id: candidateId, filename: 'cv.txt' } });
-    await h.app.inject({ method: 'PUT', url: new URL(created.upload_url).pathname + new URL(created.upload_url).search, payload: TEXT_RESUME });
+    await h.app.inject({ method: 'PUT', url: new URL(created.upload_url).pathname + new URL(created.upload_url).search, payload: text });
     return (await kit.ok('POST', '/v1/resumes', { key: k, body: { candidate_id: candidateId, key: created.key } })).id as string;
   }
 
@@ -498,6 +498,22 @@ describe('scoring with a configured model', () => {
     expect(model.requests).toHaveLength(1);
     const sent = JSON.stringify(model.requests[0].body);
     for (const personal of ['Maria', 'Gonzalez', 'maria.gonzalez@example.com', '555', 'University of Texas']) expect(sent).not.toContain(personal);
+  });
+
+  // Was a bug: the narrative's text was the summary and bullets as written, so a name, address or link written there
+  // went to the model, which docs/resumes.md says is never given contact details.
+  it('gives the model no name, e-mail address or link written in the summary or the bullets', async () => {
+    answer = JSON.stringify({ summary: 'Strong backend profile.', strengths: [], concerns: [] });
+    model.requests = [];
+    const k = h.org.keys.secret_test;
+    const text = TEXT_RESUME
+      .replace('Backend engineer with seven years', 'Maria Gonzalez: backend engineer (maria.gonzalez@example.com, https://maria.example.dev/cv) with seven years')
+      .replace('- Cut p99 latency', '- Wrote up at github.com/maria-gonzalez-example how Maria Gonzalez cut p99 latency; ask me at m.g+jobs@mail.example.org. Cut p99 latency');
+    await kit.ok('POST', `/v1/resumes/${await resumeId(k, text)}/score`, { key: k, body: { role: 'Backend Engineer' } }, 200);
+    expect(model.requests).toHaveLength(1);
+    const sent = JSON.stringify(model.requests[0].body);
+    expect(sent).toContain('Kafka');
+    for (const personal of ['Maria', 'Gonzalez', 'maria.gonzalez@example.com', 'm.g+jobs', 'maria.example.dev', 'github.com/maria']) expect(sent).not.toContain(personal);
   });
 
   // Was a bug: a resume deleted (or its candidate erased) while the model wrote its narrative, seconds, failed the

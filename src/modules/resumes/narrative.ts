@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { TextModel } from '../../ai/model.js';
 import type { Brief, ResumeScore } from './scoring/index.js';
+import { contactRedactor } from './scoring/text.js';
 import type { ParseResult } from './types.js';
 
 export type Narrative =
@@ -25,8 +26,10 @@ const SYSTEM = [
   'Answer with one JSON object and nothing else: {"summary": string, "strengths": string[], "concerns": string[]} (at most 6 items each).',
 ].join(' ');
 
+/** What the model reads, redacted as the scorer's evidence is: a name, address or link written in a bullet never goes. */
 function resumeText(result: ParseResult): string {
   const { parsed } = result;
+  const redact = contactRedactor(result);
   const roles = parsed.experience.map((e) => [
     `- ${e.title ?? '?'} at ${e.company ?? '?'} (${e.start ?? '?'} – ${e.current ? 'present' : e.end ?? '?'})`,
     ...e.bullets.map((b) => `  * ${b}`),
@@ -36,7 +39,7 @@ function resumeText(result: ParseResult): string {
     'Experience:', ...roles,
     `Education: ${parsed.education.map((e) => [e.degree, e.field].filter(Boolean).join(' in ')).join('; ') || 'none listed'}`,
     `Skills: ${parsed.skills.map((s) => `${s.canonical ?? s.name}${s.evidence === 'listed' ? ' (listed only)' : ''}`).join(', ')}`,
-  ].filter(Boolean).join('\n').slice(0, 12_000);
+  ].filter(Boolean).map(redact).join('\n').slice(0, 12_000);
 }
 
 export async function narrate(model: TextModel, result: ParseResult, brief: Brief | null, score: ResumeScore): Promise<Narrative> {

@@ -54,8 +54,11 @@ const ANY_EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g
  */
 export function contactRedactor(result: ParseResult): (text: string) => string {
   const { name, email, links } = result.parsed;
-  const literal = [name, email, links.linkedin, links.github, links.site].filter((v): v is string => !!v && v.trim().length > 1);
-  const patterns = literal.map((v) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v.trim())}(?![\\p{L}\\p{N}])`, 'giu'));
+  // A link is kept with `https://` added when written without one: it is looked for as written, with or without.
+  const bare = (url: string) => escapeRegExp(url.trim().replace(/^https?:\/\//i, '').replace(/^www\./i, ''));
+  const literal = [name, email].filter((v): v is string => !!v && v.trim().length > 1).map((v) => escapeRegExp(v.trim()))
+    .concat([links.linkedin, links.github, links.site].filter((v): v is string => !!v && v.trim().length > 1).map((v) => `(?:https?://)?(?:www\\.)?${bare(v)}`));
+  const patterns = literal.map((v) => new RegExp(`(?<![\\p{L}\\p{N}])${v}(?![\\p{L}\\p{N}])`, 'giu'));
   return (text) => {
     let out = text.replace(ANY_EMAIL, '[email]').replace(/\bhttps?:\/\/\S+/gi, '[link]');
     for (const p of patterns) out = out.replace(p, '[redacted]');
