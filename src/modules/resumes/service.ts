@@ -186,8 +186,9 @@ export function createResumeService(deps: ResumeServiceDeps) {
         flags: narrative?.status === 'failed' ? [...computed.flags, 'model_unavailable'] : computed.flags,
       };
       await db.transaction().execute(async (tx) => {
-        if (!(await repo.lock(tx, tenant, resume.id))) throw noResume(id); // deleted (or its candidate erased) meanwhile
+        // The balance first, then the resume, the order every transaction that spends takes its locks in.
         await deps.credits.lock(tx, tenant, 'resume');
+        if (!(await repo.lock(tx, tenant, resume.id))) throw noResume(id); // deleted (or its candidate erased) meanwhile
         const raced = await repo.scoreFor(tx, resume.id, fingerprint);
         if (raced) {
           await repo.setCurrentScore(tx, resume.id, raced.id);
