@@ -137,6 +137,19 @@ describe('hostile files', () => {
     }
   }, 120_000);
 
+  // Was a bug: the cap counted the job description as sent; scored in NFKC, 20,000 × U+FDFA is 360,000 characters, and
+  // scoring held the request thread about 0.6 s for each such brief.
+  it('refuse a job description that its compatibility characters spell out past the bound', async () => {
+    const res = await register(Buffer.from(`Jane Roe\njane.roe@example.com\n\nExperience\nData Analyst, Acme Foods  2019 - Present\n`
+      + `- Built SQL reports in Tableau for 40 store managers and cut reporting time by half\n\nSkills\nSQL, Tableau\n`));
+    expect(res.status, res.raw.slice(0, 300)).toBe(201);
+    const spelled = await kit.call('POST', `/v1/resumes/${res.body.id}/score`, { key: key(), body: { job_description: '\uFDFA'.repeat(20_000) } });
+    expect(spelled.status).toBe(400);
+    expect(spelled.body.error).toMatchObject({ code: 'parameter_invalid', param: 'job_description' });
+    const ligatures = await kit.call('POST', `/v1/resumes/${res.body.id}/score`, { key: key(), body: { job_description: `SQL ${'\uFB01'.repeat(19_990)}` } });
+    expect(ligatures.status, ligatures.raw.slice(0, 300)).toBe(200); // twice as long once spelled out: still scored
+  });
+
   it('stop a file that never finishes parsing at the time limit, while the API keeps answering', async () => {
     const pending = register(endlessContentPdf());
     let settled = false;

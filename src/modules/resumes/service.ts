@@ -55,6 +55,12 @@ export type StoredScore = ResumeScore & { scored_at: number; narrative: Narrativ
 
 const yearMonth = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
+/**
+ * A job description is scored in its NFKC form, which can be far longer than what was sent (a ligature is two letters,
+ * U+FDFA eighteen): bounded too, so the route's 20,000-character cap also bounds scoring, on the request thread.
+ */
+const JOB_DESCRIPTION_NORMALISED_MAX = 40_000;
+
 export function createResumeService(deps: ResumeServiceDeps) {
   const { db, clock, repo, storage } = deps;
 
@@ -169,6 +175,9 @@ export function createResumeService(deps: ResumeServiceDeps) {
      * credit, stores it and emits `resume.scored`, so each charge has exactly one event.
      */
     async score(tenant: Tenant, id: string, input: { role?: string; job_description?: string }): Promise<ListedResume> {
+      if (input.job_description !== undefined && input.job_description.normalize('NFKC').length > JOB_DESCRIPTION_NORMALISED_MAX) {
+        throw new ApiError('parameter_invalid', { param: 'job_description', message: `The job description is over ${JOB_DESCRIPTION_NORMALISED_MAX.toLocaleString('en')} characters once its compatibility characters are spelled out (NFKC).` });
+      }
       const resume = await get(tenant, id);
       const brief = normaliseBrief(input);
       const fingerprint = briefFingerprint(brief);
