@@ -338,7 +338,11 @@ export function channelRoute(app: App, deps: {
       const phase = (JSON.parse(row.interviewer) as InterviewerState).phase;
       if (!wrapUpAsked && row.status === 'in_progress' && remainingMs(row, now) <= WRAP_UP_MS && phase !== 'closing' && phase !== 'done') {
         wrapUpAsked = true;
-        void conversation.nudge(connection.interviewId);
+        // Caught: a rejection left unhandled ends the process (every interview on it). Asked again on the next tick.
+        void conversation.nudge(connection.interviewId).catch((error) => {
+          wrapUpAsked = false;
+          request.log.warn({ err: error }, 'interview channel wrap-up failed');
+        });
       }
       if (now - lastRecheck >= RECHECK_MS) {
         lastRecheck = now;
