@@ -50,3 +50,66 @@ describe('the conversation channel when the server fails', () => {
     await channel.close();
   });
 });
+
+describe('the conversation channel when the database fails for a moment', () => {
+  /** The session tokens' table out of reach while `work` runs: every token check fails as on a database error. */
+  async function tokensUnreadable(work: () => Promise<void>): Promise<void> {
+    await h.db.kysely.schema.alterTable('session_tokens').renameTo('session_tokens_away').execute();
+    try {
+      await work();
+    } finally {
+      await h.db.kysely.schema.alterTable('session_tokens_away').renameTo('session_tokens').execute();
+    }
+  }
+
+  // Was a bug: a database error while the token was checked closed the channel with 4403 (and the database's own
+  // message), or left it waiting ten seconds for 4408 when reading the interview failed; the room takes 4403 as
+  // final and stops reconnecting. It closes with 1011 now: reconnect.
+  it('closes with 1011 when the auth cannot be checked, and opens on the reconnect', async () => {
+    const interview = await kit.create(key());
+    const token = await kit.token(key(), interview.id);
+    await kit.join(token, interview.id);
+    await tokensUnreadable(async () => {
+      const channel = await kit.connect(token, interview.id);
+      await channel.until(() => channel.closed, 'close', 5000);
+      expect(channel.closed!.code).toBe(1011);
+      expect(channel.messages[0]).toEqual({ type: 'error', code: 'internal_error', message: expect.not.stringMatching(/session_tokens/), fatal: true });
+    });
+    const service = h.modules.interviews;
+    const settled = service.settled;
+    service.settled = async () => { throw new Error('transient database error'); };
+    try {
+      const channel = await kit.connect(token, interview.id);
+      await channel.until(() => channel.closed, 'close', 5000);
+      expect(channel.closed!.code).toBe(1011);
+      expect(channel.messages[0]).toMatchObject({ type: 'error', code: 'internal_error', fatal: true });
+    } finally {
+      service.settled = settled;
+    }
+    const channel = await kit.connect(token, interview.id);
+    await channel.next('ready');
+    await channel.close();
+  });
+
+  // Was a bug: the token's check every 30 s closed the channel with 4401 (the room stops there) when the database
+  // failed for a moment; now it is checked again at the next round, and only a token refused closes the channel.
+  it('keeps the channel open when the 30-second token check (or a refreshed token) cannot be checked', async () => {
+    const { channel, token } = await kit.started(key());
+    await tokensUnreadable(async () => {
+      h.clock.advance(31_000);
+      const at = channel.messages.length;
+      await channel.until(() => channel.messages.slice(at).some((m) => m.type === 'clock') || channel.closed, 'a tick');
+      await new Promise((r) => setTimeout(r, 1200)); // another tick, past the check
+      // A refreshed token that cannot be checked is a fault of ours, not a token refused.
+      const before = channel.messages.length;
+      channel.send({ type: 'auth.refresh', token });
+      expect(await channel.next('error', before)).toMatchObject({ code: 'internal_error' });
+    });
+    expect(channel.closed).toBeNull();
+    h.clock.advance(31_000);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(channel.closed).toBeNull();
+    await channel.answer('I led the move of our billing system to a new database and we measured the savings every week.');
+    await channel.close();
+  });
+});

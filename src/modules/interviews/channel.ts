@@ -227,6 +227,14 @@ export function channelRoute(app: App, deps: {
       send(socket, { type: 'error', code: errorCode, message, fatal: true });
       closeWith(code, errorCode);
     };
+    /**
+     * A server fault while the channel opens (the database failing, say): 1011, so the client reconnects and resends
+     * what it has not seen stored. Never a refusal (4401, 4403: the room stops there), never the fault's own words.
+     */
+    const cannotOpen = (error: unknown) => {
+      request.log.error({ err: error }, 'interview channel could not open');
+      fail(CLOSE.internal, 'internal_error', 'The interview could not be opened; reconnect.');
+    };
 
     async function authenticate(message: { token?: unknown; interview_id?: unknown; last_seq?: unknown }): Promise<void> {
       if (typeof message.token !== 'string' || typeof message.interview_id !== 'string' || !/^[0-9a-f-]{36}$/i.test(message.interview_id)) {
@@ -239,12 +247,17 @@ export function channelRoute(app: App, deps: {
       try {
         session = await deps.authenticate(request, message.token, { subject: 'interview', subjectId: interviewId });
       } catch (error) {
-        const code = error instanceof ApiError ? error.code : 'invalid_session_token';
-        return fail(error instanceof ApiError && error.status === 401 ? CLOSE.unauthenticated : CLOSE.forbidden, code, (error as Error).message);
+        if (!(error instanceof ApiError)) return cannotOpen(error);
+        return fail(error.status === 401 ? CLOSE.unauthenticated : CLOSE.forbidden, error.code, error.message);
       }
       token = message.token;
       sessionOf = session;
-      const row = await service.settled(session, interviewId);
+      let row: InterviewRow;
+      try {
+        row = await service.settled(session, interviewId);
+      } catch (error) {
+        return cannotOpen(error);
+      }
       if (closed) return;
       if (row.status === 'scheduled') return fail(CLOSE.forbidden, 'session_not_started', 'Join the interview (POST …/join) before opening the channel.');
       if (CLOSED.has(row.status)) return fail(CLOSE.ended, 'session_already_finalized', 'The interview has ended.');
@@ -274,10 +287,8 @@ export function channelRoute(app: App, deps: {
         tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
         await conversation.catchUp(interviewId);
       } catch (error) {
-        // A channel that could not open (the database failing, say) closes so the client reconnects and resends what
-        // it has not seen stored: left open, the answers queued behind the opening would never be handled.
-        request.log.error({ err: error }, 'interview channel could not open');
-        return fail(CLOSE.internal, 'internal_error', 'The interview could not be opened; reconnect.');
+        // Left open, the answers queued behind the opening would never be handled.
+        return cannotOpen(error);
       }
       try {
         while (early.length > 0 && !closed) await handle(early.shift()!).catch(failed);
@@ -349,7 +360,10 @@ export function channelRoute(app: App, deps: {
         try {
           await deps.authenticate(request, token, { subject: 'interview', subjectId: connection.interviewId });
         } catch (error) {
-          fail(CLOSE.unauthenticated, error instanceof ApiError ? error.code : 'invalid_session_token', 'The session token expired or was revoked; reconnect with a fresh one.');
+          // Only a token refused closes the channel; a check that could not be made (the database failing for a
+          // moment) is made again at the next round.
+          if (!(error instanceof ApiError)) return request.log.warn({ err: error }, 'interview channel token check failed');
+          fail(CLOSE.unauthenticated, error.code, 'The session token expired or was revoked; reconnect with a fresh one.');
         }
       }
     }
@@ -422,7 +436,8 @@ export function channelRoute(app: App, deps: {
             token = message.token;
             lastRecheck = clock.now();
           } catch (error) {
-            send(socket, { type: 'error', code: error instanceof ApiError ? error.code : 'invalid_session_token', message: 'That token is not valid for this interview.' });
+            if (!(error instanceof ApiError)) return failed(error);
+            send(socket, { type: 'error', code: error.code, message: 'That token is not valid for this interview.' });
           }
           return;
         case 'recording.chunk_url': {
