@@ -96,6 +96,24 @@ describe('the conversation channel: taking over a dead connection', () => {
   });
 });
 
+describe('the conversation channel: a tab that stopped reading', () => {
+  // Was a gap: any pong answered the takeover's ping, so a tab that stopped reading but sent pongs of its own kept the
+  // interview from the candidate's new connection.
+  it('is taken over even if it sends pongs of its own', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    (channel.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const pongs = setInterval(() => channel.socket.pong(), 100);
+    try {
+      const next = await kit.connect(token, interview.id);
+      await next.until(() => next.closed || next.messages.some((m) => m.type === 'ready'), 'the takeover', 5000);
+      expect(next.closed).toBeNull();
+      await next.close();
+    } finally {
+      clearInterval(pongs);
+    }
+  });
+});
+
 describe('the conversation channel: turns', () => {
   it('stores each candidate turn once, even when it is resent, and answers it', async () => {
     const { channel } = await kit.started(key());

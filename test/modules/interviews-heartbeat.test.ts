@@ -32,4 +32,19 @@ describe('the conversation channel\'s heartbeat', () => {
     await alive.channel.answer('I led the migration of our billing system and measured the results every week.');
     await alive.channel.close();
   });
+
+  // Was a gap: any pong counted as the answer to the heartbeat's ping, so a client that stopped reading (the server's
+  // messages piling up in its buffer) but sent a pong of its own now and then was never cut. Only the pong that
+  // echoes the ping's payload counts now, and a client has to read the ping to echo it.
+  it('cuts a client that stops reading even if it sends pongs of its own', async () => {
+    const { interview, channel } = await kit.started(key());
+    (channel.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const pongs = setInterval(() => channel.socket.pong(), HEARTBEAT_MS / 3);
+    try {
+      await new Promise((r) => setTimeout(r, HEARTBEAT_MS * 4));
+      expect(h.modules.channelHub.connections.has(interview.id)).toBe(false);
+    } finally {
+      clearInterval(pongs);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/websocket';
 import type { WebSocket } from 'ws';
@@ -73,14 +74,26 @@ function sendTurns(c: Connection, rows: Parameters<typeof turnMessage>[0][]): vo
   if (rows.length > 0) c.lastSent = rows[rows.length - 1].seq;
 }
 
+/**
+ * A ping's payload: only the pong that echoes it answers that ping (a client's own pong, sent unasked, proves nothing:
+ * a client that stopped reading can still send one, but it has to read the ping to echo it).
+ */
+const pingPayload = () => randomBytes(8);
+
 /** Answers a ping within `ms`: the connection is alive. */
 function alive(socket: WebSocket, ms: number): Promise<boolean> {
   if (socket.readyState !== socket.OPEN) return Promise.resolve(false);
   return new Promise((resolve) => {
+    const payload = pingPayload();
     const timer = setTimeout(() => { socket.off('pong', onPong); resolve(false); }, ms);
-    const onPong = () => { clearTimeout(timer); resolve(true); };
-    socket.once('pong', onPong);
-    socket.ping();
+    const onPong = (data: Buffer) => {
+      if (!data.equals(payload)) return;
+      clearTimeout(timer);
+      socket.off('pong', onPong);
+      resolve(true);
+    };
+    socket.on('pong', onPong);
+    socket.ping(payload);
   });
 }
 
@@ -203,12 +216,14 @@ export function channelRoute(app: App, deps: {
     let tick: NodeJS.Timeout | null = null;
     // A half-open connection (a laptop shut), or a client that stopped reading while the server's messages pile up
     // in its send buffer, does not answer pings: it is cut, rather than kept (and read for) until TCP gives up.
-    let pongDue = false;
-    socket.on('pong', () => (pongDue = false));
+    let pongDue: Buffer | null = null;
+    socket.on('pong', (data: Buffer) => {
+      if (pongDue?.equals(data)) pongDue = null;
+    });
     const heartbeat = setInterval(() => {
       if (pongDue) return socket.terminate();
-      pongDue = true;
-      socket.ping();
+      pongDue = pingPayload();
+      socket.ping(pongDue);
     }, deps.heartbeatMs);
     heartbeat.unref();
 
