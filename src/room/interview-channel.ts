@@ -57,6 +57,11 @@ const PING_EVERY_MS = 15_000;
 /** No pong in this long after a ping: the connection is dead even if the browser has not noticed. */
 const PONG_WITHIN_MS = 10_000;
 const ACK_AFTER_MS = 250;
+/**
+ * Answers out at once (the server keeps at most 10 waiting and refuses more; it also closes past 20 messages a second):
+ * the rest wait in the outbox and go out as earlier ones are stored.
+ */
+const ANSWERS_OUT_MAX = 10;
 const pageHidden = () => (globalThis as { document?: { visibilityState: string } }).document?.visibilityState === 'hidden';
 const OPEN = 1;
 
@@ -66,6 +71,8 @@ export class InterviewChannel {
   private lastSeq = 0;
   /** Answers sent but not yet seen stored, in the order said: resent after every reconnect. */
   private outbox: Array<{ id: string; text: string }> = [];
+  /** The outbox's answers sent on this connection and not yet seen stored or refused. */
+  private out = new Set<string>();
   private pendingUrls = new Map<number, Array<(answer: { url: string; max_bytes: number } | Error) => void>>();
   private attempt = 0;
   private stopped = false;
@@ -116,7 +123,7 @@ export class InterviewChannel {
     const id = this.options.newId?.() ?? `a-${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.outbox.push({ id, text });
     this.outboxChanged();
-    if (this.ready) this.send({ type: 'answer', id, text });
+    this.sendAnswers();
     return id;
   }
 
@@ -157,6 +164,7 @@ export class InterviewChannel {
     }
     this.socket = socket;
     this.ready = false;
+    this.out.clear();
     socket.onopen = () => {
       socket.send(JSON.stringify({ type: 'auth', token: this.options.token(), interview_id: this.options.interviewId, last_seq: this.lastSeq }));
     };
@@ -199,7 +207,7 @@ export class InterviewChannel {
         this.lastPong = this.now();
         events.clock({ status: message.status, running: message.running, remaining_seconds: message.remaining_seconds });
         events.connection('open'); // after the clock, so the room knows on open whether the interview is paused
-        for (const item of this.outbox) this.send({ type: 'answer', id: item.id, text: item.text });
+        this.sendAnswers();
         for (const index of this.pendingUrls.keys()) this.send({ type: 'recording.chunk_url', index });
         this.pingTimer = setInterval(() => this.keepAlive(), PING_EVERY_MS);
         return;
@@ -208,7 +216,9 @@ export class InterviewChannel {
         const turn = message as unknown as ChannelTurn & { type: string };
         if (turn.client_id && this.outbox.some((item) => item.id === turn.client_id)) {
           this.outbox = this.outbox.filter((item) => item.id !== turn.client_id);
+          this.out.delete(turn.client_id);
           this.outboxChanged();
+          this.sendAnswers();
         }
         if (this.seen.has(turn.seq)) return;
         this.seen.add(turn.seq);
@@ -248,11 +258,24 @@ export class InterviewChannel {
         if (said && code === 'busy') return this.send({ type: 'answer', id: said.id, text: said.text });
         if (said) {
           this.outbox = this.outbox.filter((item) => item !== said);
+          this.out.delete(said.id);
           this.outboxChanged();
         }
-        return events.refused(code, String(message.message ?? ''), said?.text);
+        events.refused(code, String(message.message ?? ''), said?.text);
+        return this.sendAnswers();
       }
       default:
+    }
+  }
+
+  /** The outbox's answers not yet out on this connection, while fewer than ANSWERS_OUT_MAX are. */
+  private sendAnswers(): void {
+    if (!this.ready) return;
+    for (const item of this.outbox) {
+      if (this.out.size >= ANSWERS_OUT_MAX) return;
+      if (this.out.has(item.id)) continue;
+      this.out.add(item.id);
+      this.send({ type: 'answer', id: item.id, text: item.text });
     }
   }
 

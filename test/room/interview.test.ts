@@ -188,6 +188,34 @@ describe('the interview channel client', () => {
     expect(seen.refused.map(([code]) => code)).toEqual(['paused']);
   });
 
+  // Was a bug: on every `ready` the room resent its whole outbox at once. The server keeps at most 10 answers waiting
+  // (the rest refused, and given back to the candidate) and closes past 20 messages a second with 4429, after which
+  // the room reconnected and did the same again: with 20 answers said while offline (kept across reloads) it never
+  // got back in. It now has at most 10 answers out at a time, and sends the next as one is stored.
+  it('has at most ten answers out at a time, sending the next as each is stored', () => {
+    const { channel, sockets, seen, ready } = setup();
+    channel.start();
+    ready(sockets[0]!);
+    sockets[0]!.drop();
+    const ids = Array.from({ length: 25 }, (_, i) => channel.answer(`said while offline ${i}`));
+    vi.advanceTimersByTime(300);
+    const s = sockets[1]!;
+    ready(s);
+    vi.advanceTimersByTime(300);
+    expect(s.sent.length).toBeLessThan(20); // auth, answers, an ack: well under the flood limit
+    expect(s.of('answer').map((m) => m.id)).toEqual(ids.slice(0, 10));
+    let seq = 0;
+    for (const id of ids) s.say(turn(++seq, { speaker: 'candidate', text: 'x', client_id: id }));
+    expect(s.of('answer').map((m) => m.id)).toEqual(ids);
+    expect(channel.unsent).toBe(0);
+    // Said while connected: out at once, ten at most.
+    const more = Array.from({ length: 12 }, (_, i) => channel.answer(`typed fast ${i}`));
+    expect(s.of('answer').map((m) => m.id)).toEqual([...ids, ...more.slice(0, 10)]);
+    s.say({ type: 'error', code: 'paused', message: 'paused', id: more[0] }); // refused: given back, the next goes out
+    expect(s.of('answer').map((m) => m.id)).toEqual([...ids, ...more.slice(0, 11)]);
+    expect(seen.refused).toEqual([['paused', 'typed fast 0']]);
+  });
+
   it('acknowledges a replayed burst of turns once (the server allows 20 messages a second)', () => {
     const { channel, sockets, ready } = setup();
     channel.start();
