@@ -113,3 +113,26 @@ describe('the conversation channel when the database fails for a moment', () => 
     await channel.close();
   });
 });
+
+describe('the conversation channel when storage fails', () => {
+  // Was a gap: a recording piece's URL that could not be signed answered with the storage's own error message (paths,
+  // endpoints, credentials' names) to the candidate.
+  it('answers internal_error, not the storage\'s own words, when a recording piece\'s URL cannot be made', async () => {
+    const { channel } = await kit.started(org.keys.secret_live);
+    const storage = h.services.files.storage;
+    const signedPutUrl = storage.signedPutUrl;
+    storage.signedPutUrl = async () => { throw new Error("EACCES: permission denied, open '/var/lib/prep/files/recordings'"); };
+    try {
+      channel.send({ type: 'recording.chunk_url', index: 0 });
+      const error = await channel.next('error');
+      expect(error).toMatchObject({ code: 'internal_error', index: 0 });
+      expect(error.message).not.toMatch(/EACCES|var\/lib/);
+      expect(channel.closed).toBeNull();
+    } finally {
+      storage.signedPutUrl = signedPutUrl;
+    }
+    channel.send({ type: 'recording.chunk_url', index: 0 });
+    expect(await channel.next('recording.chunk_url')).toMatchObject({ index: 0, max_bytes: 5 * 1024 * 1024 });
+    await channel.close();
+  });
+});

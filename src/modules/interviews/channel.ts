@@ -461,7 +461,9 @@ export function channelRoute(app: App, deps: {
             const upload = await service.recordingChunkUrl(sessionOf!, connection.interviewId, index);
             return send(socket, { type: 'recording.chunk_url', index, url: upload.url, expires_in: upload.expiresIn, max_bytes: RECORDING_CHUNK_MAX_BYTES });
           } catch (error) {
-            return send(socket, { type: 'error', code: error instanceof ApiError ? error.code : 'internal_error', message: (error as Error).message, index });
+            if (error instanceof ApiError) return send(socket, { type: 'error', code: error.code, message: error.message, index });
+            request.log.error({ err: error }, 'interview channel recording URL failed');
+            return send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; ask again.', index });
           }
         }
         case 'ping':
