@@ -415,6 +415,29 @@ describe('importing company-wise files', () => {
     expect((await all('search=%22Linked%20Row%22')).length).toBe(0);
   });
 
+  // Was a bug: a link was any non-space run after http(s)://, so a NUL or a bidi override passed. PostgreSQL then
+  // failed the write, which stopped the whole import at that file; SQLite stored the link as it was.
+  it('refuses a link holding control or invisible characters, naming the row, and goes on with the other files', async () => {
+    mkdirSync(path.join(dir, 'links', 'Link Co'), { recursive: true });
+    mkdirSync(path.join(dir, 'links', 'Later Co'), { recursive: true });
+    writeFileSync(path.join(dir, 'links', 'Link Co', 'All.csv'), [
+      'Difficulty,Title,Frequency,Acceptance Rate,Link',
+      'EASY,Nul Link,10,0.5,https://example.com/a\u0000b',
+      'EASY,Bidi Link,10,0.5,https://example.com/\u202egnp.exe',
+      'EASY,Zero Width Link,10,0.5,https://exa\u200bmple.com/',
+      'EASY,Good Link,10,0.5,https://example.com/good',
+    ].join('\n'));
+    writeFileSync(path.join(dir, 'links', 'Later Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Later Link,10,0.5,https://example.com/later\n');
+    const summary = await importCompanyFolders(h.db.kysely, path.join(dir, 'links'), { organizationId: null });
+    const byFile = Object.fromEntries(summary.files.map((f) => [f.file, f]));
+    expect(byFile['Link Co/All.csv']).toMatchObject({ status: 'rejected', rows: 0 });
+    expect(byFile['Link Co/All.csv']!.errors.map((e) => e.line)).toEqual([2, 3, 4]);
+    expect(byFile['Link Co/All.csv']!.errors[0]!.message).toMatch(/^link .*: an http\(s\) URL$/);
+    expect(byFile['Later Co/All.csv']).toMatchObject({ status: 'imported', changed: 1 });
+    expect((await all('company=link-co')).length).toBe(0);
+    expect((await all('company=later-co')).map((q) => q.title)).toEqual(['Later Link']);
+  });
+
   it("keeps an organisation's import, and the topics it brings, to itself", async () => {
     mkdirSync(path.join(dir, 'topics', 'Initech'), { recursive: true });
     writeFileSync(path.join(dir, 'topics', 'Initech', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nMEDIUM,"Merge Widgets, Carefully",50,0.4,https://example.com/w,"Project Nightingale"\n');

@@ -95,7 +95,8 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
     if (INVISIBLE.test(title)) { bad('title: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
     if (record[2] === '' || !Number.isFinite(frequency) || frequency < 0 || frequency > 100) { bad(`frequency ${JSON.stringify(record[2])}: a number from 0 to 100`); continue; }
     if (acceptance !== null && (!Number.isFinite(acceptance) || acceptance < 0 || acceptance > 1)) { bad(`acceptance rate ${JSON.stringify(record[3])}: a number from 0 to 1`); continue; }
-    if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000)) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
+    // \S lets control and format characters through (a NUL, a bidi override): a link holds none of them.
+    if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000 || INVISIBLE.test(link))) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
     const topics = topicsAt ? record[5].split(',').map((t) => t.trim()).filter((t) => t.length > 0) : [];
     if (topics.some((t) => t.length > 60)) { bad('topics: names of at most 60 characters'); continue; }
     if (topics.some((t) => INVISIBLE.test(t))) { bad('topics: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
