@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganizationQuestions } from '../../src/modules/question-bank/catalog.js';
+import { questionId, QuestionFileError } from '../../src/modules/question-bank/content.js';
 import { importCompanyFolders } from '../../src/modules/question-bank/import.js';
 import { testClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -318,6 +319,38 @@ describe("an organisation's own questions", () => {
     writeFileSync(file, JSON.stringify([{ ...question, slug: 'second-one', title: 'Another' }, { ...question, slug: 'bad', title: 'Bad', topics: ['no-such-topic'] }]));
     await expect(addOrganizationQuestions(h.db.kysely, org.id, file)).rejects.toThrow(/no-such-topic/);
     expect((await all('search=Another')).some((q) => q.slug === 'second-one')).toBe(false);
+  });
+  // Was a bug: only lengths were checked, so a title could hold a bidi override or a line break (the import's rows
+  // never could), a NUL in a prompt failed PostgreSQL's write with a database error, and a `null` entry threw a
+  // TypeError instead of naming the entry.
+  it('refuses control and invisible characters, and an entry that is not an object, naming the entry', async () => {
+    const file = path.join(dir, 'hostile.json');
+    const base = {
+      slug: 'hostile-one', title: 'A fair question', category: 'system-design', difficulty: 'medium', topics: ['availability'],
+      prompt: `Design a service that stays up when one region fails.\n\n- Say how you detect the failure\n- Say what you move ${'and why '.repeat(15)}`,
+      guidance: { key_points: ['Names a health signal', 'Moves traffic between regions', 'Keeps data consistent enough'], follow_ups: ['What if both regions fail?', 'Who gets paged first?'] },
+    };
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...base, title: 'Right\u202eLeft' }, /\[0\] \(hostile-one\): title/],
+      [{ ...base, title: 'Two\nLines' }, /\[0\] \(hostile-one\): title/],
+      [{ ...base, title: 'Zero\u200bWidth' }, /\[0\] \(hostile-one\): title/],
+      [{ ...base, prompt: base.prompt.replace('stays up', 'stays\u0000 up') }, /\[0\] \(hostile-one\): prompt/],
+      [{ ...base, prompt: base.prompt.replace('stays up', 'stays \u2067up\u2069') }, /\[0\] \(hostile-one\): prompt/],
+      [{ ...base, guidance: { ...base.guidance, key_points: ['Names a health\u0007 signal', ...base.guidance.key_points.slice(1)] } }, /guidance\.key_points/],
+      [{ ...base, guidance: { ...base.guidance, follow_ups: ['What if both \u202dregions fail?', 'Who gets paged first?'] } }, /guidance\.follow_ups/],
+      [null, /\[0\]: a question is a JSON object/],
+      [[base], /\[0\]: a question is a JSON object/],
+    ];
+    for (const [entry, message] of cases) {
+      writeFileSync(file, JSON.stringify([entry]));
+      await expect(addOrganizationQuestions(h.db.kysely, org.id, file), JSON.stringify(entry)?.slice(0, 80)).rejects.toThrow(QuestionFileError);
+      await expect(addOrganizationQuestions(h.db.kysely, org.id, file)).rejects.toThrow(message);
+    }
+    expect((await client.call('GET', `/v1/question-bank/questions/${questionId(org.id, 'hostile-one')}`, { key: key() })).status).toBe(404);
+    // Markdown's line breaks and tabs, and the joiners of emoji and of Persian text, are prose.
+    writeFileSync(file, JSON.stringify([{ ...base, prompt: `${base.prompt}\r\n\t👩\u200d💻 می\u200cخواهم` }]));
+    const [id] = await addOrganizationQuestions(h.db.kysely, org.id, file);
+    expect((await client.ok('GET', `/v1/question-bank/questions/${id}`, { key: key() })).prompt).toContain('👩\u200d💻');
   });
 });
 

@@ -49,6 +49,8 @@ export async function addOrganizationQuestions(db: Kysely<Database>, organizatio
     throw new QuestionFileError(`${file}: ${(error as Error).message}`);
   }
   const entries = parseQuestions(text, file).map((q) => {
+    // Anything but an object (null, a number, an array) is left whole for validateQuestions to name.
+    if (!q || typeof q !== 'object' || Array.isArray(q)) return { category: '', question: q };
     const { category, ...question } = q as QuestionFile & { category?: unknown };
     return { category: typeof category === 'string' ? category : '', question };
   });

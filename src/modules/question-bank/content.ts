@@ -76,6 +76,17 @@ export function parseQuestions(text: string, where: string): QuestionFile[] {
 
 const isText = (v: unknown, min: number, max: number) => typeof v === 'string' && v.trim().length >= min && v.length <= max;
 
+/** Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8): never in a title. */
+export const INVISIBLE = /[\p{Cc}\p{Cf}\uFFFD]/u;
+/**
+ * What prose (a prompt, a key point, a follow-up) never holds: control characters other than tab and line breaks (a
+ * NUL cannot even be stored by PostgreSQL), bidi overrides and isolates (they reorder what the reader sees), U+FFFD.
+ * Other format characters stay: joiners are part of emoji and of Persian and Indic text.
+ */
+const HIDDEN_IN_PROSE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFD]/u;
+const isTitle = (v: unknown, max: number) => isText(v, 1, max) && !INVISIBLE.test(v as string);
+const isProse = (v: unknown, min: number, max: number) => isText(v, min, max) && !HIDDEN_IN_PROSE.test(v as string);
+
 /** Every rule of AUTHORING.md; the first broken one is thrown, naming the file and the question. */
 export function validateQuestions(
   entries: Array<{ category: string; question: QuestionFile }>, taxonomy: Taxonomy, problemSlugs: ReadonlySet<string>, where: string,
@@ -90,16 +101,16 @@ export function validateQuestions(
     if (extra.length > 0) fail(`unknown field ${extra[0]}`);
     if (!categories.has(category)) fail(`unknown category ${category}; one of ${[...categories].join(', ')}`);
     if (typeof q.slug !== 'string' || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(q.slug) || q.slug.length > 80) fail('slug: kebab-case, at most 80 characters');
-    if (!isText(q.title, 1, 120)) fail('title: 1 to 120 characters');
+    if (!isTitle(q.title, 120)) fail('title: 1 to 120 characters, no line breaks, control or invisible characters');
     if (!DIFFICULTIES.includes(q.difficulty)) fail('difficulty: easy, medium or hard');
     if (!Array.isArray(q.topics) || q.topics.length < 1 || q.topics.length > 5 || new Set(q.topics).size !== q.topics.length) fail('topics: 1 to 5 distinct topic slugs');
     const unknownTopic = q.topics.find((t) => !topics.has(t));
     if (unknownTopic !== undefined) fail(`unknown topic ${String(unknownTopic)} (topics.json lists them)`);
-    if (!isText(q.prompt, 150, 2000)) fail('prompt: 150 to 2,000 characters');
+    if (!isProse(q.prompt, 150, 2000)) fail('prompt: 150 to 2,000 characters, no control characters or bidi overrides');
     const g = q.guidance;
     if (!g || typeof g !== 'object' || Object.keys(g).sort().join() !== 'follow_ups,key_points') fail('guidance: {key_points, follow_ups}');
-    if (!Array.isArray(g.key_points) || g.key_points.length < 3 || g.key_points.length > 8 || !g.key_points.every((p) => isText(p, 10, 400))) fail('guidance.key_points: 3 to 8 points of 10 to 400 characters');
-    if (!Array.isArray(g.follow_ups) || g.follow_ups.length < 2 || g.follow_ups.length > 5 || !g.follow_ups.every((p) => isText(p, 10, 400))) fail('guidance.follow_ups: 2 to 5 questions of 10 to 400 characters');
+    if (!Array.isArray(g.key_points) || g.key_points.length < 3 || g.key_points.length > 8 || !g.key_points.every((p) => isProse(p, 10, 400))) fail('guidance.key_points: 3 to 8 points of 10 to 400 characters, no control characters or bidi overrides');
+    if (!Array.isArray(g.follow_ups) || g.follow_ups.length < 2 || g.follow_ups.length > 5 || !g.follow_ups.every((p) => isProse(p, 10, 400))) fail('guidance.follow_ups: 2 to 5 questions of 10 to 400 characters, no control characters or bidi overrides');
     if (q.problem !== undefined && (category !== 'coding' || !problemSlugs.has(q.problem))) fail(`problem: a coding question may name a coding problem (no problem ${String(q.problem)})`);
   });
   validateUnique(entries.map((e) => e.question), where);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { DIFFICULTIES, difficultyRank, questionId, slugify, titleKey, type Bucket, type Difficulty } from './content.js';
+import { DIFFICULTIES, INVISIBLE, difficultyRank, questionId, slugify, titleKey, type Bucket, type Difficulty } from './content.js';
 import { saveQuestion } from './store.js';
 
 /**
@@ -44,9 +44,6 @@ export function unwrapHyperlink(cell: string): { url: string; label: string } | 
   const url = m[1].replace(/""/g, '"');
   return { url, label: m[2] === undefined ? url : m[2].replace(/""/g, '"') };
 }
-
-/** Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8). */
-const INVISIBLE = /[\p{Cc}\p{Cf}\uFFFD]/u;
 
 /** Parses and checks one window file; rows come back only when every row is good. */
 export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Array<{ line: number; message: string }> } {
