@@ -482,6 +482,26 @@ describe('importing company-wise files', () => {
     expect((await all('company=initech')).length).toBe(0);
   });
 
+  // Was a bug: a question's detail showed the organisation's own figures where its import and an installation-wide one
+  // both held the company and bucket, but the list (and its frequency sort) took the higher of the two.
+  it("shows an organisation's own figures over an installation-wide import of the same company and bucket, in the list too", async () => {
+    const csv = (frequency: number, acceptance: number) => `Difficulty,Title,Frequency,Acceptance Rate,Link\nMEDIUM,Overlapping Orbits,${frequency},${acceptance},https://example.com/o\n`;
+    mkdirSync(path.join(dir, 'shadow-shared', 'Shadow Co'), { recursive: true });
+    mkdirSync(path.join(dir, 'shadow-own', 'Shadow Co'), { recursive: true });
+    writeFileSync(path.join(dir, 'shadow-shared', 'Shadow Co', 'All.csv'), csv(90, 0.9));
+    writeFileSync(path.join(dir, 'shadow-own', 'Shadow Co', 'All.csv'), csv(10, 0.1));
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'shadow-shared'), { organizationId: null });
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'shadow-own'), { organizationId: org.id });
+    const [mine] = await all('company=shadow-co');
+    expect(mine).toMatchObject({ title: 'Overlapping Orbits', imported_statistics: { company: 'shadow-co', companies: 1, frequency: 10, acceptance: 0.1 } });
+    const [unfiltered] = await all('search=%22Overlapping%20Orbits%22');
+    expect(unfiltered.imported_statistics).toMatchObject({ companies: 1, frequency: 10, acceptance: 0.1 });
+    const detail = await client.ok('GET', `/v1/question-bank/questions/${mine.id}`, { key: key() });
+    expect(detail.companies).toEqual([{ slug: 'shadow-co', name: 'Shadow Co', statistics: { all: expect.objectContaining({ frequency: 10, acceptance: 0.1 }) } }]);
+    // Another organisation sees the installation-wide figures.
+    expect((await all('company=shadow-co', other.keys.secret_test))[0].imported_statistics).toMatchObject({ frequency: 90, acceptance: 0.9 });
+  });
+
   it("keeps an organisation's own import to itself", async () => {
     mkdirSync(path.join(dir, 'private', 'Secret Co'), { recursive: true });
     writeFileSync(path.join(dir, 'private', 'Secret Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nHARD,Private Puzzle,90,0.1,https://example.com/p\n');

@@ -32,6 +32,17 @@ export interface ListedRow {
 /** The owners whose imported statistics a caller sees: installation-wide imports ('') and its own. */
 export const importedStatsOwners = (organizationId: string) => ['', organizationId];
 
+/**
+ * Of the imported figures `s` a caller sees, those its own import does not replace: where the organisation's import
+ * and an installation-wide one both hold a question's figures for a company and bucket, the organisation's are what
+ * shows (as in a question's detail), not the higher of the two.
+ */
+const ownFiguresFirst = (organizationId: string) => (eb: any): Expression<SqlBool> => eb.or([
+  eb('s.owner', '=', organizationId),
+  eb.not(eb.exists(eb.selectFrom('question_bank_imported_stats as own').select('own.question_id').where('own.owner', '=', organizationId)
+    .whereRef('own.question_id', '=', 's.question_id').whereRef('own.company_slug', '=', 's.company_slug').whereRef('own.bucket', '=', 's.bucket'))),
+]);
+
 /** An organisation sees the shared questions and its own. */
 const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
   eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
@@ -50,15 +61,16 @@ export function createQuestionBankRepo(database: Db) {
     organizationId: string, livemode: 0 | 1, from: number, bucket: string, limit: number, offset: number,
     company?: string, category?: string, topic?: string, rank?: number, match?: string,
   ) => {
-    let imported = db.selectFrom('question_bank_imported_stats')
-      .select((eb) => ['question_id', eb.fn.max('frequency').as('imported_frequency'), eb.fn.max('acceptance').as('imported_acceptance'),
-        eb.fn.count<number>('company_slug').distinct().as('imported_companies')])
-      .where('owner', 'in', importedStatsOwners(organizationId)).where('bucket', '=', bucket);
-    if (company !== undefined) imported = imported.where('company_slug', '=', company);
+    let imported = db.selectFrom('question_bank_imported_stats as s')
+      .select((eb) => ['s.question_id', eb.fn.max('s.frequency').as('imported_frequency'), eb.fn.max('s.acceptance').as('imported_acceptance'),
+        eb.fn.count<number>('s.company_slug').distinct().as('imported_companies')])
+      .where('s.owner', 'in', importedStatsOwners(organizationId)).where('s.bucket', '=', bucket)
+      .where(ownFiguresFirst(organizationId));
+    if (company !== undefined) imported = imported.where('s.company_slug', '=', company);
     let q = db.selectFrom('question_bank_questions as q')
       .leftJoin(askedByProblem(db, organizationId, livemode, from).as('a'), 'a.problem_id', 'q.problem_id')
       .leftJoin(judgedByProblem(db, organizationId, livemode, from).as('j'), 'j.problem_id', 'q.problem_id')
-      .leftJoin(imported.groupBy('question_id').as('i'), 'i.question_id', 'q.id')
+      .leftJoin(imported.groupBy('s.question_id').as('i'), 'i.question_id', 'q.id')
       .select(['q.id', 'q.slug', 'q.title', 'q.category', 'q.difficulty', 'q.source', 'q.link', 'q.problem_id', 'q.organization_id',
         'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies', topicsOfQuestion.as('topics')])
       .where(visibleTo(organizationId));
