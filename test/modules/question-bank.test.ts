@@ -409,8 +409,14 @@ describe('importing company-wise files', () => {
     expect(acme[1].topics).toEqual(['sorting', 'widgetry']);
     const widgets = await client.ok('GET', `/v1/question-bank/questions/${acme[1].id}`, { key: key() });
     expect(widgets).toMatchObject({ prompt: null, guidance: null });
-    expect((await all('company=acme-corp&time_bucket=all')).map((q) => q.title)).toEqual(['Merge Widgets, Carefully']);
-    expect((await all('company=acme-corp&time_bucket=90d')).length).toBe(0);
+    // Was a bug: /companies counted Acme's 3 questions, but its default (all-time) list showed the 1 its All file named.
+    // Asked in the last 30 days is asked in the last 90 and of all time; each window keeps its own figures.
+    const allTime = await all('company=acme-corp');
+    expect(allTime.length).toBe(companies.data[0].question_count);
+    expect(allTime.map((q) => q.title)).toEqual(['Merge Widgets, Carefully', ...[existing.title, 'A "quoted" title'].sort((a, b) => (acme.find((q) => q.title === a)!.id < acme.find((q) => q.title === b)!.id ? -1 : 1))]);
+    expect(allTime[0].imported_statistics).toMatchObject({ company: 'acme-corp', frequency: 80 }); // the All file's own figure
+    expect(allTime[1].imported_statistics).toBeNull(); // listed in 30 days only: no all-time figure of its own
+    expect((await all('company=acme-corp&time_bucket=90d')).map((q) => q.title).sort()).toEqual(acme.map((q) => q.title).sort());
 
     const again = await importCompanyFolders(h.db.kysely, path.join(dir, 'import'), { organizationId: null });
     expect(again.questions_created).toBe(0);

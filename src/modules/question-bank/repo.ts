@@ -59,7 +59,7 @@ export function createQuestionBankRepo(database: Db) {
    */
   const pageQuery = (sort: ListFilters['sort'] | 'relevance') => prepared(database, (
     organizationId: string, livemode: 0 | 1, from: number, bucket: string, limit: number, offset: number,
-    company?: string, category?: string, topic?: string, rank?: number, match?: string,
+    company?: string, category?: string, topic?: string, rank?: number, match?: string, within?: number,
   ) => {
     let imported = db.selectFrom('question_bank_imported_stats as s')
       .select((eb) => ['s.question_id', eb.fn.max('s.frequency').as('imported_frequency'), eb.fn.max('s.acceptance').as('imported_acceptance'),
@@ -74,7 +74,13 @@ export function createQuestionBankRepo(database: Db) {
       .select(['q.id', 'q.slug', 'q.title', 'q.category', 'q.difficulty', 'q.source', 'q.link', 'q.problem_id', 'q.organization_id',
         'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies', topicsOfQuestion.as('topics')])
       .where(visibleTo(organizationId));
-    if (company !== undefined) q = q.where('i.question_id', 'is not', null);
+    // A company's questions in a window are those its files list for that window or a shorter one: asked in the last
+    // 30 days is asked in the last 90 and of all time (as /companies counts them). Figures stay the window's own.
+    if (company !== undefined) {
+      q = q.where((eb) => eb.exists(eb.selectFrom('question_bank_imported_stats as m').select('m.question_id')
+        .whereRef('m.question_id', '=', 'q.id').where('m.company_slug', '=', company).where('m.owner', 'in', importedStatsOwners(organizationId))
+        .where(sql`case m.bucket when '30d' then 1 when '90d' then 2 when '180d' then 3 else 4 end`, '<=', within!)));
+    }
     if (category !== undefined) q = q.where('q.category', '=', category);
     if (rank !== undefined) q = q.where('q.difficulty_rank', '=', rank);
     if (topic !== undefined) {
@@ -114,7 +120,8 @@ export function createQuestionBankRepo(database: Db) {
       const match = terms === undefined ? undefined : (postgres ? tsQueryText(terms) : ftsQuery(terms));
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
       const rows = await pages[sort](tenant.organizationId, livemodeFlag(tenant), since(f.bucket, now), f.bucket, limit + 1, offset,
-        f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty), match);
+        f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty), match,
+        f.company === undefined ? undefined : BUCKETS.indexOf(f.bucket) + 1);
       return rows as unknown as ListedRow[];
     },
 
