@@ -590,7 +590,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   if (assessment.complete) {
     const deeper = deeperProbe(setup, q, answered, mine, elapsedMs);
     if (deeper) {
-      const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn + state.index, previous);
+      const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn, previous);
       return move({ ...answered, probes: [...state.probes, 'deeper', deeper.id] }, `${ack} ${withoutOpener(deeper.text, previous)}`, `probe:deeper:${deeper.id}`);
     }
     return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
