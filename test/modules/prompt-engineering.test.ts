@@ -237,6 +237,32 @@ describe('finishing and the report', () => {
     expect(await announced()).toHaveLength(1);
   });
 
+  // Was a bug: with a model configured but failing, every attempt ended in error and the report said "no model was
+  // configured", with craft 0 and no best attempt, though the candidate's prompts had been analysed at submission.
+  it('a session whose every attempt the grader could not grade: the report says so, and grades the prompts\' craft', async () => {
+    const org = await h.createOrg('Failing model', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    model.failing = true;
+    let attempt: { id: string };
+    try {
+      attempt = await kit.submit(s, f.taskId, GOOD_PROMPT);
+      await kit.settle();
+    } finally {
+      model.failing = false;
+    }
+    const craft = (await kit.attempt(s, attempt.id)).craft.score;
+    expect(craft).toBeGreaterThan(0);
+    await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token });
+    await kit.settle();
+    const report = await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test });
+    expect(report.status, report.raw).toBe(200);
+    expect(report.body).toMatchObject({ execution: 'unavailable', overall_score: null, craft_score: craft });
+    expect(report.body.tasks[0]).toMatchObject({ best_attempt_id: attempt.id, craft_score: craft, score: null });
+    expect(report.body.summary).not.toMatch(/no model was configured/);
+    expect(report.body.summary).toMatch(/grading failed for every attempt/);
+  });
+
   it('a timed-out session is reported, with its queued attempts graded first', async () => {
     const s = await kit.session(key(), fixture.assessmentId);
     await kit.submit(s, fixture.taskId, GOOD_PROMPT);

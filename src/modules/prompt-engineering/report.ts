@@ -68,15 +68,18 @@ function timePerTask(attempts: PromptAttemptsTable[], startedAt: number | null):
   return spent;
 }
 
-/** The best attempt: the highest executed score (the earliest of equals); without one, the best craft. */
+/**
+ * The best attempt: the highest executed score (the earliest of equals); without one, the best craft, of any attempt
+ * (craft is analysed at submission, so an attempt the grader could not grade has it too).
+ */
 function bestOf(attempts: PromptAttemptsTable[]): PromptAttemptsTable | null {
   const ran = attempts.filter(executed);
-  const pool = ran.length > 0 ? ran : attempts.filter((a) => a.status === 'graded');
+  const pool = ran.length > 0 ? ran : attempts.filter((a) => a.status === 'graded' || a.status === 'error');
   const key = (a: PromptAttemptsTable) => (ran.length > 0 ? a.score ?? 0 : a.craft_score);
   return pool.reduce<PromptAttemptsTable | null>((best, a) => (best === null || key(a) > key(best) ? a : best), null);
 }
 
-function describe(r: Omit<PromptReport, 'summary'>, tasksPassed: number | null): string {
+function describe(r: Omit<PromptReport, 'summary'>, tasksPassed: number | null, noModel: boolean): string {
   const parts: string[] = [];
   if (r.outcome === 'abandoned') return 'The assignment lapsed before the candidate opened it; nothing was written.';
   if (r.outcome === 'timed_out') parts.push('Time ran out before the candidate finished.');
@@ -84,7 +87,9 @@ function describe(r: Omit<PromptReport, 'summary'>, tasksPassed: number | null):
     parts.push(`Execution score ${r.overall_score} of 100: each prompt was run on hidden cases with ${r.model} and its outputs checked by the task's assertions; ${tasksPassed} of ${r.tasks_total} tasks reached their pass threshold.`);
     parts.push(`Prompt craft ${r.craft_score} of 100, a secondary measure of how the prompts are built (role, task, context, constraints, format, examples, delimited input, a guard against injected instructions).`);
   } else if (r.execution === 'unavailable') {
-    parts.push('No output was produced: no model was configured when these prompts were graded, so none was run on any case and there is no execution score.');
+    parts.push(noModel
+      ? 'No output was produced: no model was configured when these prompts were graded, so none was run on any case and there is no execution score.'
+      : 'No output was checked: grading failed for every attempt (the model did not answer, or the outputs could not be checked), so there is no execution score.');
     parts.push(`This report grades prompt craft only: ${r.craft_score} of 100, from how the prompts are built, which says nothing about whether they would have worked.`);
   } else {
     parts.push('The candidate submitted no prompt, so there is nothing to score.');
@@ -131,5 +136,6 @@ export function buildReport(input: {
     proctoring: input.proctoring,
     tasks: taskReports,
   };
-  return { ...report, summary: describe(report, tasksPassed) };
+  const noModel = attempts.some((a) => a.status === 'graded' && a.execution === 'unavailable');
+  return { ...report, summary: describe(report, tasksPassed, noModel) };
 }
