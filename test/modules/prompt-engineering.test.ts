@@ -263,6 +263,26 @@ describe('finishing and the report', () => {
     expect(report.body.summary).toMatch(/grading failed for every attempt/);
   });
 
+  // Was a bug: finalize answered report_status "ready" for any timed-out session, while its report still waited for
+  // the attempts being graded (GET …/report said report_not_ready).
+  it('finalize on a timed-out session whose attempts are still being graded says the report is pending, then ready', async () => {
+    const org = await h.createOrg('Finalize late', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    await kit.submit(s, f.taskId, GOOD_PROMPT);
+    h.clock.advance(20 * 60_000);
+    const token = await kit.client.token(org.keys.secret_test, 'prompt_engineering', s.id); // still valid past the deadline
+    h.clock.advance(11 * 60_000);
+    const late = await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token });
+    expect(late.status, late.raw).toBe(202);
+    expect(late.body).toMatchObject({ status: 'timed_out', report_status: 'pending' });
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test })).body.error.code).toBe('report_not_ready');
+    await kit.settle();
+    const again = await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token });
+    expect(again.body).toMatchObject({ status: 'timed_out', report_status: 'ready' });
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test })).status).toBe(200);
+  });
+
   it('a timed-out session is reported, with its queued attempts graded first', async () => {
     const s = await kit.session(key(), fixture.assessmentId);
     await kit.submit(s, fixture.taskId, GOOD_PROMPT);

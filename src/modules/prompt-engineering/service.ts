@@ -175,6 +175,12 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
 
     complete,
 
+    /** The candidate is done (see lifecycle.finalize), and whether the report is written yet (a timed-out session's may not be). */
+    async finalize(tenant: Tenant, sessionId: string): Promise<{ row: PromptEngineeringSessionsTable; reportReady: boolean }> {
+      const row = await lifecycle.finalize(tenant, sessionId);
+      return { row, reportReady: await sessions.hasReport(sessionId) };
+    },
+
     /** A finished session whose last attempt was just settled completes now (see lifecycle.completeWhenSettled). */
     completeWhenGraded: (sessionId: string) => lifecycle.completeWhenSettled(sessionId, () => repo.ungraded(db, sessionId), complete),
 
