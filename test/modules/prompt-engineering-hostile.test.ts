@@ -627,6 +627,49 @@ describe('hostile outputs against the grader', () => {
   }, 240_000);
 });
 
+describe('an output its checker cannot decide', () => {
+  // Was a bug: a checker stopped for time (or memory, or output) failed a `sandbox` assertion, so the same stop *passed*
+  // a `not-sandbox` guard: an output that made the guard's checker spin kept the guard. And a local checker that threw
+  // on an output (a recursive schema over deeply nested JSON: "Maximum call stack size exceeded") failed the whole
+  // grading, retried six times for the same result, and left the attempt in error (free, for the first two).
+  it('fails the assertion, negated or not, and the attempt is graded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-undecided-'));
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const taskDir = path.join(dir, 'tasks/fixture-echo');
+    writeFileSync(path.join(taskDir, 'checkers/check_guard.py'), [
+      'import sys',
+      'out = sys.stdin.read()',
+      'while "SPIN" in out:',
+      '    pass',
+      'print("the output leaks" if "LEAK" in out else "nothing leaked")',
+      'sys.exit(0 if "LEAK" in out else 1)',
+    ].join('\n'));
+    const task = JSON.parse(readFileSync(path.join(taskDir, 'task.json'), 'utf8'));
+    const recursive = { $defs: { n: { type: ['array', 'string'], items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' };
+    task.assert.push(
+      { type: 'not-sandbox', program: 'checkers/check_guard.py' },
+      { type: 'json-schema', value: recursive },
+      { type: 'not-json-schema', value: { ...recursive, $comment: 'negated' } },
+    );
+    writeFileSync(path.join(taskDir, 'task.json'), JSON.stringify(task));
+    const o = await h.createOrg('Undecided', 20);
+    const saved = await addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
+    const s = await kit.session(o.keys.secret_test, saved.assessments[0]!);
+    const deep = `${'['.repeat(5000)}"SPIN"${']'.repeat(5000)}`;
+    await withModel(() => { model.reply = (r) => (isRubric(r) ? '{"pass": false, "reason": "no"}' : deep); }, async () => {
+      const r = await kit.submit(s, taskId(o.id, 'fixture-echo'), GOOD_PROMPT);
+      await kit.settle();
+      const a = await kit.attempt(s, r.id);
+      expect(a.status, a.error).toBe('graded');
+      const outcome = (type: string) => a.cases[0].assertions.find((x: any) => x.type === type && (type !== 'json-schema' || x.reason.includes('could not')));
+      expect(outcome('not-sandbox')).toMatchObject({ passed: false, reason: expect.stringMatching(/did not finish/) });
+      expect(outcome('json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });
+      expect(outcome('not-json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });
+      expect(a.hidden_cases_passed).toBe(0);
+    });
+  }, 120_000);
+});
+
 describe('hidden case data', () => {
   it('never shows in the attempt list, the attempt, the session, the report or an error of a graded catalogue attempt', async () => {
     const c = catalogue('prompt-engineering-fundamentals', 'customer-email-one-line-summary');

@@ -28,6 +28,8 @@ export interface Assertion {
 export interface Verdict {
   passed: boolean;
   reason: string;
+  /** The output could not be checked (its checker did not finish, or threw on it): it fails, negated or not. */
+  undecided?: boolean;
 }
 
 /** An assertion made ready to check: its base type, whether negated, and (for local types) its checker. */
@@ -222,7 +224,20 @@ export function compileAssertion(a: Assertion, where: string, programs: Readonly
   return { ...shared, kind: 'local', check };
 }
 
-/** A decided assertion's result, with negation applied. */
-export function applyNegation(a: Pick<CompiledAssertion, 'negated'>, v: Verdict): Verdict {
-  return a.negated ? { passed: !v.passed, reason: v.reason } : v;
+/**
+ * An assertion's result, with negation applied. An output that could not be checked fails either way: a guard
+ * (`not-sandbox`) is not kept by an output that makes its checker run out of time.
+ */
+export function applyNegation(a: Pick<CompiledAssertion, 'negated'>, v: Verdict): { passed: boolean; reason: string } {
+  if (v.undecided) return { passed: false, reason: v.reason };
+  return { passed: a.negated ? !v.passed : v.passed, reason: v.reason };
+}
+
+/** A local assertion's verdict; a checker that throws on the output (a schema recursing past the stack) fails it. */
+export function checkLocal(a: { check(output: string): Verdict }, output: string): Verdict {
+  try {
+    return a.check(output);
+  } catch (error) {
+    return { passed: false, undecided: true, reason: `the output could not be checked (${clip(error instanceof Error ? error.message : String(error), 120)})` };
+  }
 }

@@ -4,7 +4,7 @@ import { ModelError, type TextModel } from '../../ai/model.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { SandboxBusyError, SandboxUnavailableError, type ExecuteRequest, type Sandbox } from '../../sandbox/sandbox.js';
-import { applyNegation, CHECKER_VALUE_FILE, clip, type CompiledAssertion, type Verdict } from './assertions.js';
+import { applyNegation, CHECKER_VALUE_FILE, checkLocal, clip, type CompiledAssertion, type Verdict } from './assertions.js';
 import type { PromptCatalog, PromptTask } from './catalog.js';
 import type { PromptRepo } from './repo.js';
 import { hiddenScore, tally } from './points.js';
@@ -170,7 +170,9 @@ export function createGrader(deps: GraderDeps) {
         const reason = r.verdict === 'COMPLETED' ? said ?? 'the checker accepted the output'
           : r.verdict === 'RUNTIME_ERROR' ? said ?? `the checker rejected the output (exit code ${r.exitCode})`
             : `the checker did not finish on this output (${r.verdict.toLowerCase().replaceAll('_', ' ')})`;
-        verdicts.set(r.name, { passed: r.verdict === 'COMPLETED', reason: clip(reason) });
+        // Exit 0 or 1 is the checker's verdict; a checker stopped (time, memory, output) decided nothing, negated or not.
+        const decided = r.verdict === 'COMPLETED' || r.verdict === 'RUNTIME_ERROR';
+        verdicts.set(r.name, { passed: r.verdict === 'COMPLETED', reason: clip(reason), ...(decided ? {} : { undecided: true }) });
       }
     }
     return verdicts;
@@ -181,7 +183,7 @@ export function createGrader(deps: GraderDeps) {
     return Promise.all(task.cases.map(async (c) => {
       const out = outputs.get(c.name)!;
       const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
-        const verdict = a.kind === 'local' ? a.check(out.output)
+        const verdict = a.kind === 'local' ? checkLocal(a, out.output)
           : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
             : await limit(() => askRubric(m, a.criterion, out.output, CALL_TIMEOUT_MS)).catch((error: unknown) => {
               // The candidate reads this error: it must not quote a server that echoes the request (a hidden output).
