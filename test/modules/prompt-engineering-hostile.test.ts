@@ -627,6 +627,28 @@ describe('hostile outputs against the grader', () => {
   }, 240_000);
 });
 
+describe('an organisation\'s own regular expressions', () => {
+  // Was a bug: an organisation's regexes were "trusted as the catalogue's are", but only the catalogue's are tried on
+  // hostile outputs (in its tests). A common backtracking pattern such as ^(\w+\s?)+$ on a long run of words that ends
+  // in "!" (a reply a candidate's prompt can ask for) held the grading worker's event loop (under `prep serve`, the
+  // API's too) for longer than anyone would wait.
+  it('one that backtracks on long outputs is refused when added, naming it; nothing is saved', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-redos-'));
+    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const file = path.join(dir, 'tasks/fixture-echo/task.json');
+    const task = JSON.parse(readFileSync(file, 'utf8'));
+    task.hidden_cases[0].assert.push({ type: 'not-regex', value: '^(\\w+\\s?)+$' }, { type: 'regex', value: '(a|a)+$' });
+    writeFileSync(file, JSON.stringify(task));
+    const o = await h.createOrg('Backtracking', 20);
+    const started = performance.now();
+    const refused = addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
+    await expect(refused).rejects.toThrow(/fixture-echo beta assert\[\d+\]: \/\^\(\\w\+\\s\?\)\+\$\/ did not finish/);
+    await expect(refused).rejects.toThrow(/\/\(a\|a\)\+\$\//);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(await h.db.kysely.selectFrom('prompt_engineering_tasks').select('id').where('organization_id', '=', o.id).execute()).toEqual([]);
+  }, 60_000);
+});
+
 describe('an output its checker cannot decide', () => {
   // Was a bug: a checker stopped for time (or memory, or output) failed a `sandbox` assertion, so the same stop *passed*
   // a `not-sandbox` guard: an output that made the guard's checker spin kept the guard. And a local checker that threw

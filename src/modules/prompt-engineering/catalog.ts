@@ -4,7 +4,8 @@ import type { Database, PromptEngineeringAssessmentsTable, PromptEngineeringTask
 import { prepared } from '../../db/prepared.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import type { CompiledAssertion } from './assertions.js';
-import { assessmentId, caseAssertions, readCatalogFolder, taskId, type AssessmentFile, type LoadedTask, type StoredCase, type TaskDefinition } from './content.js';
+import { assessmentId, caseAssertions, readCatalogFolder, taskId, TaskFileError, type AssessmentFile, type LoadedTask, type StoredCase, type TaskDefinition } from './content.js';
+import { patternsOf, slowPatterns } from './patterns.js';
 import { createHash } from 'node:crypto';
 
 export interface PromptTask extends Omit<PromptEngineeringTasksTable, 'definition'> {
@@ -124,9 +125,14 @@ export async function loadPromptCatalogue(db: Kysely<Database>, now = Date.now()
   return saveCatalog(db, null, readCatalogFolder(), now);
 }
 
-/** An organisation's own tasks and assessments, from a folder in the catalogue's format. */
+/**
+ * An organisation's own tasks and assessments, from a folder in the catalogue's format. Its regular expressions are
+ * tried on hostile outputs first (the shared catalogue's are, in its tests): one that backtracks is refused.
+ */
 export async function addOrganizationPromptCatalog(db: Kysely<Database>, organizationId: string, dir: string, now = Date.now()) {
   const content = readCatalogFolder(dir);
+  const slow = await slowPatterns(patternsOf(content.tasks));
+  if (slow.length > 0) throw new TaskFileError(`regular expressions that backtrack on long outputs (a candidate could stall grading with them): ${slow.join('; ')}`);
   await saveCatalog(db, organizationId, content, now);
   return { tasks: content.tasks.length, assessments: content.assessments.map((a) => assessmentId(organizationId, a.slug)) };
 }
