@@ -103,6 +103,10 @@ describe('attempts', () => {
     expect(a.output_tokens).toBeGreaterThan(0);
     expect(a.latency_ms).toBeGreaterThanOrEqual(0);
     const [sample, ...hidden] = a.cases;
+    // Was a bug: the attempt's tokens and time were summed over every case, so subtracting the sample cases' gave the
+    // hidden ones', which follow their input (a prompt can make the reply's length spell out what the input holds).
+    expect({ input: a.input_tokens, output: a.output_tokens, latency: a.latency_ms })
+      .toEqual({ input: sample.input_tokens, output: sample.output_tokens, latency: sample.latency_ms });
     expect(sample).toMatchObject({ name: 'sample-alpha', kind: 'sample', passed: true, vars: { input: 'alpha', style: 'json' }, output: '{"name": "Alpha", "count": 3}' });
     expect(sample.rendered_prompt).toContain('<in>alpha</in> in json');
     expect(sample.assertions.map((x: any) => x.type)).toEqual([

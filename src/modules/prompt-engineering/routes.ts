@@ -69,8 +69,10 @@ const Attempt = Type.Object({
   passed: Nullable(Type.Boolean({ description: 'score ≥ the task\'s pass_threshold' })),
   hidden_cases_passed: Nullable(Type.Integer()), hidden_cases_total: Type.Integer(),
   craft: Craft, cases: Type.Array(CaseResult),
-  model: Nullable(Type.String()), input_tokens: Nullable(Type.Integer()), output_tokens: Nullable(Type.Integer()),
-  latency_ms: Nullable(Type.Integer({ description: 'Model time summed over the cases' })),
+  model: Nullable(Type.String()),
+  input_tokens: Nullable(Type.Integer({ description: 'Summed over the sample cases (a hidden case\'s would tell of its input)' })),
+  output_tokens: Nullable(Type.Integer({ description: 'Summed over the sample cases' })),
+  latency_ms: Nullable(Type.Integer({ description: 'Model time summed over the sample cases' })),
   error: Nullable(Type.String({ description: 'Why grading failed (status error; the first two such attempts per task do not use up the budget)' })),
   created_at: UnixSeconds, graded_at: Nullable(UnixSeconds),
 });
@@ -138,9 +140,16 @@ function presentDetail(d: SessionDetail) {
   };
 }
 
-/** An attempt as the candidate sees it: hidden cases only say pass or fail and the points, under a neutral name. */
+/**
+ * An attempt as the candidate sees it: hidden cases only say pass or fail and the points, under a neutral name, and
+ * the model's tokens and time are the sample cases' alone: a hidden case's follow its input, and a prompt can make
+ * the length of the reply spell out what the input holds ("answer with as many words as the order number has digits").
+ */
 function presentAttempt(a: PromptAttemptsTable, task: PromptTask | undefined) {
   const results = a.results ? (JSON.parse(a.results) as AttemptResults) : { cases: [] };
+  const sample = results.cases.filter((c) => c.kind === 'sample');
+  const usage = (pick: 'input_tokens' | 'output_tokens' | 'latency_ms') => (a[pick] === null ? null
+    : sample.reduce<number | null>((s, c) => (s === null || c[pick] === null ? null : s + c[pick]!), 0));
   let hidden = 0;
   return {
     object: 'prompt_attempt' as const, id: a.id, task_id: a.task_id, status: a.status, prompt: a.prompt, execution: a.execution,
@@ -150,7 +159,7 @@ function presentAttempt(a: PromptAttemptsTable, task: PromptTask | undefined) {
     cases: results.cases.map((c) => (c.kind === 'hidden'
       ? { name: `hidden-${++hidden}`, kind: c.kind, passed: c.passed, points: c.points, points_possible: c.points_possible }
       : c)),
-    model: a.model, input_tokens: a.input_tokens, output_tokens: a.output_tokens, latency_ms: a.latency_ms, error: a.error,
+    model: a.model, input_tokens: usage('input_tokens'), output_tokens: usage('output_tokens'), latency_ms: usage('latency_ms'), error: a.error,
     created_at: toUnixSeconds(a.created_at), graded_at: toUnixSeconds(a.graded_at),
   };
 }
