@@ -650,8 +650,8 @@ describe('an organisation\'s own regular expressions', () => {
 });
 
 describe('an output its checker cannot decide', () => {
-  // Was a bug: a checker stopped for time (or memory, or output) failed a `sandbox` assertion, so the same stop *passed*
-  // a `not-sandbox` guard: an output that made the guard's checker spin kept the guard. And a local checker that threw
+  // Was a bug: a checker stopped for time (or memory, or output, or killed) failed a `sandbox` assertion, so the same
+  // stop *passed* a `not-sandbox` guard: an output that made the guard's checker spin, or killed it, kept the guard. And a local checker that threw
   // on an output (a recursive schema over deeply nested JSON: "Maximum call stack size exceeded") failed the whole
   // grading, retried six times for the same result, and left the attempt in error (free, for the first two).
   it('fails the assertion, negated or not, and the attempt is graded', async () => {
@@ -666,10 +666,12 @@ describe('an output its checker cannot decide', () => {
       'print("the output leaks" if "LEAK" in out else "nothing leaked")',
       'sys.exit(0 if "LEAK" in out else 1)',
     ].join('\n'));
+    writeFileSync(path.join(taskDir, 'checkers/check_killed.py'), 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n'); // as the model's code can kill it
     const task = JSON.parse(readFileSync(path.join(taskDir, 'task.json'), 'utf8'));
     const recursive = { $defs: { n: { type: ['array', 'string'], items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' };
     task.assert.push(
       { type: 'not-sandbox', program: 'checkers/check_guard.py' },
+      { type: 'not-sandbox', program: 'checkers/check_killed.py' },
       { type: 'json-schema', value: recursive },
       { type: 'not-json-schema', value: { ...recursive, $comment: 'negated' } },
     );
@@ -684,7 +686,10 @@ describe('an output its checker cannot decide', () => {
       const a = await kit.attempt(s, r.id);
       expect(a.status, a.error).toBe('graded');
       const outcome = (type: string) => a.cases[0].assertions.find((x: any) => x.type === type && (type !== 'json-schema' || x.reason.includes('could not')));
-      expect(outcome('not-sandbox')).toMatchObject({ passed: false, reason: expect.stringMatching(/did not finish/) });
+      expect(a.cases[0].assertions.filter((x: any) => x.type === 'not-sandbox')).toEqual([
+        expect.objectContaining({ passed: false, reason: expect.stringMatching(/did not finish/) }),
+        expect.objectContaining({ passed: false, reason: expect.stringMatching(/stopped without a verdict \(signal 9\)/) }),
+      ]);
       expect(outcome('json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });
       expect(outcome('not-json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });
       expect(a.hidden_cases_passed).toBe(0);

@@ -167,11 +167,13 @@ export function createGrader(deps: GraderDeps) {
       }
       for (const r of execution.cases) {
         const said = r.stdout.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+        // Exit 0 or 1 is the checker's verdict. A checker stopped (time, memory, output, a signal: the model's code can
+        // kill its parent) or exiting otherwise decided nothing, and fails the assertion negated or not.
+        const decided = r.verdict === 'COMPLETED' || (r.verdict === 'RUNTIME_ERROR' && r.exitCode === 1 && r.signal === 0);
         const reason = r.verdict === 'COMPLETED' ? said ?? 'the checker accepted the output'
-          : r.verdict === 'RUNTIME_ERROR' ? said ?? `the checker rejected the output (exit code ${r.exitCode})`
-            : `the checker did not finish on this output (${r.verdict.toLowerCase().replaceAll('_', ' ')})`;
-        // Exit 0 or 1 is the checker's verdict; a checker stopped (time, memory, output) decided nothing, negated or not.
-        const decided = r.verdict === 'COMPLETED' || r.verdict === 'RUNTIME_ERROR';
+          : decided ? said ?? 'the checker rejected the output (exit code 1)'
+            : r.verdict === 'RUNTIME_ERROR' ? said ?? `the checker stopped without a verdict (${r.signal ? `signal ${r.signal}` : `exit code ${r.exitCode}`})`
+              : `the checker did not finish on this output (${r.verdict.toLowerCase().replaceAll('_', ' ')})`;
         verdicts.set(r.name, { passed: r.verdict === 'COMPLETED', reason: clip(reason), ...(decided ? {} : { undecided: true }) });
       }
     }
