@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyNegation, AssertionError, compileAssertion, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
+import { applyNegation, AssertionError, clip, compileAssertion, head, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
 import { hiddenScore, tally } from '../../src/modules/prompt-engineering/points.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { missingVariables, placeholdersIn, renderPrompt } from '../../src/modules/prompt-engineering/template.js';
@@ -31,6 +31,24 @@ const TABLE: Array<{ a: Assertion; pass: string; fail: string; failReason: RegEx
 ];
 
 describe('assertion types', () => {
+  // Was a bug: reasons cut outputs at a fixed number of UTF-16 units, so an emoji across the cut became half a
+  // surrogate pair: "\ud83d" shown in a quote, and an unpaired surrogate sent in JSON (which strict parsers refuse).
+  it('a reason never cuts an emoji in half', () => {
+    const emojis = '😀'.repeat(200);
+    const reasons = [
+      check({ type: 'equals', value: 'positive' }, emojis).reason,
+      check({ type: 'equals', value: 'positive' }, `a${emojis}`).reason,
+      check({ type: 'starts-with', value: 'SELECT' }, `a${emojis}`).reason,
+      check({ type: 'regex', value: '.{41}' }, `a${emojis}`).reason,
+      clip(`a${emojis}`, 300),
+      head(`a${emojis}`, 32),
+    ];
+    for (const r of reasons) {
+      expect(r.isWellFormed(), r).toBe(true);
+      expect(r).not.toMatch(/\\ud83d/);
+    }
+  });
+
   it.each(TABLE)('$a.type passes, fails with a reason, and not-$a.type flips both', ({ a, pass, fail, failReason }) => {
     expect(check(a, pass)).toMatchObject({ passed: true });
     const failed = check(a, fail);

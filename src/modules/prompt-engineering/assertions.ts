@@ -55,15 +55,22 @@ export const RUBRIC_MAX = 2000;
 export const CHECKER_VALUE_FILE = 'value.json';
 const SANDBOX_VALUE_MAX = 64 * 1024;
 
+/** The first `max` UTF-16 units of text, one fewer where the cut would split a surrogate pair (an emoji). */
+export function head(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** Text cut to `max` characters, marked with … when cut (reasons and errors). */
 export function clip(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${head(text, max)}…` : text;
 }
 
 /** A value as a reason shows it: quoted, cut to a readable length. */
 export function quote(value: string): string {
   const oneLine = value.replace(/\s+/g, ' ');
-  return JSON.stringify(oneLine.length > REASON_QUOTE_MAX ? `${oneLine.slice(0, REASON_QUOTE_MAX)}…` : oneLine);
+  return JSON.stringify(oneLine.length > REASON_QUOTE_MAX ? `${head(oneLine, REASON_QUOTE_MAX)}…` : oneLine);
 }
 
 export function splitType(type: string): { base: string; negated: boolean } {
@@ -88,7 +95,7 @@ function parseJson(output: string): { ok: true; value: unknown } | { ok: false; 
   try {
     return { ok: true, value: JSON.parse(output.trim()) };
   } catch (error) {
-    return { ok: false, reason: `the output is not JSON (${(error as Error).message.slice(0, 120)})` };
+    return { ok: false, reason: `the output is not JSON (${head((error as Error).message, 120)})` };
   }
 }
 
@@ -153,7 +160,7 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
     case 'starts-with': {
       const want = needString(a, where);
       const shown = quote(want);
-      return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${shown}` } : { passed: false, reason: `starts with ${quote(o.trimStart().slice(0, want.length + 10))}, not ${shown}` });
+      return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${shown}` } : { passed: false, reason: `starts with ${quote(head(o.trimStart(), want.length + 10))}, not ${shown}` });
     }
     case 'is-json':
       return (o) => {

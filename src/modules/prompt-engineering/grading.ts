@@ -4,7 +4,7 @@ import { ModelError, type TextModel } from '../../ai/model.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { SandboxBusyError, SandboxUnavailableError, type ExecuteRequest, type Sandbox } from '../../sandbox/sandbox.js';
-import { applyNegation, CHECKER_VALUE_FILE, checkLocal, clip, type CompiledAssertion, type Verdict } from './assertions.js';
+import { applyNegation, CHECKER_VALUE_FILE, checkLocal, clip, head, type CompiledAssertion, type Verdict } from './assertions.js';
 import type { PromptCatalog, PromptTask } from './catalog.js';
 import type { PromptRepo } from './repo.js';
 import { hiddenScore, tally } from './points.js';
@@ -197,7 +197,7 @@ export function createGrader(deps: GraderDeps) {
       return {
         name: c.name, kind: c.kind, passed: t.passed, points: t.points, points_possible: t.possible,
         // A hidden case's input is kept out of the stored results: only its output and verdicts are.
-        ...(c.kind === 'sample' ? { vars: c.vars, rendered_prompt: renderPrompt(prompt, c.vars) } : {}), output: out.output.slice(0, OUTPUT_KEPT), output_truncated: out.output.length > OUTPUT_KEPT,
+        ...(c.kind === 'sample' ? { vars: c.vars, rendered_prompt: renderPrompt(prompt, c.vars) } : {}), output: head(out.output, OUTPUT_KEPT), output_truncated: out.output.length > OUTPUT_KEPT,
         assertions: outcomes, latency_ms: out.latency_ms, input_tokens: out.input_tokens, output_tokens: out.output_tokens,
       };
     }));
