@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { TaskFileError, validateTask } from '../../src/modules/prompt-engineering/content.js';
 import { applyNegation, AssertionError, clip, compileAssertion, head, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
 import { hiddenScore, tally } from '../../src/modules/prompt-engineering/points.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
@@ -29,6 +32,21 @@ const TABLE: Array<{ a: Assertion; pass: string; fail: string; failReason: RegEx
   { a: { type: 'length', min: 2, max: 3, unit: 'lines' }, pass: 'a\n\nb\n', fail: 'a', failReason: /1 lines \(outside 2–3\)/ },
   { a: { type: 'length', min: 3 }, pass: 'abc', fail: ' ab ', failReason: /2 chars \(outside at least 3\)/ },
 ];
+
+describe('a task file', () => {
+  // Was a bug: `assert` given as an object (not a list) threw a TypeError ("is not iterable") out of the loader, so
+  // `prep org prompt-engineering add` failed with a stack trace instead of naming the task and the field.
+  it('with assert that is not a list is refused, naming the task', () => {
+    const dir = fileURLToPath(new URL('../fixtures/prompt-engineering/tasks/fixture-echo/', import.meta.url));
+    const file = JSON.parse(readFileSync(`${dir}task.json`, 'utf8'));
+    const brief = readFileSync(`${dir}brief.md`, 'utf8');
+    const checkers = { 'checkers/check_count.py': readFileSync(`${dir}checkers/check_count.py`, 'utf8') };
+    expect(() => validateTask(file, brief, checkers, 'fixture-echo')).not.toThrow();
+    expect(() => validateTask({ ...file, assert: { type: 'is-json' } }, brief, checkers, 'fixture-echo')).toThrow(TaskFileError);
+    const caseAssert = { ...file, sample_cases: [{ ...file.sample_cases[0], assert: { type: 'is-json' } }] };
+    expect(() => validateTask(caseAssert, brief, checkers, 'fixture-echo')).toThrow(/sample_cases\[0\]: assert is a list/);
+  });
+});
 
 describe('assertion types', () => {
   // Was a bug: reasons cut outputs at a fixed number of UTF-16 units, so an emoji across the cut became half a
@@ -83,6 +101,11 @@ describe('assertion types', () => {
     [{ type: 'sandbox', program: 'checkers/missing.py' }, /one of the task's checkers/],
     [{ type: 'contains', value: 'x', weight: 0 }, /weight is a positive number/],
     [{ type: 'contains', value: 'x', extra: 1 }, /unknown field\(s\) extra/],
+    // Was accepted: an equals of white space alone passed an empty output; a starts-with value starting with white
+    // space could never match (the output's is ignored); flags given as a list were joined by RegExp.
+    [{ type: 'equals', value: ' \n ' }, /more than white space/],
+    [{ type: 'starts-with', value: ' {' }, /does not start with white space/],
+    [{ type: 'regex', value: 'a', flags: ['i'] as never }, /flags are some of/],
   ] as Array<[Assertion, RegExp]>)('refuses a malformed assertion: %j', (a, message) => {
     expect(() => compileAssertion(a, 'task t')).toThrow(AssertionError);
     expect(() => compileAssertion(a, 'task t')).toThrow(message);

@@ -110,6 +110,8 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
   switch (base) {
     case 'equals': {
       const want = needString(a, where).trim();
+      // Both sides are trimmed: a value of white space alone would pass an empty output.
+      if (want.length === 0) throw new AssertionError(`${where}: equals needs a value with more than white space`);
       const shown = quote(want);
       return (o) => (o.trim() === want ? { passed: true, reason: `the output equals ${shown}` } : { passed: false, reason: `the output ${quote(o.trim())} is not ${shown}` });
     }
@@ -145,7 +147,7 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
     case 'regex': {
       const pattern = needString(a, where);
       const flags = a.flags ?? '';
-      if (!/^[imsu]*$/.test(flags) || new Set(flags).size !== flags.length) throw new AssertionError(`${where}: regex flags are some of i, m, s, u`);
+      if (typeof flags !== 'string' || !/^[imsu]*$/.test(flags) || new Set(flags).size !== flags.length) throw new AssertionError(`${where}: regex flags are some of i, m, s, u`);
       let re: RegExp;
       try {
         re = new RegExp(pattern, flags);
@@ -159,6 +161,8 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
     }
     case 'starts-with': {
       const want = needString(a, where);
+      // The output's leading white space is ignored, so a value that starts with some could never match.
+      if (want.trimStart() !== want) throw new AssertionError(`${where}: starts-with needs a value that does not start with white space`);
       const shown = quote(want);
       return (o) => (o.trimStart().startsWith(want) ? { passed: true, reason: `starts with ${shown}` } : { passed: false, reason: `starts with ${quote(head(o.trimStart(), want.length + 10))}, not ${shown}` });
     }

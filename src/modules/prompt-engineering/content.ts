@@ -127,6 +127,7 @@ function validateCase(c: CaseFile, task: TaskFile, where: string, checkers: Reco
     if (typeof v !== 'string' || v.length === 0 || v.length > VAR_VALUE_MAX) fail(where, `vars.${n} is a string of 1–${VAR_VALUE_MAX} characters`);
   }
   if (typeof c.reference_output !== 'string' || typeof c.failing_output !== 'string') fail(where, 'reference_output and failing_output are strings');
+  if (c.assert !== undefined && !Array.isArray(c.assert)) fail(where, 'assert is a list of assertions');
   const assert = [...(task.assert ?? []), ...(c.assert ?? [])];
   if (assert.length === 0) fail(where, 'a case needs at least one assertion (its own or the task\'s)');
   try {
@@ -156,6 +157,7 @@ export function validateTask(file: TaskFile, brief: string, checkers: Record<str
   if (!Array.isArray(file.sample_cases) || file.sample_cases.length < 1 || file.sample_cases.length > 5) fail(where, 'sample_cases has 1–5 cases');
   if (!Array.isArray(file.hidden_cases) || file.hidden_cases.length < 1 || file.hidden_cases.length > 12) fail(where, 'hidden_cases has 1–12 cases');
   if (typeof file.reference_prompt !== 'string' || file.reference_prompt.length === 0) fail(where, 'reference_prompt is a string');
+  if (file.assert !== undefined && !Array.isArray(file.assert)) fail(where, 'assert is a list of assertions');
   if (typeof brief !== 'string' || brief.trim().length === 0) fail(where, 'brief.md is missing or empty');
   const sample = file.sample_cases.map((c, i) => validateCase(c, file, `${where} sample_cases[${i}]`, checkers));
   const hidden = file.hidden_cases.map((c, i) => validateCase(c, file, `${where} hidden_cases[${i}]`, checkers));
