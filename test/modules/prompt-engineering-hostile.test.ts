@@ -166,6 +166,35 @@ describe('a hostile candidate\'s prompt', () => {
     await kit.settle();
   });
 
+  // Was a bug: a prompt too long with a case's values in it was refused at submission, free, saying how long: with
+  // hidden cases counted, varying the placeholders told the byte length of the longest hidden value. Only the sample
+  // cases (which the candidate sees) are checked at submission; a hidden case over the bound fails, unrun.
+  it('the size check at submission tells nothing of hidden values; a hidden case too long to render fails unrun', async () => {
+    const c = catalogue('structured-extraction', 'contact-card-from-signature');
+    const row = await h.db.kysely.selectFrom('prompt_engineering_tasks').select('definition').where('id', '=', c.taskId).executeTakeFirstOrThrow();
+    const d = JSON.parse(row.definition);
+    const longest = (cases: any[]) => Math.max(...cases.map((x: any) => Buffer.byteLength(x.vars.input)));
+    const copies = 200;
+    const prompt = `Extract the contact card as JSON. ${'<s>{{input}}</s>'.repeat(copies)}`;
+    const rendered = (value: number) => Buffer.byteLength(prompt) - copies * 9 + copies * value;
+    expect(rendered(longest(d.sample_cases))).toBeLessThanOrEqual(64 * 1024);
+    expect(rendered(longest(d.hidden_cases))).toBeGreaterThan(64 * 1024);
+    const s = await kit.session(key(), c.assessmentId);
+    const before = model.requests.length;
+    const res = await kit.call('POST', attemptsPath(s.id), { token: s.token, body: { task_id: c.taskId, prompt } });
+    expect(res.status, res.raw).toBe(202);
+    await kit.settle();
+    const attempt = await kit.attempt(s, res.body.id);
+    expect(attempt.status).toBe('graded');
+    expect(Math.max(...model.requests.slice(before).map((r) => r.bytes))).toBeLessThan(80 * 1024);
+    const over = d.hidden_cases.filter((x: any) => rendered(Buffer.byteLength(x.vars.input)) > 64 * 1024).length;
+    expect(over).toBeGreaterThan(0);
+    expect(model.requests.length - before).toBe(d.sample_cases.length + d.hidden_cases.length - over);
+    const stored = await h.db.kysely.selectFrom('prompt_attempts').select('results').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const unrun = JSON.parse(stored.results!).cases.filter((x: any) => x.assertions.every((a: any) => !a.passed && /not run/.test(a.reason)));
+    expect(unrun.length).toBe(over);
+  }, 120_000);
+
   // Was a bug: nothing bounds the rendered prompt. A 16 KiB prompt of 1,600 `{{policy}}` placeholders becomes a ~2 MB model
   // request per case (12 cases, each retried up to 6 times), and every rendered prompt, hidden cases' included, is
   // kept in prompt_attempts.results. renderPrompt (template.ts:21) has no limit; outputsFor (grading.ts:161) sends it as it is.

@@ -9,7 +9,7 @@ import type { PromptCatalog, PromptTask } from './catalog.js';
 import type { PromptRepo } from './repo.js';
 import { hiddenScore, tally } from './points.js';
 import { askRubric } from './rubric.js';
-import { renderPrompt } from './template.js';
+import { RENDERED_MAX_BYTES, renderedBytes, renderPrompt } from './template.js';
 
 export interface AssertionOutcome {
   type: string;
@@ -128,9 +128,9 @@ export function createGrader(deps: GraderDeps) {
   }
 
   /** Every case's output: those saved by an earlier grader of this attempt, and the model's answers for the rest. */
-  async function outputsFor(attempt: PromptAttemptsTable, task: PromptTask, m: TextModel, retry: boolean, writer: ReturnType<typeof outputWriter>): Promise<Map<string, PromptAttemptOutputsTable>> {
+  async function outputsFor(attempt: PromptAttemptsTable, task: PromptTask, m: TextModel, retry: boolean, writer: ReturnType<typeof outputWriter>, unrun: ReadonlySet<string>): Promise<Map<string, PromptAttemptOutputsTable>> {
     const saved = new Map(retry ? (await repo.outputs(db, attempt.id)).map((o) => [o.case_name, o]) : []);
-    const missing = task.cases.filter((c) => !saved.has(c.name));
+    const missing = task.cases.filter((c) => !saved.has(c.name) && !unrun.has(c.name));
     const settled = await Promise.allSettled(missing.map((c) => limit(async () => {
       const reply = await m.complete({ user: renderPrompt(attempt.prompt, c.vars) }, { maxOutputTokens: task.definition.max_output_tokens, timeoutMs: CALL_TIMEOUT_MS, retries: 0 });
       const row: PromptAttemptOutputsTable = {
@@ -149,6 +149,7 @@ export function createGrader(deps: GraderDeps) {
   async function sandboxVerdicts(task: PromptTask, outputs: Map<string, PromptAttemptOutputsTable>): Promise<Map<string, Verdict>> {
     const byProgram = new Map<string, CheckerInput[]>();
     for (const c of task.cases) {
+      if (!outputs.has(c.name)) continue; // not run
       c.assertions.forEach((a, i) => {
         if (a.kind !== 'sandbox') return;
         const runs = byProgram.get(a.program) ?? [];
@@ -183,7 +184,8 @@ export function createGrader(deps: GraderDeps) {
   async function check(task: PromptTask, outputs: Map<string, PromptAttemptOutputsTable>, m: TextModel, prompt: string): Promise<CaseResult[]> {
     const checked = await sandboxVerdicts(task, outputs);
     return Promise.all(task.cases.map(async (c) => {
-      const out = outputs.get(c.name)!;
+      const out = outputs.get(c.name);
+      if (!out) return unrunCase(c);
       const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
         const verdict = a.kind === 'local' ? checkLocal(a, out.output)
           : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
@@ -201,6 +203,20 @@ export function createGrader(deps: GraderDeps) {
         assertions: outcomes, latency_ms: out.latency_ms, input_tokens: out.input_tokens, output_tokens: out.output_tokens,
       };
     }));
+  }
+
+  /**
+   * A hidden case the prompt is too long to run on once its values are in (submission checks the sample cases only,
+   * so as to tell nothing of hidden values): each assertion fails, and nothing was spent on it.
+   */
+  function unrunCase(c: PromptTask['cases'][number]): CaseResult {
+    const reason = `not run: with this case's values in it the prompt is over ${RENDERED_MAX_BYTES / 1024} KiB`;
+    const outcomes = c.assertions.map((a) => ({ type: a.type, weight: a.weight, passed: false, reason }));
+    const t = tally(outcomes);
+    return {
+      name: c.name, kind: c.kind, passed: t.passed, points: t.points, points_possible: t.possible, output: '', output_truncated: false,
+      assertions: outcomes, latency_ms: 0, input_tokens: 0, output_tokens: 0,
+    };
   }
 
   async function fail(attempt: PromptAttemptsTable, message: string): Promise<void> {
@@ -224,7 +240,8 @@ export function createGrader(deps: GraderDeps) {
     let cases: CaseResult[];
     const writer = outputWriter();
     try {
-      cases = await check(task, await outputsFor(attempt, task, model, retry, writer), model, attempt.prompt);
+      const unrun = new Set(task.cases.filter((c) => c.kind === 'hidden' && renderedBytes(attempt.prompt, c.vars) > RENDERED_MAX_BYTES).map((c) => c.name));
+      cases = await check(task, await outputsFor(attempt, task, model, retry, writer, unrun), model, attempt.prompt);
       await writer.done(false);
     } catch (error) {
       await writer.done(true).catch(() => undefined); // the outputs so far, for the retry

@@ -12,12 +12,9 @@ import { analyseCraft } from './craft.js';
 import { GRADE_JOB, type Grader } from './grading.js';
 import type { PromptRepo } from './repo.js';
 import { buildReport, type PromptReport } from './report.js';
-import { missingVariables, renderedBytes } from './template.js';
+import { missingVariables, RENDERED_MAX_BYTES, renderedBytes } from './template.js';
 
 export const PROMPT_MAX_BYTES = 16 * 1024;
-/** The largest a prompt may be once a case's values are in it (each case is one model request). */
-export const RENDERED_MAX_BYTES = 64 * 1024;
-
 
 export interface AssignInput {
   candidate_id: string;
@@ -40,9 +37,10 @@ function checkPrompt(prompt: string, task: PromptTask): void {
   if (Buffer.byteLength(prompt) > PROMPT_MAX_BYTES) throw refuse(`A prompt is at most ${PROMPT_MAX_BYTES} bytes (16 KiB) of UTF-8.`);
   const missing = missingVariables(prompt, task.definition.variables);
   if (missing.length > 0) throw refuse(`The prompt must use every variable of the task; it leaves out ${missing.map((v) => `{{${v}}}`).join(', ')}.`);
-  const largest = task.cases.reduce((max, c) => Math.max(max, renderedBytes(prompt, c.vars)), 0);
+  // The sample cases only: checked on hidden ones, a free refusal would tell the length of their values.
+  const largest = task.cases.filter((c) => c.kind === 'sample').reduce((max, c) => Math.max(max, renderedBytes(prompt, c.vars)), 0);
   if (largest > RENDERED_MAX_BYTES) {
-    throw refuse(`With a case's values in it the prompt would be ${Math.ceil(largest / 1024)} KiB; at most ${RENDERED_MAX_BYTES / 1024} KiB (use each variable once or a few times).`);
+    throw refuse(`With a sample case's values in it the prompt would be ${Math.ceil(largest / 1024)} KiB; at most ${RENDERED_MAX_BYTES / 1024} KiB (use each variable once or a few times).`);
   }
 }
 

@@ -21,6 +21,13 @@ export function renderPrompt(prompt: string, vars: Readonly<Record<string, strin
   return prompt.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : whole));
 }
 
+/**
+ * The largest a prompt may be as rendered with a case's values: checked at submission on the sample cases (their
+ * values are the candidate's to see); a hidden case over it fails, unrun (see grading.ts), as checking hidden cases at
+ * submission, free, would tell the length of their values.
+ */
+export const RENDERED_MAX_BYTES = 64 * 1024;
+
 /** The UTF-8 size of the prompt as rendered with `vars`, computed without building it. */
 export function renderedBytes(prompt: string, vars: Readonly<Record<string, string>>): number {
   let bytes = Buffer.byteLength(prompt);
