@@ -110,13 +110,15 @@ export function buildReport(input: {
     const best = bestOf(mine);
     const ran = best !== null && executed(best);
     const craft = best ? (JSON.parse(best.craft) as CraftAnalysis) : null;
+    // The cases the best attempt ran on: the task may have been uploaded again since, with other hidden cases.
+    const hiddenTotal = ran ? best.hidden_total : t.hidden_cases;
     return {
       position: i + 1, task_id: t.id, title: t.title, skill: t.skill,
       attempts_used: attemptsUsedOf(mine.map((a) => a.status)), attempt_budget: t.attempt_budget,
       best_attempt_id: best?.id ?? null,
       score: ran ? best.score : anyRan ? 0 : null,
-      hidden_cases_passed: ran ? best.hidden_passed : null, hidden_cases_total: t.hidden_cases,
-      hidden_pass_rate: ran && t.hidden_cases > 0 ? round1((100 * (best.hidden_passed ?? 0)) / t.hidden_cases) : null,
+      hidden_cases_passed: ran ? best.hidden_passed : null, hidden_cases_total: hiddenTotal,
+      hidden_pass_rate: ran && hiddenTotal > 0 ? round1((100 * (best.hidden_passed ?? 0)) / hiddenTotal) : null,
       pass_threshold: t.pass_threshold, passed: anyRan ? ran && (best.score ?? 0) >= t.pass_threshold : null,
       craft_score: best?.craft_score ?? 0, craft_found: craft ? craft.elements.filter((e) => e.found).map((e) => e.key) : [],
       time_seconds: Math.round(spent.get(t.id) ?? 0),
