@@ -214,6 +214,22 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     expect(await balance(key)).toBe(3);
   });
 
+  // Was a bug: a session finalized but not yet scored (its grading or judging still running) kept recording
+  // proctoring signals, though the candidate had finished.
+  it.runIf(k.kind !== 'psychometric')('records no proctoring signal once the candidate has finalized', async () => {
+    const key = h.org.keys.secret_test;
+    const a = await assign(key, await client.candidate(key));
+    const token = await client.token(key, k.kind, a.body.id);
+    expect((await call('POST', `${k.path}/${a.body.id}/start`, { token })).status).toBe(200);
+    const signal = { events: [{ type: 'tab_hidden' }] };
+    expect((await call('POST', `${k.path}/${a.body.id}/events`, { token, body: signal })).body.recorded).toBe(1);
+    expect((await call('POST', `${k.path}/${a.body.id}/finalize`, { token })).status).toBe(202);
+    const row = (await call('GET', `${k.path}/${a.body.id}`, { key })).body;
+    expect(['in_progress', 'completed']).toContain(row.status);
+    expect((await call('POST', `${k.path}/${a.body.id}/events`, { token, body: signal })).body).toEqual({ object: 'proctoring_events', recorded: 0 });
+    await settleJobs(h, [`${k.kind}.complete`, 'prompt_engineering.grade', 'coding.judge'], 'completion');
+  });
+
   // Was a bug: a session finalized in time but scored after its deadline was timed out by the sweep (or any read).
   it.runIf(k.finalizable)('a session finalized before its deadline completes, not timed out, when it is scored after the deadline', async () => {
     const key = h.org.keys.secret_test;

@@ -466,7 +466,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
-        if (!OPEN_STATUSES.includes(row.status)) return 0;
+        // Finalized, the candidate is done, though scoring may still run: what the page reports after is not theirs to answer for.
+        if (!OPEN_STATUSES.includes(row.status) || (row as { finalize_requested_at?: number | null }).finalize_requested_at) return 0;
         // Concurrent posts for one session queue here (a row lock on PostgreSQL), so the cap holds.
         await repo.lock(tx, id);
         const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
