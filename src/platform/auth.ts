@@ -39,16 +39,12 @@ export function presentedKey(request: FastifyRequest): string | null {
 }
 
 /**
- * The origin a browser request comes from. Browsers omit Origin on same-origin GETs, so a request that
- * says (through Sec-Fetch-Site) that it is same-origin comes from the service's own origin.
- */
-/**
  * The origin a request comes from. Browsers send Origin on every cross-origin call and every POST; a same-origin
  * GET carries none, and is recognised by Sec-Fetch-Site, or by the absence of both headers (browsers before
  * Fetch Metadata, e.g. Safari < 16.4). Either way it can only stand for the service's own origin.
  */
 function requestOrigin(request: FastifyRequest, publicOrigin: string): string | null {
-  if (request.headers.origin !== undefined) return originOfHeader(request.headers.origin);
+  if (request.headers.origin !== undefined) return originOfHeader(request.headers.origin, publicOrigin);
   const site = request.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' ? publicOrigin : null;
 }

@@ -22,7 +22,7 @@ export async function registerCors(app: FastifyInstance, deps: { publicOrigin: s
 
   await app.register(cors, {
     origin: async (header: string | undefined) => {
-      const origin = originOfHeader(header);
+      const origin = originOfHeader(header, deps.publicOrigin);
       return origin !== null && (await allowed(origin));
     },
     methods: ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'], // PUT: the room's uploads to the local store's signed URLs

@@ -29,9 +29,13 @@ export function parseOrigin(raw: string, param = 'origin'): string {
   return url.origin;
 }
 
-/** The same check for an Origin request header: the normalised origin, or null when it is not one. */
-export function originOfHeader(value: string | undefined): string | null {
+/**
+ * The same check for an Origin request header: the normalised origin, or null when it is not one. `own` (the service's
+ * public origin, already normalised) is recognised as sent, whatever its scheme: it may be plain http on any host.
+ */
+export function originOfHeader(value: string | undefined, own?: string): string | null {
   if (!value) return null;
+  if (value === own) return own;
   try {
     return parseOrigin(value);
   } catch {

@@ -390,3 +390,34 @@ describe('exchanges across two server processes sharing the database', () => {
     }
   });
 });
+
+describe('a service served over plain http on a host other than localhost', () => {
+  // PREP_PUBLIC_URL may be http on any host (a staging box, a private network); the hosted room then calls from that
+  // origin. Was a bug: the Origin header was read with the allowlist's rule (https except on localhost), so every
+  // POST of a launch-link session (start, submit, refresh) answered 403 origin_not_allowed.
+  const HTTP_URL = 'http://prep.internal:8080';
+  let hh: Harness;
+  beforeAll(async () => {
+    hh = await startHarness({ env: { PREP_PUBLIC_URL: HTTP_URL } });
+  });
+  afterAll(() => hh?.close());
+
+  it("accepts the service's own origin on a launch-link session, and still no other http origin", async () => {
+    const ch = client(hh, hh.org);
+    const s = await ch.assign();
+    const l = await ch.link(s.id);
+    const grant = (await ch.exchange(l.token)).json();
+    const call = (method: 'GET' | 'POST', url: string, origin: string) =>
+      hh.app.inject({ method, url, headers: bearer(grant.session_token, { origin }) });
+
+    const started = await call('POST', `/v1/coding-sessions/${s.id}/start`, HTTP_URL);
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await call('GET', '/v1/session', HTTP_URL)).statusCode).toBe(200);
+    const refreshed = await call('POST', '/v1/sessions/refresh', HTTP_URL);
+    expect(refreshed.statusCode, refreshed.body).toBe(201);
+
+    expectError(await call('GET', '/v1/session', 'http://prep.internal:8081'), 403, 'origin_not_allowed');
+    expectError(await call('GET', '/v1/session', 'http://prep.internal'), 403, 'origin_not_allowed');
+    expectError(await call('GET', '/v1/session', 'https://prep.internal:8080'), 403, 'origin_not_allowed');
+  });
+});
