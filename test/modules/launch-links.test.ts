@@ -271,6 +271,28 @@ describe('POST /v1/launch/exchange', () => {
     expect(await c.launchTokens(s.id)).toHaveLength(0);
   });
 
+  it('answers 403 module_not_enabled while the module is off, and leaves the link usable once it is on again', async () => {
+    // Was a bug: the exchange spent the single-use link on a session every route then refused (module_not_enabled),
+    // and a minted session was issued the same way; the candidate's link was dead when the module came back.
+    const s = await c.assign();
+    const l = await c.link(s.id);
+    const preview = () => h.app.inject({ method: 'POST', url: '/launch/preview', payload: { token: l.token } });
+    await h.services.organizationRepo.setModule(org.id, 'coding', false, h.clock.now());
+    try {
+      expectError(await preview(), 403, 'module_not_enabled');
+      expectError(await c.exchange(l.token), 403, 'module_not_enabled');
+      expectError(await c.exchange(l.token), 403, 'module_not_enabled');
+      expect((await c.linkRows(s.id))[0].used_at).toBeNull();
+      expect(await c.launchTokens(s.id)).toHaveLength(0);
+      await c.req('POST', '/v1/domains', { origin: 'https://app.acme.test' });
+      expectError(await c.req('POST', '/v1/sessions', { origin: 'https://app.acme.test', coding_session_id: s.id }), 403, 'module_not_enabled');
+    } finally {
+      await h.services.organizationRepo.setModule(org.id, 'coding', true, h.clock.now());
+    }
+    expect((await preview()).statusCode).toBe(200);
+    expect((await c.exchange(l.token)).statusCode).toBe(201);
+  });
+
   it('answers 400 assignment_expired for a link whose assignment lapsed unopened', async () => {
     const s = await c.assign();
     const early = await c.link(s.id, { ttl_seconds: 604_800 });

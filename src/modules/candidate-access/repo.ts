@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database, LaunchLinksTable, SessionTokensTable } from '../../db/schema.js';
-import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/context.js';
 
 export function createCandidateAccessRepo(database: Db) {
   const db = database.kysely;
@@ -29,6 +29,10 @@ export function createCandidateAccessRepo(database: Db) {
       .select(['t.jti', 't.root_jti', 't.created_at', 'root.created_at as root_created_at']).where('t.jti', '=', jti).executeTakeFirst(),
     apiEnabled: async (tx: Kysely<Database>, organizationId: string) =>
       (await tx.selectFrom('organizations').select('api_enabled').where('id', '=', organizationId).executeTakeFirst())?.api_enabled === 1,
+    /** A module is on unless the organisation switched it off (no row: on). */
+    moduleEnabled: async (tx: Kysely<Database>, organizationId: string, module: ModuleName) =>
+      (await tx.selectFrom('organization_modules').select('enabled').where('organization_id', '=', organizationId).where('module', '=', module)
+        .executeTakeFirst())?.enabled !== 0,
 
     insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
     /**

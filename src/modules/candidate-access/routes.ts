@@ -118,7 +118,7 @@ export function candidateAccessRoutes(app: App, deps: { candidateAccess: Candida
 
   app.route({
     method: 'POST', url: '/v1/launch/exchange',
-    ...operation({ id: 'exchangeLaunchToken', tag: TAG, summary: 'Redeem a launch link (once, on a user click)', auth: 'launch', errors: [401] },
+    ...operation({ id: 'exchangeLaunchToken', tag: TAG, summary: 'Redeem a launch link (once, on a user click)', auth: 'launch', errors: [401, 403] },
       { body: Type.Object({ token: Text({ min: 1, max: 256 }) }, { additionalProperties: false }), response: { 201: ExchangedSession } }),
     handler: async (request, reply) => {
       const s = await candidateAccess.exchange(request.body.token);

@@ -9,7 +9,7 @@ import { parseOrigin } from '../../platform/origin.js';
 import type { DomainService } from '../domains/service.js';
 import { TOKEN_LIFETIME_SECONDS } from '../signing-keys/service.js';
 import type { CandidateAccessRepo } from './repo.js';
-import { assertOpen, SUBJECT_FIELDS, type SubjectRegistry } from './subjects.js';
+import { assertOpen, SUBJECT_FIELDS, type SubjectProvider, type SubjectRegistry } from './subjects.js';
 import type { SessionTokens } from './tokens.js';
 
 /** A session can be refreshed for this long after its first token; then the customer mints a new one. */
@@ -65,6 +65,16 @@ export function createCandidateAccessService(deps: {
   }
 
   /**
+   * A session for a module switched off could do nothing (every route of its subject refuses it): it is not issued, and a
+   * launch link stays unused until the module is on again.
+   */
+  async function assertModuleEnabled(tx: Kysely<Database>, tenant: Tenant, p: SubjectProvider): Promise<void> {
+    if (!(await repo.moduleEnabled(tx, tenant.organizationId, p.module))) {
+      throw new ApiError('module_not_enabled', { message: `The ${p.module} module is not enabled for this organisation.` });
+    }
+  }
+
+  /**
    * The exchange's refusals for an unused link, in its order; the link's tenant when none applies. The subject's
    * state comes before the link's expiry: a link capped at the end of an assignment window expires with it, and
    * the holder should learn that the assignment lapsed, not that the link is invalid.
@@ -72,6 +82,7 @@ export function createCandidateAccessService(deps: {
   async function usableLink(tx: Kysely<Database>, link: LaunchLinksTable, now: number): Promise<Tenant> {
     const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
     if (!(await repo.apiEnabled(tx, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
+    await assertModuleEnabled(tx, tenant, provider(link.subject_kind));
     const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
     if (state === null) throw new ApiError('invalid_launch_token');
     assertOpen(state);
@@ -94,6 +105,7 @@ export function createCandidateAccessService(deps: {
       const id = body[field]!.toLowerCase();
       const p = subjects.get(kind);
       const issued = await db.transaction().execute(async (tx) => {
+        if (p) await assertModuleEnabled(tx, tenant, p);
         await domains.assertAllowlisted(tx, tenant, origin);
         const state = p ? await p.state(tx, tenant, id) : null;
         if (state === null) throw new ApiError('resource_not_found', { param: field, message: `No such ${kind.replace('_', '-')} subject: '${id}'.` });
