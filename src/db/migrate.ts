@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_interviews.js';
 import * as m0014 from './migrations/0014_background_jobs_partial_indexes.js';
 import * as m0015 from './migrations/0015_psychometric_answer_marks.js';
 import * as m0016 from './migrations/0016_psychometric_norms_recent.js';
+import * as m0017 from './migrations/0017_session_token_keys.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014_background_jobs_partial_indexes': m0014,
   '0015_psychometric_answer_marks': m0015,
   '0016_psychometric_norms_recent': m0016,
+  '0017_session_token_keys': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -177,6 +177,8 @@ export interface SessionTokensTable {
   origin: string;
   source: 'secret_key' | 'launch' | 'refresh';
   root_jti: string | null;
+  /** The secret key that minted the session (kept on its refreshes): revoking the key ends it. Null from a launch link. */
+  key_id: string | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
@@ -190,6 +192,8 @@ export interface LaunchLinksTable {
   subject_id: string;
   token_hash: string;
   redirect_url: string | null;
+  /** The secret key that minted the link: revoking the key ends it (and the sessions exchanged from it). */
+  key_id: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;

@@ -293,6 +293,30 @@ describe('POST /v1/launch/exchange', () => {
     expect((await c.exchange(l.token)).statusCode).toBe(201);
   });
 
+  it('ends with the secret key that minted it: the link answers 401 invalid_launch_token, a session from it 401', async () => {
+    // Was a bug: the links a (leaked) key minted, and the sessions exchanged from them, outlived the key's revocation.
+    const sibling = (await c.req('POST', '/v1/api-keys', { type: 'secret' })).json() as { id: string; secret: string };
+    const mint = async () => {
+      const s = await c.assign();
+      const res = await c.req('POST', `/v1/coding-sessions/${s.id}/launch-link`, {}, bearer(sibling.secret));
+      expect(res.statusCode, res.body).toBe(201);
+      return { s, token: tokenOf(res.json().url) };
+    };
+    const unused = await mint();
+    const used = await mint();
+    const grant = (await c.exchange(used.token)).json();
+    const context = () => h.app.inject({ method: 'GET', url: '/v1/session', headers: bearer(grant.session_token, { origin: PUBLIC_URL }) });
+    expect((await context()).statusCode).toBe(200);
+    const other = await c.link((await c.assign()).id);
+
+    expect((await c.req('DELETE', `/v1/api-keys/${sibling.id}`)).statusCode).toBe(200);
+    expectError(await h.app.inject({ method: 'POST', url: '/launch/preview', payload: { token: unused.token } }), 401, 'invalid_launch_token');
+    expectError(await c.exchange(unused.token), 401, 'invalid_launch_token');
+    expect((await c.linkRows(unused.s.id))[0].used_at).toBeNull();
+    expectError(await context(), 401, 'invalid_session_token');
+    expect((await c.exchange(other.token)).statusCode).toBe(201); // a link of another key is untouched
+  });
+
   it('answers 400 assignment_expired for a link whose assignment lapsed unopened', async () => {
     const s = await c.assign();
     const early = await c.link(s.id, { ttl_seconds: 604_800 });

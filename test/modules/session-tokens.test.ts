@@ -436,6 +436,46 @@ describe('DELETE /v1/sessions/{jti}', () => {
   });
 });
 
+describe('revoking the secret key that minted a session', () => {
+  // Was a bug: a session outlived the key that minted it, refreshable for 8 hours, and only its jti (known to whoever
+  // minted it: the thief of a leaked key too) could end it; DELETE /v1/api-keys/{id} left every such session running.
+  async function siblingKey(key = org.keys.secret_test) {
+    const res = await call('POST', '/v1/api-keys', { key, body: { type: 'secret' } });
+    expect(res.status, res.raw).toBe(201);
+    return res.body as { id: string; secret: string };
+  }
+
+  it('ends the sessions it minted and their refreshes, at once; sessions of other keys go on', async () => {
+    const minter = await siblingKey();
+    const { id, token } = await tokenFor({ key: minter.secret });
+    const bystander = await tokenFor();
+    const refreshed = await call('POST', '/v1/sessions/refresh', { token, origin: ORIGIN });
+    expect(refreshed.status, refreshed.raw).toBe(201);
+    expect((await timer(id, refreshed.body.session_token)).status).toBe(200);
+
+    expect((await call('DELETE', `/v1/api-keys/${minter.id}`, { key: org.keys.secret_test })).status).toBe(200);
+    for (const t of [token, refreshed.body.session_token]) {
+      expectError(await timer(id, t), 401, 'invalid_session_token');
+      expectError(await call('POST', '/v1/sessions/refresh', { token: t, origin: ORIGIN }), 401, 'invalid_session_token');
+    }
+    expect((await timer(bystander.id, bystander.token)).status).toBe(200);
+  });
+
+  it('a rotation with no grace ends them too; one with a grace does not, even once the grace is over', async () => {
+    const onTheSpot = await siblingKey();
+    const ended = await tokenFor({ key: onTheSpot.secret });
+    expect((await call('POST', `/v1/api-keys/${onTheSpot.id}/rotate`, { key: org.keys.secret_test, body: { grace_seconds: 0 } })).status).toBe(201);
+    expectError(await timer(ended.id, ended.token), 401, 'invalid_session_token');
+
+    const routine = await siblingKey();
+    const kept = await tokenFor({ key: routine.secret });
+    expect((await call('POST', `/v1/api-keys/${routine.id}/rotate`, { key: org.keys.secret_test, body: { grace_seconds: 60 } })).status).toBe(201);
+    h.clock.advance(61_000);
+    expectError(await call('GET', '/v1/usage', { key: routine.secret }), 401, 'revoked_api_key');
+    expect((await timer(kept.id, kept.token)).status).toBe(200);
+  });
+});
+
 // ---------------------------------------------------------------- origin binding and scope
 
 describe('origin binding', () => {

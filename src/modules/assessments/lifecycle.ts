@@ -3,7 +3,7 @@ import type { AssessmentSessionColumns, Database, SubjectKind } from '../../db/s
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
-import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/context.js';
+import { livemodeFlag, type KeyAuth, type ModuleName, type Tenant } from '../../platform/context.js';
 import type { CreditKind, Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -320,13 +320,13 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     },
 
     /** A single-use link; while assigned it cannot outlive the assignment window. */
-    async launchLink(tenant: Tenant, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
+    async launchLink(tenant: KeyAuth, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
         assertOpen(stateOf(row, clock.now()));
         return candidateAccess.createLaunchLink(tx, tenant, kind.kind, id, {
-          ...options, capAt: row.status === 'assigned' ? assignmentEndsAt(row) : undefined,
+          ...options, capAt: row.status === 'assigned' ? assignmentEndsAt(row) : undefined, keyId: tenant.keyId,
         });
       });
     },

@@ -3,7 +3,7 @@ import type { App } from '../../app-types.js';
 import type { SubjectKind } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
 import { sessionTokenOf, tenantOf, type ModuleName } from '../../platform/context.js';
-import type { Tenant } from '../../platform/context.js';
+import type { KeyAuth, Tenant } from '../../platform/context.js';
 import { listEnvelope, pageRequest, type Page, type PageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { IdParams, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
@@ -53,7 +53,7 @@ export interface LifecycleRoutesSpec<Row, Detail> {
     list(tenant: Tenant, page: PageRequest, filters: { status?: AssessmentStatus; candidateId?: string }): Promise<{ page: Page<Row>; total: number }>;
     assign(tenant: Tenant, input: never): Promise<{ detail: Detail; resumed: boolean }>;
     cancel(tenant: Tenant, id: string): Promise<Row>;
-    launchLink(tenant: Tenant, id: string, options: { ttlSeconds?: number; redirectUrl?: string }): Promise<{ url: string; expiresAt: number; redirectUrl: string | null }>;
+    launchLink(caller: KeyAuth, id: string, options: { ttlSeconds?: number; redirectUrl?: string }): Promise<{ url: string; expiresAt: number; redirectUrl: string | null }>;
     start(tenant: Tenant, id: string): Promise<Detail>;
     timer(tenant: Tenant, id: string): Promise<{ row: { status: AssessmentStatus; deadline_at: number | null }; timed: boolean; remaining: number; now: number }>;
     recordEvents(tenant: Tenant, id: string, events: Array<{ type: string; meta?: Record<string, unknown> }>): Promise<number>;

@@ -7,14 +7,15 @@ import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/conte
 export function createCandidateAccessRepo(database: Db) {
   const db = database.kysely;
   /**
-   * Checked on every session-token request: is the jti (or the original it was refreshed from) revoked, and
-   * is the organisation's API on.
+   * Checked on every session-token request: is the jti (or the original it was refreshed from, or the secret key that
+   * minted it) revoked, and is the organisation's API on.
    */
   const tokenState = prepared(database, (jti: string) =>
     db.selectFrom('session_tokens as t')
       .innerJoin('organizations as o', 'o.id', 't.organization_id')
       .leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
-      .select(['t.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'o.api_enabled'])
+      .leftJoin('api_keys as k', 'k.id', 't.key_id')
+      .select(['t.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'k.revoked_at as key_revoked_at', 'o.api_enabled'])
       .where('t.jti', '=', jti));
 
   return {
@@ -26,7 +27,7 @@ export function createCandidateAccessRepo(database: Db) {
       .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
     /** The original a token descends from (itself when it is one), and when that original was minted. */
     chainOf: (jti: string) => db.selectFrom('session_tokens as t').leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
-      .select(['t.jti', 't.root_jti', 't.created_at', 'root.created_at as root_created_at']).where('t.jti', '=', jti).executeTakeFirst(),
+      .select(['t.jti', 't.root_jti', 't.key_id', 't.created_at', 'root.created_at as root_created_at']).where('t.jti', '=', jti).executeTakeFirst(),
     apiEnabled: async (tx: Kysely<Database>, organizationId: string) =>
       (await tx.selectFrom('organizations').select('api_enabled').where('id', '=', organizationId).executeTakeFirst())?.api_enabled === 1,
     /** A module is on unless the organisation switched it off (no row: on). */
@@ -34,6 +35,11 @@ export function createCandidateAccessRepo(database: Db) {
       (await tx.selectFrom('organization_modules').select('enabled').where('organization_id', '=', organizationId).where('module', '=', module)
         .executeTakeFirst())?.enabled !== 0,
 
+    /** Whether a secret key was revoked (DELETE, or a rotation with no grace) at or before `now`; a rotation's grace ending is not. */
+    keyRevoked: async (tx: Kysely<Database>, keyId: string, now: number) => {
+      const key = await tx.selectFrom('api_keys').select('revoked_at').where('id', '=', keyId).executeTakeFirst();
+      return key?.revoked_at != null && key.revoked_at <= now;
+    },
     insertLaunchLink: (tx: Kysely<Database>, row: LaunchLinksTable) => tx.insertInto('launch_links').values(row).execute(),
     /**
      * Marks an unused link used and returns it; undefined when it is unknown or already used (single use).

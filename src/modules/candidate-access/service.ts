@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, LaunchLinksTable, SubjectKind } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
-import { livemodeFlag, type SessionTokenAuth, type Tenant } from '../../platform/context.js';
+import { livemodeFlag, type KeyAuth, type SessionTokenAuth, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId, randomToken } from '../../platform/ids.js';
 import { parseOrigin } from '../../platform/origin.js';
@@ -46,12 +46,15 @@ export function createCandidateAccessService(deps: {
   }
 
   /** Records the token (so it can be revoked and refreshed), then signs it. */
-  async function issue(tx: Kysely<Database>, tenant: Tenant, subjectKind: SubjectKind, subjectId: string, origin: string, source: 'secret_key' | 'launch' | 'refresh', rootJti: string | null = null) {
+  async function issue(
+    tx: Kysely<Database>, tenant: Tenant, subjectKind: SubjectKind, subjectId: string, origin: string,
+    source: 'secret_key' | 'launch' | 'refresh', chain: { rootJti: string | null; keyId: string | null } = { rootJti: null, keyId: null },
+  ) {
     const jti = newId();
     const now = clock.now();
     await repo.insertToken(tx, {
       jti, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: subjectKind, subject_id: subjectId,
-      origin, source, root_jti: rootJti, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
+      origin, source, root_jti: chain.rootJti, key_id: chain.keyId, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
     });
     return { jti, subjectKind, subjectId, origin, tenant };
   }
@@ -82,6 +85,7 @@ export function createCandidateAccessService(deps: {
   async function usableLink(tx: Kysely<Database>, link: LaunchLinksTable, now: number): Promise<Tenant> {
     const tenant = { organizationId: link.organization_id, livemode: link.livemode === 1 };
     if (!(await repo.apiEnabled(tx, tenant.organizationId))) throw new ApiError('public_api_not_enabled');
+    if (link.key_id !== null && (await repo.keyRevoked(tx, link.key_id, now))) throw new ApiError('invalid_launch_token');
     await assertModuleEnabled(tx, tenant, provider(link.subject_kind));
     const state = await provider(link.subject_kind).state(tx, tenant, link.subject_id);
     if (state === null) throw new ApiError('invalid_launch_token');
@@ -92,7 +96,7 @@ export function createCandidateAccessService(deps: {
 
   return {
     /** POST /v1/sessions: exactly one subject field, an allowlisted origin, a subject that is open. */
-    async mint(tenant: Tenant, body: { origin: string } & Partial<Record<string, string>>): Promise<IssuedSessionToken> {
+    async mint(tenant: KeyAuth, body: { origin: string } & Partial<Record<string, string>>): Promise<IssuedSessionToken> {
       const origin = parseOrigin(body.origin);
       const given = (Object.entries(SUBJECT_FIELDS) as Array<[SubjectKind, string]>).filter(([, field]) => body[field] !== undefined);
       if (given.length !== 1) {
@@ -110,7 +114,7 @@ export function createCandidateAccessService(deps: {
         const state = p ? await p.state(tx, tenant, id) : null;
         if (state === null) throw new ApiError('resource_not_found', { param: field, message: `No such ${kind.replace('_', '-')} subject: '${id}'.` });
         assertOpen(state);
-        return issue(tx, tenant, kind, id, origin, 'secret_key');
+        return issue(tx, tenant, kind, id, origin, 'secret_key', { rootJti: null, keyId: tenant.keyId });
       });
       return sign(issued);
     },
@@ -130,7 +134,7 @@ export function createCandidateAccessService(deps: {
         if (state === null) throw new ApiError('invalid_session_token');
         assertOpen(state);
         if (session.origin !== publicOrigin) await domains.assertAllowlisted(tx, session, session.origin);
-        return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', chain.root_jti ?? session.jti);
+        return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', { rootJti: chain.root_jti ?? session.jti, keyId: chain.key_id });
       });
       return sign(issued);
     },
@@ -146,11 +150,14 @@ export function createCandidateAccessService(deps: {
       if (row.root_jti) await repo.revokeToken(row.root_jti, clock.now());
     },
 
-    /** Verification for the auth hook: signature (cached), then revocation and the API switch (every request). */
+    /**
+     * Verification for the auth hook: signature (cached), then revocation (of the token, its chain's original or the key
+     * that minted it) and the API switch, on every request.
+     */
     async resolve(token: string): Promise<SessionTokenAuth> {
       const claims = await tokens.verify(token);
       const state = await repo.tokenState(claims.jti);
-      const revokedAt = state ? Math.min(state.revoked_at ?? Infinity, state.root_revoked_at ?? Infinity) : 0;
+      const revokedAt = state ? Math.min(state.revoked_at ?? Infinity, state.root_revoked_at ?? Infinity, state.key_revoked_at ?? Infinity) : 0;
       if (!state || revokedAt <= clock.now()) {
         throw new ApiError('invalid_session_token', { message: 'This session has been revoked.' });
       }
@@ -158,14 +165,17 @@ export function createCandidateAccessService(deps: {
       return claims;
     },
 
-    /** A single-use link; `capAt` (epoch ms) bounds its expiry, e.g. the end of an assignment window. */
-    async createLaunchLink(tx: Kysely<Database>, tenant: Tenant, kind: SubjectKind, subjectId: string, options: { ttlSeconds?: number; redirectUrl?: string; capAt?: number }) {
+    /**
+     * A single-use link; `capAt` (epoch ms) bounds its expiry, e.g. the end of an assignment window. `keyId`: the secret
+     * key that asked for it (revoking the key ends the link); none for the links the service sends itself.
+     */
+    async createLaunchLink(tx: Kysely<Database>, tenant: Tenant, kind: SubjectKind, subjectId: string, options: { ttlSeconds?: number; redirectUrl?: string; capAt?: number; keyId?: string }) {
       const token = randomToken(32);
       const now = clock.now();
       const expiresAt = Math.min(now + (options.ttlSeconds ?? LAUNCH_TTL_DEFAULT) * 1000, options.capAt ?? Infinity);
       await repo.insertLaunchLink(tx, {
         id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: kind, subject_id: subjectId,
-        token_hash: hashToken(token), redirect_url: options.redirectUrl ?? null, created_at: now, expires_at: expiresAt, used_at: null,
+        token_hash: hashToken(token), redirect_url: options.redirectUrl ?? null, key_id: options.keyId ?? null, created_at: now, expires_at: expiresAt, used_at: null,
       });
       return { url: `${publicOrigin}/launch#token=${token}`, expiresAt, redirectUrl: options.redirectUrl ?? null };
     },
@@ -178,7 +188,8 @@ export function createCandidateAccessService(deps: {
         const link = await repo.claimLaunchLink(tx, hashToken(token), now);
         if (!link) throw new ApiError('invalid_launch_token');
         const tenant = await usableLink(tx, link, now);
-        return { ...(await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch')), redirectUrl: link.redirect_url };
+        const issued = await issue(tx, tenant, link.subject_kind, link.subject_id, publicOrigin, 'launch', { rootJti: null, keyId: link.key_id });
+        return { ...issued, redirectUrl: link.redirect_url };
       });
       return { ...(await sign(issued)), redirectUrl: issued.redirectUrl };
     },

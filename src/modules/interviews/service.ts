@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
-import { livemodeFlag, type Tenant } from '../../platform/context.js';
+import { livemodeFlag, type KeyAuth, type Tenant } from '../../platform/context.js';
 import { forgetSessionReplays } from '../../platform/idempotency.js';
 import type { Credits } from '../../platform/credits.js';
 import { ApiError, notFound } from '../../platform/errors.js';
@@ -340,12 +340,14 @@ export function createInterviewService(deps: {
       });
     },
 
-    async launchLink(tenant: Tenant, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
+    async launchLink(tenant: KeyAuth, id: string, options: { ttlSeconds?: number; redirectUrl?: string }) {
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
         refuseClosed(row, clock.now());
-        return candidateAccess.createLaunchLink(tx, tenant, 'interview', id, { ...options, capAt: row.status === 'scheduled' ? row.join_by : undefined });
+        return candidateAccess.createLaunchLink(tx, tenant, 'interview', id, {
+          ...options, capAt: row.status === 'scheduled' ? row.join_by : undefined, keyId: tenant.keyId,
+        });
       });
     },
 
