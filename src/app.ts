@@ -45,7 +45,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
       const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The request URL is malformed.';
       return sendError(request, reply, new ApiError('parameter_invalid', { message }), config.publicUrl);
     },
-    trustProxy: false,
+    // X-Forwarded-For is believed from the configured proxies only (request.ip keys the per-address limits).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     clientErrorHandler: clientErrorHandler(config.publicUrl),
     // A missing Host is answered by the app (below) in the envelope, rather than by Node with an empty 400.
     http: { requireHostHeader: false },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { S3StorageConfig } from './storage/s3.js';
@@ -24,6 +25,11 @@ export interface Config {
   };
   /** Failed credential checks per client address per rate-limit window before that address is refused (429). */
   authFailureLimit: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For names the client (addresses, CIDR ranges, or proxy-addr's `loopback`,
+   * `linklocal`, `uniquelocal`); empty: the connecting address is the client.
+   */
+  trustProxy: string[];
   /** Billable units a test-mode organisation may reserve per calendar month (UTC). */
   sandboxMonthlyQuota: number;
   logLevel: string;
@@ -113,6 +119,24 @@ function s3Config(env: Env): S3StorageConfig | null {
   };
 }
 
+/**
+ * PREP_TRUST_PROXY: comma-separated addresses or CIDR ranges of the proxies in front of the service. Never "everyone":
+ * a client could then name any address in X-Forwarded-For and dodge the per-address limits.
+ */
+function proxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e.length > 0);
+  for (const e of entries) {
+    const [address, bits, ...rest] = e.split('/');
+    const family = isIP(address!);
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(e);
+    const range = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!named && (family === 0 || !range || rest.length > 0)) {
+      throw new ConfigError(`PREP_TRUST_PROXY lists proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), comma-separated; "${e}" is none`);
+    }
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -163,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       model: integer(env, 'PREP_RATE_LIMIT_MODEL', 60, 1, 10_000_000),
     },
     authFailureLimit: integer(env, 'PREP_AUTH_FAILURE_LIMIT', 100, 1, 10_000_000),
+    trustProxy: proxies(env.PREP_TRUST_PROXY),
     sandboxMonthlyQuota: integer(env, 'PREP_SANDBOX_MONTHLY_QUOTA', 500, 0, 100_000_000),
     logLevel,
     encryptionKey,

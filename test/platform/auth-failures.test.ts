@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { testClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { tcpReachable } from '../helpers/reachable.js';
@@ -72,5 +73,40 @@ describe.each([
     for (let i = 0; i < LIMIT + 1; i++) await call(h, ip, 'Bearer sk_test_nope');
     const health = await call(h, ip, undefined, '/v1/health');
     expect(health.status).toBe(200);
+  });
+});
+
+// Was a bug: behind a reverse proxy every request came from the proxy's address, so anyone's failed checks got
+// everyone's refused with 429 (and the embed, which re-mints only on 401, stopped recovering expired sessions).
+// PREP_TRUST_PROXY names the proxies whose X-Forwarded-For is believed.
+describe('failed authentication behind a reverse proxy (PREP_TRUST_PROXY)', () => {
+  let h: Harness;
+  const PROXY = '10.0.0.7';
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...ENV, PREP_TRUST_PROXY: `${PROXY}, 192.0.2.0/24` } });
+  });
+  afterAll(() => h.close());
+
+  const via = (remoteAddress: string, forwardedFor: string, authorization: string) =>
+    testClient(h).call('GET', '/v1/candidates', { remoteAddress, headers: { authorization, 'x-forwarded-for': forwardedFor } });
+
+  it('counts each client the trusted proxy forwards for, and ignores the header from anyone else', async () => {
+    const client = uniqueAddress();
+    for (let i = 0; i < LIMIT; i++) expect((await via(PROXY, client, `Bearer sk_test_guess${i}`)).status).toBe(401);
+    expect((await via(PROXY, client, 'Bearer sk_test_guess_more')).status).toBe(429);
+    // Another client behind the same proxy is not refused.
+    expect((await via(PROXY, uniqueAddress(), 'Bearer sk_test_guess')).status).toBe(401);
+    // An untrusted sender cannot pick its address with the header: its own address is counted.
+    const sender = uniqueAddress();
+    for (let i = 0; i < LIMIT; i++) expect((await via(sender, uniqueAddress(), `Bearer sk_test_guess${i}`)).status).toBe(401);
+    expect((await via(sender, uniqueAddress(), 'Bearer sk_test_guess_more')).status).toBe(429);
+  });
+
+  it('takes addresses, CIDR ranges and proxy-addr\'s names, never "everyone"', () => {
+    expect(loadConfig({ PREP_TRUST_PROXY: ' 10.0.0.0/8, loopback,2001:db8::1 ' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '2001:db8::1']);
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    for (const bad of ['true', '*', '10.0.0.0/33', '10.0.0.1/8/1', 'proxy.example.com']) {
+      expect(() => loadConfig({ PREP_TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+    }
   });
 });
