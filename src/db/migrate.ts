@@ -47,7 +47,22 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>>;
+    try {
+      outcome = await migrator.migrateToLatest();
+    } catch (error) {
+      outcome = { error };
+    }
+    const { error, results } = outcome;
+    // Kysely looks for its tables by reading the whole catalogue, which PostgreSQL can fail with "relation … does
+    // not exist" while another schema's tables are created or dropped (seen in CI, many test schemas at once).
+    // Nothing was applied (each migration runs under the migration lock): reading again is safe.
+    if (error && (error as { code?: string }).code === '42P01' && attempt < 3) {
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+      continue;
+    }
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it, vi } from 'vitest';
+
+// Kysely's migrator reads the whole PostgreSQL catalogue to find its tables, which can fail with 42P01 ("relation …
+// does not exist") while another schema's tables are dropped (seen once in CI: `prep` failed to start).
+const outcomes: Array<() => unknown> = [];
+let calls = 0;
+vi.mock('kysely/migration', async (original) => {
+  const kysely = await original<typeof import('kysely/migration')>();
+  class Migrator {
+    async migrateToLatest() {
+      calls++;
+      return outcomes.shift()!();
+    }
+  }
+  return { ...kysely, Migrator };
+});
+
+const { migrateToLatest } = await import('../../src/db/migrate.js');
+const db = { kysely: {}, schema: null } as never;
+const undefinedTable = () => { throw Object.assign(new Error('relation "t.kysely_migration_lock" does not exist'), { code: '42P01' }); };
+
+describe('migrateToLatest', () => {
+  it('reads again after a catalogue race, then reports what it applied', async () => {
+    calls = 0;
+    outcomes.push(undefinedTable, () => ({ results: [{ migrationName: '0001', status: 'Success' }] }));
+    await expect(migrateToLatest(db)).resolves.toEqual(['0001']);
+    expect(calls).toBe(2);
+  });
+
+  it('gives up after three tries, and never retries any other error', async () => {
+    calls = 0;
+    outcomes.push(undefinedTable, undefinedTable, undefinedTable);
+    await expect(migrateToLatest(db)).rejects.toMatchObject({ code: '42P01' });
+    expect(calls).toBe(3);
+    calls = 0;
+    outcomes.push(() => ({ error: new Error('syntax error') }));
+    await expect(migrateToLatest(db)).rejects.toThrow('syntax error');
+    expect(calls).toBe(1);
+  });
+});
