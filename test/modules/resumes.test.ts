@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
+import { quotaPeriod } from '../../src/platform/credits.js';
 import { startFakeModel } from '../helpers/fake-model.js';
 import { settleJobs, testWorker } from '../helpers/settle.js';
 
@@ -514,6 +515,26 @@ describe('scoring with a configured model', () => {
     const sent = JSON.stringify(model.requests[0].body);
     expect(sent).toContain('Kafka');
     for (const personal of ['Maria', 'Gonzalez', 'maria.gonzalez@example.com', 'm.g+jobs', 'maria.example.dev', 'github.com/maria']) expect(sent).not.toContain(personal);
+  });
+
+  // Was a bug: the check before the model's round trip looked at the credit balance only, so a test-mode organisation
+  // whose monthly sandbox quota was used up paid for the narrative and was then refused.
+  it('refuses a test-mode score past the sandbox quota before asking the model', async () => {
+    answer = JSON.stringify({ summary: 'Strong backend profile.', strengths: [], concerns: [] });
+    const k = h.org.keys.secret_test;
+    const id = await resumeId(k);
+    const period = quotaPeriod(h.clock.now());
+    await h.db.kysely.insertInto('sandbox_quota').values({ organization_id: h.org.id, period, used: 1_000_000 })
+      .onConflict((oc) => oc.columns(['organization_id', 'period']).doUpdateSet({ used: 1_000_000 })).execute();
+    model.requests = [];
+    try {
+      const refused = await kit.call('POST', `/v1/resumes/${id}/score`, { key: k, body: { role: 'Site Reliability Engineer' } });
+      expect(refused.status).toBe(402);
+      expect(refused.body.error.code).toBe('sandbox_quota_exceeded');
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await h.db.kysely.deleteFrom('sandbox_quota').where('organization_id', '=', h.org.id).execute();
+    }
   });
 
   // Was a bug: a resume deleted (or its candidate erased) while the model wrote its narrative, seconds, failed the

@@ -186,7 +186,9 @@ export function createResumeService(deps: ResumeServiceDeps) {
         if (resume.score_id !== stored.id) await repo.setCurrentScore(db, resume.id, stored.id);
         return get(tenant, id);
       }
+      // Both refusals the spending will meet, checked before the model's round trip is paid for.
       if ((await deps.credits.balance(db, tenant, 'resume')) < 1) throw new ApiError('insufficient_credits', { message: 'Not enough resume credits: 1 needed.' });
+      if (!tenant.livemode && (await deps.credits.quota(db, tenant.organizationId)).remaining < 1) throw new ApiError('sandbox_quota_exceeded');
       const result: ParseResult = { contentType: resume.content_type as ParseResult['contentType'], pages: resume.pages, parsed: JSON.parse(resume.parsed), sections: JSON.parse(resume.sections) };
       const computed = scoreResume(result, brief, { asOf: yearMonth(clock.now()) });
       const narrative = deps.model ? await narrate(deps.model, result, brief, computed) : null;
