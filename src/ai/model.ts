@@ -59,6 +59,9 @@ interface ChatResponse {
   error?: { message?: string };
 }
 
+/** A token count as the server reported it, when it is one (a whole number); anything else is unknown. */
+const tokenCount = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 ? value as number : null);
+
 const RETRY_DELAY_MS = 500;
 const ERROR_BODY_SHOWN = 300;
 /** The largest reply body read: far above 2,048 tokens of text; a bigger one is refused, never stored or checked. */
@@ -199,7 +202,7 @@ export function createModel(config: Config['model']): TextModel | null {
     if (typeof text !== 'string') throw new ModelError(`the model's reply has no message: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, 'the model\'s reply has no message');
     return {
       // U+0000 cannot be stored in PostgreSQL text and means nothing in a reply: shown as U+FFFD.
-      text: text.replaceAll('\u0000', '\uFFFD'), inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null,
+      text: text.replaceAll('\u0000', '\uFFFD'), inputTokens: tokenCount(body?.usage?.prompt_tokens), outputTokens: tokenCount(body?.usage?.completion_tokens),
       latencyMs: Math.round(performance.now() - started),
     };
   }
@@ -244,7 +247,7 @@ export function createModel(config: Config['model']): TextModel | null {
       if (typeof whole !== 'string') throw new ModelError('the model\'s reply has no message', false);
       const clean = whole.replaceAll('\u0000', '\uFFFD');
       onDelta(clean);
-      return { text: clean, inputTokens: body?.usage?.prompt_tokens ?? null, outputTokens: body?.usage?.completion_tokens ?? null, latencyMs: Math.round(performance.now() - started) };
+      return { text: clean, inputTokens: tokenCount(body?.usage?.prompt_tokens), outputTokens: tokenCount(body?.usage?.completion_tokens), latencyMs: Math.round(performance.now() - started) };
     }
     let text = '';
     try {

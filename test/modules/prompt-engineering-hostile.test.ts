@@ -374,6 +374,22 @@ describe('a hostile or broken model server', () => {
     });
   }, 120_000);
 
+  // Was a bug: token counts were stored as the model server sent them; a fraction (or a string) failed the attempt's
+  // final write on PostgreSQL, and the job retried until it was abandoned.
+  it('a model server\'s odd token counts are recorded as unknown, and the attempt is graded', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    await withModel(() => {
+      model.raw = (r, res) => res.writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { content: fixtureReply(r) } }], usage: { prompt_tokens: 12.5, completion_tokens: '7' } }));
+    }, async () => {
+      const r = await kit.submit(s, fixture.taskId, GOOD_PROMPT);
+      await kit.settle();
+      const a = await kit.attempt(s, r.id);
+      expect(a.status, a.error).toBe('graded');
+      expect([a.input_tokens, a.output_tokens]).toEqual([null, null]);
+    });
+  });
+
   // Was a bug: the error shown to the candidate quotes the model server's error body (model.ts:85, up to 300 characters),
   // and an HTTP error for a hidden case is what ends the attempt. A server (or proxy, or content filter) that echoes
   // the request in its error puts the hidden case's input in `error` — and the attempt, being an error, is free.
