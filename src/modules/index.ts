@@ -16,7 +16,7 @@ import { createJudgingService, judgeBudgetMs } from './coding/judging.js';
 import { createJudgingRepo } from './coding/judging-repo.js';
 import { judgingRoutes } from './coding/judging-routes.js';
 import { createDomainRepo } from './domains/repo.js';
-import { createLimiter } from '../ai/limiter.js';
+import { createLimiter } from '../platform/limiter.js';
 import { createPromptCatalog } from './prompt-engineering/catalog.js';
 import { createGrader } from './prompt-engineering/grading.js';
 import { createPromptRepo } from './prompt-engineering/repo.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
-import type { Limiter } from '../../ai/limiter.js';
+import type { Limiter } from '../../platform/limiter.js';
 import type { TextModel } from '../../ai/model.js';
 import type { Clock } from '../../platform/clock.js';
 import { BoundedMap } from '../../platform/bounded-map.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Limiter } from '../../ai/limiter.js';
+import type { Limiter } from '../../platform/limiter.js';
 import { ModelError, type TextModel } from '../../ai/model.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';

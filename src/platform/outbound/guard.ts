@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { createLimiter, WaitTimeout } from '../limiter.js';
 import { classifyAddress } from './address.js';
 import { OutboundError } from './errors.js';
 
@@ -17,39 +18,15 @@ export const SYSTEM_LOOKUPS_AT_ONCE = 2;
 const SYSTEM_LOOKUP_WAIT_MS = 10_000;
 
 /**
- * `resolve` with at most `max` lookups running at once; the others wait their turn, first come first served, and one
- * that waited `maxWaitMs` fails (EAI_AGAIN) without starting.
+ * `resolve` with at most `max` lookups running at once (the shared limiter); the others wait their turn, and one that
+ * waited `maxWaitMs` fails (EAI_AGAIN) without starting.
  */
 export function boundedResolver(resolve: Resolver, max: number, maxWaitMs: number): Resolver {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  // A finished lookup hands its place straight to the next waiting one, so a lookup asked in between cannot take it too.
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  };
-  return async (hostname) => {
-    if (running < max) running++;
-    else {
-      await new Promise<void>((start, reject) => {
-        const go = () => {
-          clearTimeout(timer);
-          start();
-        };
-        const timer = setTimeout(() => {
-          waiting.splice(waiting.indexOf(go), 1);
-          reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (too many lookups waiting)`), { code: 'EAI_AGAIN', hostname }));
-        }, maxWaitMs);
-        waiting.push(go);
-      });
-    }
-    try {
-      return await resolve(hostname);
-    } finally {
-      release();
-    }
-  };
+  const limit = createLimiter(max, { maxWaitMs });
+  return (hostname) => limit(() => resolve(hostname)).catch((error: unknown) => {
+    if (error instanceof WaitTimeout) throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (too many lookups waiting)`), { code: 'EAI_AGAIN', hostname });
+    throw error;
+  });
 }
 
 /** dns.lookup with all: true, bounded for the whole process (see SYSTEM_LOOKUPS_AT_ONCE). */
