@@ -116,6 +116,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
   const { repo } = kind;
   const { timeout: timeoutJob, complete: completeJob } = lifecycleJobNames(kind.kind);
 
+  /** When the candidate finalized, for a kind that scores in the background (others' rows have no such column): null if not. */
+  const finalizedAt = (row: Row): number | null => (row as { finalize_requested_at?: number | null }).finalize_requested_at ?? null;
+
   async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row> {
     const row = await repo.get(tx, tenant, id);
     if (!row) throw notFound(kind.noun, id);
@@ -129,7 +132,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
   function isDue(row: Row): boolean {
     const ends = closesAt(row);
     return (row.status === 'started' || row.status === 'in_progress') && ends !== null && ends <= clock.now()
-      && !(row as { finalize_requested_at?: number | null }).finalize_requested_at;
+      && !finalizedAt(row);
   }
 
   /** An assignment's reserved credit back (idempotent): it was cancelled, or lapsed unopened. */
@@ -160,7 +163,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
    */
   async function completeWhenSettled(sessionId: string, unsettled: () => Promise<number>, complete: (sessionId: string) => Promise<void>): Promise<void> {
     const row = await repo.byId(db, sessionId);
-    const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && !!(row as { finalize_requested_at?: number | null }).finalize_requested_at);
+    const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && !!finalizedAt(row));
     if (!over || await unsettled() > 0 || await repo.hasReport(sessionId)) return;
     await complete(sessionId).catch(() => queueCompletion(db, sessionId));
   }
@@ -372,8 +375,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       this.assertStarted(row);
       return db.transaction().execute(async (tx) => {
         await repo.lock(tx, id);
-        const current = await mustGet(tx, tenant, id) as Row & { finalize_requested_at?: number | null };
-        if (current.finalize_requested_at || (current.status !== 'started' && current.status !== 'in_progress')) return current;
+        const current = await mustGet(tx, tenant, id);
+        if (finalizedAt(current) || (current.status !== 'started' && current.status !== 'in_progress')) return current;
         const now = clock.now();
         const changes = { status: 'in_progress' as const, finalize_requested_at: now, updated_at: now };
         await repo.transition(tx, id, ['started', 'in_progress'], changes as unknown as Partial<Row>);
@@ -398,7 +401,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         const outcome: Outcome = row.status === 'timed_out' ? 'timed_out' : row.status === 'assigned' ? 'abandoned' : 'completed';
         if (outcome === 'abandoned' && assignmentEndsAt(row) > now) return; // still open after all
         // A finalized session ended when the candidate finished, however long its scoring took.
-        const endedAt = row.ended_at ?? (row as { finalize_requested_at?: number | null }).finalize_requested_at ?? now;
+        const endedAt = row.ended_at ?? finalizedAt(row) ?? now;
         const made = await make(tx, row, outcome, endedAt);
         if (!made) return;
         const stored = { session_id: sessionId, organization_id: row.organization_id, livemode: row.livemode, outcome, report: JSON.stringify(made.report), created_at: now };
@@ -467,7 +470,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       return db.transaction().execute(async (tx) => {
         const row = await mustGet(tx, tenant, id);
         // Finalized, the candidate is done, though scoring may still run: what the page reports after is not theirs to answer for.
-        if (!OPEN_STATUSES.includes(row.status) || (row as { finalize_requested_at?: number | null }).finalize_requested_at) return 0;
+        if (!OPEN_STATUSES.includes(row.status) || finalizedAt(row)) return 0;
         // Concurrent posts for one session queue here (a row lock on PostgreSQL), so the cap holds.
         await repo.lock(tx, id);
         const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
