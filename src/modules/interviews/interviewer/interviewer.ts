@@ -335,7 +335,13 @@ export function closeForTime(setup: InterviewSetup, state: InterviewerState, ela
 /** A question the interviewer may ask next about the current answer. `free`: not counted against the probe budget. */
 interface Probe { id: string; text: string; free?: boolean }
 /** What the style's reading of the answer says: done, or the probes worth asking (in order), or wait (coding). */
-interface Assessment { complete: boolean; probes: Probe[]; wait?: boolean }
+interface Assessment {
+  complete: boolean;
+  probes: Probe[];
+  wait?: boolean;
+  /** The guidance points' coverage, when the assessment measured it. */
+  coverage?: PointCoverage[];
+}
 
 /** Neutral probes about the topic of an uncovered guidance point: they ask about the area, never give the answer. */
 const TOPICS: Array<{ id: string; test: RegExp; texts: string[] }> = [
@@ -461,7 +467,7 @@ function assessBehavioral(setup: InterviewSetup, q: PlannedQuestion, state: Inte
 function assessTechnical(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
   const coverage = coverKeyPoints(q.keyPoints, turns);
   const complete = q.keyPoints.length > 0 ? share(coverage) >= POINTS_COMPLETE_SHARE : genericComplete(state, turns);
-  return { complete, probes: complete ? [] : [...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage)] };
+  return { complete, coverage, probes: complete ? [] : [...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage)] };
 }
 
 function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
@@ -482,7 +488,7 @@ function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   if (!talk.complexity) probes.push({ id: 'coding:complexity', text: v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']) });
   if (!talk.testing) probes.push({ id: 'coding:tests', text: v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']) });
   const complete = Boolean(talk.complexity && talk.testing) && (q.keyPoints.length === 0 || share(coverage) >= POINTS_COMPLETE_SHARE || probeCount(state) >= 3);
-  if (complete) return { complete, probes: [] };
+  if (complete) return { complete, probes: [], coverage };
   probes.push(...pointProbes(setup, q, state, coverage));
   return { complete, probes };
 }
@@ -500,7 +506,7 @@ function assessDesign(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   const coverage = coverKeyPoints(q.keyPoints, turns);
   const open = DESIGN_PHASES.filter((p) => !phases[p]);
   const complete = open.length === 0 || (open.length === 1 && used(state, `design:${open[0]}`)) || (open.length <= 1 && share(coverage) >= POINTS_COMPLETE_SHARE);
-  if (complete) return { complete, probes: [] };
+  if (complete) return { complete, probes: [], coverage };
   // One phase per probe, in the order a design is walked; then the guidance's follow-ups.
   const probes: Probe[] = open.map((p, i) => ({ id: `design:${p}`, text: pick(DESIGN_PROBES[p], q.position, i) }));
   probes.push(...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage));
@@ -588,7 +594,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   // technical one is (the prompt's unanswered requests, the follow-ups nearest its uncovered points, then why).
   const assessment = (q.view ? assessTechnical : ASSESS[setup.style])(setup, q, answered, mine);
   if (assessment.complete) {
-    const deeper = deeperProbe(setup, q, answered, mine, elapsedMs);
+    const deeper = deeperProbe(setup, q, answered, mine, elapsedMs, assessment.coverage);
     if (deeper) {
       const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn, previous);
       return move({ ...answered, probes: [...state.probes, 'deeper', deeper.id] }, `${ack} ${withoutOpener(deeper.text, previous)}`, `probe:deeper:${deeper.id}`);
@@ -619,10 +625,10 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
  * after a single answer. A strong candidate otherwise finished a 45-minute plan in fifteen, never asked a follow-up,
  * and their depth went unmeasured; one question, not a hunt for every point (a structured interview moves on).
  */
-function deeperProbe(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[], elapsedMs: number): Probe | null {
+function deeperProbe(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[], elapsedMs: number, measured?: PointCoverage[]): Probe | null {
   if (q.keyPoints.length === 0 || probeCount(state) > 0 || used(state, 'deeper')) return null;
   if (elapsedMs - state.askedAtMs >= (q.minutes * 60_000) / 2) return null;
-  return pointProbes(setup, q, state, coverKeyPoints(q.keyPoints, turns)).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
+  return pointProbes(setup, q, state, measured ?? coverKeyPoints(q.keyPoints, turns)).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
 }
 
 function encouragement(setup: InterviewSetup, q: PlannedQuestion, answer: string): string {
