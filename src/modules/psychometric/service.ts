@@ -39,10 +39,10 @@ function shuffled<T>(items: T[]): T[] {
   return out;
 }
 
-/** Psychometric tests on the shared assessment lifecycle: untimed questionnaires, saved as the candidate goes. */
 /** The untimed limit in words (a session closed unanswered is announced with it). */
 const UNTIMED_LIMIT_DAYS = UNTIMED_SESSION_LIMIT_MS / 86_400_000;
 
+/** Psychometric tests on the shared assessment lifecycle: untimed questionnaires, saved as the candidate goes. */
 export function createPsychometricService(deps: LifecycleDeps & { database: Db; catalog: PsychometricCatalog; emit: Emit }) {
   const { db, clock, catalog, emit } = deps;
   const repo = createAssessmentRepo<PsychometricSessionsTable>(deps.database, { kind: 'psychometric', sessions: 'psychometric_sessions', reports: 'psychometric_reports' });
