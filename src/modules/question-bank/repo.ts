@@ -43,6 +43,9 @@ const ownFiguresFirst = (organizationId: string) => (eb: any): Expression<SqlBoo
     .whereRef('own.question_id', '=', 's.question_id').whereRef('own.company_slug', '=', 's.company_slug').whereRef('own.bucket', '=', 's.bucket'))),
 ]);
 
+/** A stored figure's window as its place in BUCKETS (1 for 30d … 4 for all), so one bound value says which lie within one. */
+const bucketWidth = sql<number>`case m.bucket ${sql.join(BUCKETS.map((b, i) => sql`when ${sql.lit(b)} then ${sql.lit(i + 1)}`), sql` `)} end`;
+
 /** An organisation sees the shared questions and its own. */
 const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
   eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
@@ -79,7 +82,7 @@ export function createQuestionBankRepo(database: Db) {
     if (company !== undefined) {
       q = q.where((eb) => eb.exists(eb.selectFrom('question_bank_imported_stats as m').select('m.question_id')
         .whereRef('m.question_id', '=', 'q.id').where('m.company_slug', '=', company).where('m.owner', 'in', importedStatsOwners(organizationId))
-        .where(sql`case m.bucket when '30d' then 1 when '90d' then 2 when '180d' then 3 else 4 end`, '<=', within!)));
+        .where(bucketWidth, '<=', within!)));
     }
     if (category !== undefined) q = q.where('q.category', '=', category);
     if (rank !== undefined) q = q.where('q.difficulty_rank', '=', rank);
@@ -123,7 +126,7 @@ export function createQuestionBankRepo(database: Db) {
       const sort = f.sort ?? (match === undefined ? 'frequency' : 'relevance');
       const rows = await pages[sort](tenant.organizationId, livemodeFlag(tenant), since(f.bucket, now), f.bucket, limit + 1, offset,
         f.company, f.category, f.topic, f.difficulty === undefined ? undefined : difficultyRank(f.difficulty), match,
-        f.company === undefined ? undefined : BUCKETS.indexOf(f.bucket) + 1);
+        f.company === undefined ? undefined : BUCKETS.indexOf(f.bucket) + 1); // as bucketWidth numbers it
       return rows as unknown as ListedRow[];
     },
 
