@@ -122,7 +122,7 @@ export function createParsePool(options: ParsePoolOptions) {
       if (a.running < b.running || (a.running === b.running && a.lastStart < b.lastStart)) best = i;
     }
     const [job] = queue.splice(best, 1);
-    const owner = owners.get(job.owner) ?? { running: 0, lastStart: -1 };
+    const owner = rank(job);
     owner.running++;
     owner.lastStart = ++starts;
     owners.set(job.owner, owner);
