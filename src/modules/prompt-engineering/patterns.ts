@@ -10,7 +10,7 @@ import type { LoadedTask } from './content.js';
  */
 
 /** Longest one match may take on a hostile output before its pattern is refused. */
-export const PATTERN_MAX_MS = 100;
+const PATTERN_MAX_MS = 100;
 /** A match that has not returned by then is over PATTERN_MAX_MS whatever the machine; its worker is stopped. */
 const STALL_MS = 1000;
 
@@ -18,7 +18,7 @@ const STALL_MS = 1000;
  * Outputs as large as a model reply may be that make a backtracking pattern try every split: a long run of one unit,
  * alone or after a start and before an end (`^- [^\n]+\s*$` on "- " + spaces + "\nZ" was quadratic).
  */
-export function hostileOutputs(n = REPLY_MAX_BYTES): string[] {
+function hostileOutputs(n = REPLY_MAX_BYTES): string[] {
   const fill = (start: string, unit: string, end: string) => start + unit.repeat(Math.ceil(n / unit.length)).slice(0, n - start.length - end.length) + end;
   const units = ['a', '1', ' ', '\n', '\t', 'a ', '1 ', '- ', 'a@', 'a.', 'a-', '1.', '1,', 'ab1 ', '°1', '\t '];
   return units.flatMap((unit) => ['', '- ', 'a'].flatMap((start) => ['', '\nZ', '!'].map((end) => fill(start, unit, end))));
