@@ -451,17 +451,18 @@ describe('a grader that dies on every try', () => {
   });
 });
 
+/** The fixture task with `change` applied to its definition, in a directory of its own. */
+function fixtureWith(change: (task: any) => void): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-fixture-'));
+  cpSync(FIXTURE_DIR, dir, { recursive: true });
+  const file = path.join(dir, 'tasks/fixture-echo/task.json');
+  const task = JSON.parse(readFileSync(file, 'utf8'));
+  change(task);
+  writeFileSync(file, JSON.stringify(task));
+  return dir;
+}
+
 describe('a customer\'s json-schema with an $id', () => {
-  /** The fixture task with `change` applied to its definition, in a directory of its own. */
-  function fixtureWith(change: (task: any) => void): string {
-    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-id-'));
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
-    const file = path.join(dir, 'tasks/fixture-echo/task.json');
-    const task = JSON.parse(readFileSync(file, 'utf8'));
-    change(task);
-    writeFileSync(file, JSON.stringify(task));
-    return dir;
-  }
   const schemaOf = (task: any) => task.assert.find((a: any) => a.type === 'json-schema').value;
 
   // Was a bug: one Ajv for the process kept every `$id` it compiled: the task-level schema, copied into each case, was
@@ -678,12 +679,7 @@ describe('an organisation\'s own regular expressions', () => {
   // in "!" (a reply a candidate's prompt can ask for) held the grading worker's event loop (under `prep serve`, the
   // API's too) for longer than anyone would wait.
   it('one that backtracks on long outputs is refused when added, naming it; nothing is saved', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-redos-'));
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
-    const file = path.join(dir, 'tasks/fixture-echo/task.json');
-    const task = JSON.parse(readFileSync(file, 'utf8'));
-    task.hidden_cases[0].assert.push({ type: 'not-regex', value: '^(\\w+\\s?)+$' }, { type: 'regex', value: '(a|a)+$' });
-    writeFileSync(file, JSON.stringify(task));
+    const dir = fixtureWith((task) => task.hidden_cases[0].assert.push({ type: 'not-regex', value: '^(\\w+\\s?)+$' }, { type: 'regex', value: '(a|a)+$' }));
     const o = await h.createOrg('Backtracking', 20);
     const started = performance.now();
     const refused = addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
@@ -700,8 +696,13 @@ describe('an output its checker cannot decide', () => {
   // on an output (a recursive schema over deeply nested JSON: "Maximum call stack size exceeded") failed the whole
   // grading, retried six times for the same result, and left the attempt in error (free, for the first two).
   it('fails the assertion, negated or not, and the attempt is graded', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'prep-pe-undecided-'));
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
+    const recursive = { $defs: { n: { type: ['array', 'string'], items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' };
+    const dir = fixtureWith((task) => task.assert.push(
+      { type: 'not-sandbox', program: 'checkers/check_guard.py' },
+      { type: 'not-sandbox', program: 'checkers/check_killed.py' },
+      { type: 'json-schema', value: recursive },
+      { type: 'not-json-schema', value: { ...recursive, $comment: 'negated' } },
+    ));
     const taskDir = path.join(dir, 'tasks/fixture-echo');
     writeFileSync(path.join(taskDir, 'checkers/check_guard.py'), [
       'import sys',
@@ -712,15 +713,6 @@ describe('an output its checker cannot decide', () => {
       'sys.exit(0 if "LEAK" in out else 1)',
     ].join('\n'));
     writeFileSync(path.join(taskDir, 'checkers/check_killed.py'), 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n'); // as the model's code can kill it
-    const task = JSON.parse(readFileSync(path.join(taskDir, 'task.json'), 'utf8'));
-    const recursive = { $defs: { n: { type: ['array', 'string'], items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' };
-    task.assert.push(
-      { type: 'not-sandbox', program: 'checkers/check_guard.py' },
-      { type: 'not-sandbox', program: 'checkers/check_killed.py' },
-      { type: 'json-schema', value: recursive },
-      { type: 'not-json-schema', value: { ...recursive, $comment: 'negated' } },
-    );
-    writeFileSync(path.join(taskDir, 'task.json'), JSON.stringify(task));
     const o = await h.createOrg('Undecided', 20);
     const saved = await addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
     const s = await kit.session(o.keys.secret_test, saved.assessments[0]!);
