@@ -734,6 +734,26 @@ describe('an output its checker cannot decide', () => {
   }, 120_000);
 });
 
+describe('an output written with combining accents', () => {
+  // Was a bug: a model writing "é" as "e" plus a combining accent (NFD) failed `contains "Café Zoë"` authored as one
+  // code point per letter (NFC): grading compared code units.
+  it('is checked in NFC: the same text passes, and a guard on it is broken', async () => {
+    const dir = fixtureWith((task) => task.assert.push({ type: 'contains', value: 'Café Zoë' }, { type: 'not-icontains', value: 'CAFÉ' }));
+    const o = await h.createOrg('Accents', 20);
+    const saved = await addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
+    const s = await kit.session(o.keys.secret_test, saved.assessments[0]!);
+    await withModel(() => { model.reply = (r) => (isRubric(r) ? '{"pass": true, "reason": "ok"}' : 'Visit Café Zoë.'.normalize('NFD')); }, async () => {
+      const r = await kit.submit(s, taskId(o.id, 'fixture-echo'), GOOD_PROMPT);
+      await kit.settle();
+      const a = await kit.attempt(s, r.id);
+      expect(a.status, a.error).toBe('graded');
+      const outcome = (type: string) => a.cases[0].assertions.find((x: any) => x.type === type);
+      expect(outcome('contains')).toMatchObject({ passed: true, reason: 'found "Café Zoë"' });
+      expect(outcome('not-icontains')).toMatchObject({ passed: false });
+    });
+  }, 120_000);
+});
+
 describe('hidden case data', () => {
   it('never shows in the attempt list, the attempt, the session, the report or an error of a graded catalogue attempt', async () => {
     const c = catalogue('prompt-engineering-fundamentals', 'customer-email-one-line-summary');

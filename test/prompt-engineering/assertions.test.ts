@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TaskFileError, validateTask } from '../../src/modules/prompt-engineering/content.js';
-import { applyNegation, AssertionError, clip, compileAssertion, head, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
+import { applyNegation, AssertionError, checkLocal, clip, comparable, compileAssertion, head, type Assertion } from '../../src/modules/prompt-engineering/assertions.js';
 import { hiddenScore, tally } from '../../src/modules/prompt-engineering/points.js';
 import { readRubricVerdict } from '../../src/modules/prompt-engineering/rubric.js';
 import { missingVariables, placeholdersIn, renderPrompt } from '../../src/modules/prompt-engineering/template.js';
 
-/** The verdict of an authored local assertion on an output, negation applied. */
+/** The verdict of an authored local assertion on an output, negation applied, as grading checks it. */
 function check(a: Assertion, output: string) {
   const c = compileAssertion(a, 'test');
   if (c.kind !== 'local') throw new Error('not local');
-  return applyNegation(c, c.check(output));
+  return applyNegation(c, checkLocal(c, comparable(output)));
 }
 
 /** Every local type with an output it passes and one it fails; each negated form must flip both. */
@@ -65,6 +65,24 @@ describe('assertion types', () => {
       expect(r.isWellFormed(), r).toBe(true);
       expect(r).not.toMatch(/\\ud83d/);
     }
+  });
+
+  // Was a bug: text was compared code unit by code unit, so a model writing "é" as "e" plus a combining accent (NFD)
+  // failed `contains "café"` written as one code point (NFC), and counted one more character per accent.
+  it('compares text in Unicode NFC, however the output or the value composes its accents', () => {
+    const [nfc, nfd] = ['Café Zoë', 'Café Zoë'.normalize('NFD')];
+    expect(nfd).not.toBe(nfc);
+    for (const [value, output] of [[nfc, `Visit ${nfd}.`], [nfd, `Visit ${nfc}.`]]) {
+      expect(check({ type: 'contains', value }, output).passed).toBe(true);
+      expect(check({ type: 'icontains', value: value.toUpperCase() }, output).passed).toBe(true);
+      expect(check({ type: 'contains-all', value: [value, 'Visit'] }, output).passed).toBe(true);
+      expect(check({ type: 'contains-any', value: [value] }, output).passed).toBe(true);
+      expect(check({ type: 'equals', value: `Visit ${value}.` }, output).passed).toBe(true);
+      expect(check({ type: 'starts-with', value: `Visit ${value}` }, output).passed).toBe(true);
+      expect(check({ type: 'regex', value: `${value}\\.$` }, output).passed).toBe(true);
+      expect(check({ type: 'not-contains', value }, output).passed).toBe(false);
+    }
+    expect(check({ type: 'length', max: 8 }, nfd)).toMatchObject({ passed: true, reason: '8 chars (within at most 8)' });
   });
 
   it.each(TABLE)('$a.type passes, fails with a reason, and not-$a.type flips both', ({ a, pass, fail, failReason }) => {

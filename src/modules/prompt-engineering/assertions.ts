@@ -79,16 +79,24 @@ export function splitType(type: string): { base: string; negated: boolean } {
 
 const isAssertionType = (t: string): t is AssertionType => (ASSERTION_TYPES as readonly string[]).includes(t);
 
+/**
+ * Text as local assertions compare it: Unicode NFC, so "é" as one code point and as "e" plus a combining accent are
+ * the same (models emit either). Values are normalised when compiled, each output once before its checks.
+ */
+export function comparable(text: string): string {
+  return text.normalize('NFC');
+}
+
 function needString(a: Assertion, where: string): string {
   if (typeof a.value !== 'string' || a.value.length === 0) throw new AssertionError(`${where}: ${a.type} needs a non-empty string value`);
-  return a.value;
+  return comparable(a.value);
 }
 
 function needStrings(a: Assertion, where: string): string[] {
   if (!Array.isArray(a.value) || a.value.length === 0 || !a.value.every((v) => typeof v === 'string' && v.length > 0)) {
     throw new AssertionError(`${where}: ${a.type} needs a non-empty array of non-empty strings`);
   }
-  return a.value as string[];
+  return (a.value as string[]).map(comparable);
 }
 
 function parseJson(output: string): { ok: true; value: unknown } | { ok: false; reason: string } {
@@ -244,7 +252,10 @@ export function applyNegation(a: Pick<CompiledAssertion, 'negated'>, v: Verdict)
   return { passed: a.negated ? !v.passed : v.passed, reason: v.reason };
 }
 
-/** A local assertion's verdict; a checker that throws on the output (a schema recursing past the stack) fails it. */
+/**
+ * A local assertion's verdict on an output already made `comparable`; a checker that throws on the output (a schema
+ * recursing past the stack) fails it.
+ */
 export function checkLocal(a: { check(output: string): Verdict }, output: string): Verdict {
   try {
     return a.check(output);

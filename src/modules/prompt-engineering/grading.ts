@@ -4,7 +4,7 @@ import { ModelError, type TextModel } from '../../ai/model.js';
 import type { Database, PromptAttemptOutputsTable, PromptAttemptsTable } from '../../db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { SandboxBusyError, SandboxUnavailableError, type ExecuteRequest, type Sandbox } from '../../sandbox/sandbox.js';
-import { applyNegation, CHECKER_VALUE_FILE, checkLocal, clip, head, type CompiledAssertion, type Verdict } from './assertions.js';
+import { applyNegation, CHECKER_VALUE_FILE, checkLocal, clip, comparable, head, type CompiledAssertion, type Verdict } from './assertions.js';
 import type { PromptCatalog, PromptTask } from './catalog.js';
 import type { PromptRepo } from './repo.js';
 import { hiddenScore, tally } from './points.js';
@@ -186,8 +186,9 @@ export function createGrader(deps: GraderDeps) {
     return Promise.all(task.cases.map(async (c) => {
       const out = outputs.get(c.name);
       if (!out) return unrunCase(c);
+      const text = comparable(out.output);
       const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
-        const verdict = a.kind === 'local' ? checkLocal(a, out.output)
+        const verdict = a.kind === 'local' ? checkLocal(a, text)
           : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
             : await limit(() => askRubric(m, a.criterion, out.output, CALL_TIMEOUT_MS)).catch((error: unknown) => {
               // The candidate reads this error: it must not quote a server that echoes the request (a hidden output).
