@@ -9,14 +9,26 @@ const DECISION_CACHE_MS = 30_000;
  * a preflight carries no token, so it cannot be narrowed to one organisation; the token's own origin
  * binding is then enforced on the request itself. No cookies are used, so credentials stay off.
  */
-export async function registerCors(app: FastifyInstance, deps: { publicOrigin: string; isAllowlisted: (origin: string) => Promise<boolean> }) {
+export async function registerCors(app: FastifyInstance, deps: {
+  publicOrigin: string;
+  isAllowlisted: (origin: string) => Promise<boolean>;
+  /** Changes whenever this process writes the allowlist: its decisions are then forgotten (an origin just added works). */
+  allowlistChanges: () => number;
+}) {
   const decisions = new Map<string, { allowed: boolean; until: number }>();
+  let decidedAt = deps.allowlistChanges();
   const allowed = async (origin: string): Promise<boolean> => {
+    const version = deps.allowlistChanges();
+    if (version !== decidedAt) {
+      decisions.clear();
+      decidedAt = version;
+    }
     const cached = decisions.get(origin);
     if (cached && cached.until > Date.now()) return cached.allowed;
     const yes = origin === deps.publicOrigin || (await deps.isAllowlisted(origin));
     if (decisions.size > 10_000) decisions.clear();
-    decisions.set(origin, { allowed: yes, until: Date.now() + DECISION_CACHE_MS });
+    // Not kept when the allowlist changed during the read: it may predate the change.
+    if (deps.allowlistChanges() === version) decisions.set(origin, { allowed: yes, until: Date.now() + DECISION_CACHE_MS });
     return yes;
   };
 

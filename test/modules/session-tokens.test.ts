@@ -42,6 +42,7 @@ function expectError(res: Reply, status: number, code: string, param?: string | 
 async function allowlist(key: string, origin: string) {
   const res = await call('POST', '/v1/domains', { key, body: { origin } });
   expect([200, 201]).toContain(res.status);
+  return res.body as { id: string };
 }
 
 let timedTest: { id: string; name: string; description: string; duration_minutes: number } | undefined;
@@ -639,6 +640,18 @@ describe('CORS', () => {
       const res = await preflight(`/v1/coding-sessions/${id}/timer`, origin);
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     }
+  });
+
+  // Was a bug: each process kept its CORS decision per origin for 30 s, so the embed on an origin added just after a
+  // refused preflight (a customer trying it before allowlisting) stayed refused for up to 30 s.
+  it('an origin allowlisted after a refused preflight is allowed at once, and refused again once removed', async () => {
+    const { id } = await tokenFor();
+    const origin = 'https://late-allowlisted.test';
+    expect((await preflight(`/v1/coding-sessions/${id}/timer`, origin)).headers['access-control-allow-origin']).toBeUndefined();
+    const domain = await allowlist(other.keys.secret_live, origin);
+    expect((await preflight(`/v1/coding-sessions/${id}/timer`, origin)).headers['access-control-allow-origin']).toBe(origin);
+    expect((await call('DELETE', `/v1/domains/${domain.id}`, { key: other.keys.secret_live })).status).toBeLessThan(300);
+    expect((await preflight(`/v1/coding-sessions/${id}/timer`, origin)).headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('the actual response to the bound origin carries the CORS headers', async () => {

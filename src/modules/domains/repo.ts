@@ -10,6 +10,8 @@ export function createDomainRepo(database: Db) {
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1) =>
     db.selectFrom('domains').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode));
   const anyWithOrigin = prepared(database, (origin: string) => db.selectFrom('domains').select('id').where('origin', '=', origin).limit(1));
+  /** Counts this process's allowlist writes, so that what was decided from the allowlist before one is decided again. */
+  let changes = 0;
 
   return {
     list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant)),
@@ -19,9 +21,16 @@ export function createDomainRepo(database: Db) {
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('origin', '=', origin).executeTakeFirst(),
     get: (tenant: Tenant, id: string) => db.selectFrom('domains').selectAll()
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).executeTakeFirst(),
-    insert: (tx: Kysely<Database>, row: DomainsTable) => tx.insertInto('domains').values(row).execute(),
-    delete: (tenant: Tenant, id: string) => db.deleteFrom('domains')
-      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).execute(),
+    insert: async (tx: Kysely<Database>, row: DomainsTable) => {
+      await tx.insertInto('domains').values(row).execute();
+      changes++;
+    },
+    delete: async (tenant: Tenant, id: string) => {
+      await db.deleteFrom('domains')
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).execute();
+      changes++;
+    },
+    allowlistChanges: () => changes,
     /** Whether any organisation allowlists this origin (decides CORS before a token is read). */
     isAllowlistedAnywhere: async (origin: string) => (await anyWithOrigin(origin)).length > 0,
   };
