@@ -20,6 +20,16 @@ export interface ZipEntry {
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
+const PDF_END = Buffer.from('%%EOF');
+
+/**
+ * A PDF starts with its header, or (as readers allow) has it within the first KiB after some junk and ends with the
+ * trailer's `%%EOF`: a text resume that mentions "%PDF-1.7" near its top is text.
+ */
+function looksLikePdf(bytes: Buffer): boolean {
+  if (bytes.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) return true;
+  return bytes.subarray(0, 1024).includes(PDF_MAGIC) && bytes.subarray(-1024).includes(PDF_END);
+}
 const ZIP_LOCAL = 0x04034b50;
 const ZIP_END = 0x06054b50;
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -120,7 +130,7 @@ function notPlainText(text: string): string | null {
 
 export function sniffDocument(bytes: Buffer): Sniffed {
   if (bytes.length === 0) return { type: null, reason: 'the file is empty' };
-  const isPdf = bytes.subarray(0, 1024).includes(PDF_MAGIC);
+  const isPdf = looksLikePdf(bytes);
   const zip = zipEntries(bytes);
   if (isPdf && zip) return { type: null, reason: 'the file is both a PDF and a ZIP archive' };
   if (isPdf) return { type: 'pdf' };
