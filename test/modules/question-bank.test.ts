@@ -166,6 +166,8 @@ describe('browsing the bank', () => {
       expect(res.status, id).toBe(404);
       expect(res.body.error.code).toBe('resource_not_found');
     }
+    // Past the router's limit on a path parameter, as on every route.
+    expect((await client.call('GET', `/v1/question-bank/questions/${'x'.repeat(101)}`, { key: key() })).body.error.code).toBe('parameter_invalid');
     // The bank is for the secret key: a publishable key or no key is refused.
     expect((await client.call('GET', `/v1/question-bank/questions/${first.id}`, { key: org.keys.publishable_test })).status).toBe(401);
     expect((await client.call('GET', '/v1/question-bank/questions')).status).toBe(401);
