@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOrganizationQuestions } from '../../src/modules/question-bank/catalog.js';
 import { questionId, QuestionFileError } from '../../src/modules/question-bank/content.js';
-import { importCompanyFolders } from '../../src/modules/question-bank/import.js';
+import { importCompanyFolders, WINDOW_FILE_MAX_BYTES } from '../../src/modules/question-bank/import.js';
 import { testClient } from '../helpers/client.js';
 import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
@@ -439,6 +439,11 @@ describe('importing company-wise files', () => {
     ].join('\n'));
     write('Unclosed Quote', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Fine,10,0.5,https://example.com/a\n\nEASY,"Never closed,10,0.5,https://example.com/b\nEASY,Later,10,0.5,https://example.com/c\n');
     write('Bad Topics', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nEASY,Topical,10,0.5,https://example.com/t,"Arrays, Bell\u0007"\n');
+    // Were unbounded: a row could name any number of topics (each one added to the taxonomy), and a file of any size
+    // was read whole into memory.
+    write('Many Topics', 'All.csv', `Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nEASY,Topical,10,0.5,https://example.com/t,"${Array.from({ length: 21 }, (_, i) => `T${i}`).join(', ')}"\n`);
+    write('Huge File', 'All.csv', 'Difficulty,Title,Frequency,Acceptance Rate,Link\n');
+    truncateSync(path.join(dir, 'import', 'Huge File', 'All.csv'), WINDOW_FILE_MAX_BYTES + 1);
     mkdirSync(path.join(dir, 'elsewhere', 'Linked Co'), { recursive: true });
     writeFileSync(path.join(dir, 'elsewhere', 'Linked Co', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Linked Row,10,0.5,https://example.com/l\n');
     symlinkSync(path.join(dir, 'elsewhere', 'Linked Co'), path.join(dir, 'import', 'Linked Co'));
@@ -454,6 +459,8 @@ describe('importing company-wise files', () => {
     expect(byFile['Bad Titles/All.csv']!.errors.map((e) => e.line)).toEqual([2, 4, 5, 6]);
     expect(byFile['Unclosed Quote/All.csv']!.errors).toEqual([{ line: 4, message: 'not valid CSV: a quote opened in this row is never closed' }]);
     expect(byFile['Bad Topics/All.csv']!.errors).toEqual([{ line: 2, message: expect.stringContaining('topics: no control or invisible characters') }]);
+    expect(byFile['Many Topics/All.csv']!.errors).toEqual([{ line: 2, message: 'topics: at most 20 per row (21 given)' }]);
+    expect(byFile['Huge File/All.csv']).toMatchObject({ status: 'rejected', errors: [{ line: 0, message: expect.stringContaining('a window file is at most 16 MiB') }] });
     expect(summary.files.some((f) => f.company === 'Linked Co')).toBe(false);
     expect((await all('search=%22Linked%20Row%22')).length).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
@@ -16,6 +16,9 @@ const WINDOW_FILES: Array<[RegExp, Bucket | 'older']> = [
   [/^thirty days$/, '30d'], [/^three months$/, '90d'], [/^six months$/, '180d'], [/^more than six months$/, 'older'], [/^all$/, 'all'],
 ];
 const COLUMNS = ['difficulty', 'title', 'frequency', 'acceptance rate', 'link'];
+/** A company's All file lists a few thousand rows (well under 1 MiB): 16 MiB is a wrong file, refused unread. */
+export const WINDOW_FILE_MAX_BYTES = 16 * 1024 * 1024;
+const ROW_TOPICS_MAX = 20;
 
 export interface ImportedRow { line: number; difficulty: Difficulty; title: string; frequency: number; acceptance: number | null; link: string | null; topics: string[] }
 export interface FileOutcome {
@@ -95,6 +98,7 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
     // \S lets control and format characters through (a NUL, a bidi override): a link holds none of them.
     if (link !== null && (!/^https?:\/\/\S+$/i.test(link) || link.length > 2000 || INVISIBLE.test(link))) { bad(`link ${JSON.stringify(link.slice(0, 80))}: an http(s) URL`); continue; }
     const topics = topicsAt ? record[5].split(',').map((t) => t.trim()).filter((t) => t.length > 0) : [];
+    if (topics.length > ROW_TOPICS_MAX) { bad(`topics: at most ${ROW_TOPICS_MAX} per row (${topics.length} given)`); continue; }
     if (topics.some((t) => t.length > 60)) { bad('topics: names of at most 60 characters'); continue; }
     if (topics.some((t) => INVISIBLE.test(t))) { bad('topics: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
     rows.push({ line, difficulty, title, frequency, acceptance, link, topics });
@@ -128,6 +132,12 @@ export async function importCompanyFolders(db: Kysely<Database>, dir: string, op
       taken.set(slot, file);
       let text: string;
       try {
+        const size = statSync(path.join(dir, file)).size;
+        if (size > WINDOW_FILE_MAX_BYTES) {
+          outcome.status = 'rejected';
+          outcome.errors = [{ line: 0, message: `${size} bytes: a window file is at most ${WINDOW_FILE_MAX_BYTES / 1024 / 1024} MiB` }];
+          continue;
+        }
         text = readFileSync(path.join(dir, file), 'utf8');
       } catch (error) {
         outcome.status = 'rejected';
