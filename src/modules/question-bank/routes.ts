@@ -89,8 +89,8 @@ export function questionBankRoutes(app: App, service: QuestionBankService): void
   app.route({
     method: 'GET', url: '/v1/question-bank/questions/:id',
     ...operation({ ...secret, id: 'getQuestionBankQuestion', summary: 'A question with its statistics per time bucket, companies and guidance' }, {
-      // Any string: an unknown or malformed id is the same 404 (one over 100 characters is refused by the router).
-      params: Type.Object({ id: Type.String() }, { additionalProperties: false }), response: { 200: Detail },
+      // Any string: an unknown or malformed id is the same 404 (one over 100 characters is refused by the router first).
+      params: Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false }), response: { 200: Detail },
     }),
     handler: async (request) => service.get(tenantOf(request), request.params.id) as never,
   });
