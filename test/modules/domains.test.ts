@@ -157,6 +157,27 @@ describe('POST /v1/domains', () => {
   });
 });
 
+describe('the allowlist\'s size', () => {
+  // Was unbounded: every origin is sent to each embed page, and any number could be added.
+  it('is at most 100 origins per environment, concurrent additions included; a deletion makes room', async () => {
+    const org = await h.createOrg('Many Origins');
+    const k = org.keys.secret_test;
+    for (let i = 0; i < 96; i++) await addDomain(freshOrigin('many'), k);
+    const racing = await Promise.all(Array.from({ length: 8 }, () => req('POST', '/v1/domains', { origin: freshOrigin('race') }, k)));
+    expect(racing.filter((r) => r.statusCode === 201)).toHaveLength(4);
+    for (const r of racing.filter((x) => x.statusCode !== 201)) expectError(r, 400, 'domain_limit', 'origin');
+    expect(racing.find((r) => r.statusCode !== 201)!.json().error.message).toMatch(/100 origins/);
+    const listed = await req('GET', '/v1/domains?limit=100', undefined, k);
+    expect(listed.json().data).toHaveLength(100);
+    // Already there: still the existing record, not refused.
+    await addDomain(listed.json().data[0].origin, k, 200);
+    // The other environment has its own 100.
+    await addDomain(freshOrigin('live'), org.keys.secret_live);
+    expect((await req('DELETE', `/v1/domains/${listed.json().data[0].id}`, undefined, k)).statusCode).toBe(200);
+    await addDomain(freshOrigin('after'), k);
+  });
+});
+
 describe('GET /v1/domains', () => {
   it("lists only this environment's and this organisation's domains, newest first, paginated", async () => {
     const org = await h.createOrg('Listing Co');

@@ -21,15 +21,13 @@ export function createDomainRepo(database: Db) {
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('origin', '=', origin).executeTakeFirst(),
     get: (tenant: Tenant, id: string) => db.selectFrom('domains').selectAll()
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).executeTakeFirst(),
-    insert: async (tx: Kysely<Database>, row: DomainsTable) => {
-      await tx.insertInto('domains').values(row).execute();
-      changes++;
-    },
-    delete: async (tenant: Tenant, id: string) => {
-      await db.deleteFrom('domains')
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).execute();
-      changes++;
-    },
+    count: async (tx: Kysely<Database>, tenant: Tenant) => Number((await tx.selectFrom('domains').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirstOrThrow()).n),
+    insert: (tx: Kysely<Database>, row: DomainsTable) => tx.insertInto('domains').values(row).execute(),
+    delete: (tenant: Tenant, id: string) => db.deleteFrom('domains')
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('id', '=', id).execute(),
+    /** Called once an allowlist write is committed (not before: a read in between would see the old allowlist). */
+    allowlistChanged: () => void changes++,
     allowlistChanges: () => changes,
     /** Whether any organisation allowlists this origin (decides CORS before a token is read). */
     isAllowlistedAnywhere: async (origin: string) => (await anyWithOrigin(origin)).length > 0,

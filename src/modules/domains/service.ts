@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/errors.js';
+import { lockOrganization } from '../../db/locks.js';
 import type { Database, DomainsTable } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
 import { livemodeFlag, type KeyAuth, type Tenant } from '../../platform/context.js';
@@ -14,6 +14,9 @@ export function presentDomain(row: DomainsTable) {
     created_by_key_id: row.created_by_key_id, created_at: toUnixSeconds(row.created_at),
   };
 }
+
+/** Origins per environment: every one is sent to each embed page (`GET /v1/embed-config`). */
+export const DOMAINS_MAX = 100;
 
 /** The origins an organisation allowlists, per environment: session tokens can only be bound to these. */
 export function createDomainService(deps: { db: Kysely<Database>; clock: Clock; repo: DomainRepo }) {
@@ -30,19 +33,26 @@ export function createDomainService(deps: { db: Kysely<Database>; clock: Clock; 
         id: newId(), organization_id: caller.organizationId, livemode: livemodeFlag(caller), origin,
         created_by_key_id: caller.keyId, created_at: clock.now(),
       };
-      try {
-        await repo.insert(db, row);
+      const added = await db.transaction().execute(async (tx) => {
+        // Counted under the organisation's lock, so that concurrent additions cannot pass the limit together.
+        await lockOrganization(tx, caller.organizationId);
+        const there = await repo.find(tx, caller, origin);
+        if (there) return { row: there, created: false };
+        if (await repo.count(tx, caller) >= DOMAINS_MAX) {
+          throw new ApiError('domain_limit', { param: 'origin', message: `This environment allowlists ${DOMAINS_MAX} origins, the most it may; delete one first.` });
+        }
+        await repo.insert(tx, row);
         return { row, created: true };
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        return { row: (await repo.find(db, caller, origin))!, created: false };
-      }
+      });
+      if (added.created) repo.allowlistChanged();
+      return added;
     },
 
     async remove(tenant: Tenant, id: string) {
       const row = await repo.get(tenant, id);
       if (!row) throw notFound('domain', id);
       await repo.delete(tenant, id);
+      repo.allowlistChanged();
       return row;
     },
 

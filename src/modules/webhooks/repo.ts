@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { lockOrganization } from '../../db/locks.js';
 import type { Db } from '../../db/database.js';
 import type {
   Database, DeliveryStatus, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable,
@@ -42,9 +43,7 @@ export function createWebhookRepo(database: Db) {
           .whereRef('webhook_attempts.created_at', '>=', 'webhook_deliveries.updated_at').as('attempts')])
       .where('webhook_deliveries.endpoint_id', '=', endpointId).where('webhook_deliveries.status', '=', 'pending')
       .execute().then((rows) => rows.map((r) => ({ id: r.id, event_id: r.event_id, event_type: r.event_type, attempts: Number(r.attempts ?? 0) }))),
-    /** Serialises registrations of one organisation (a no-op write on its row), so that counting them is exact. */
-    lockOrganization: (tx: Kysely<Database>, organizationId: string) => tx.updateTable('organizations').set({ name: sql`name` })
-      .where('id', '=', organizationId).execute(),
+    lockOrganization,
     /** Endpoints of the environment not deleted (disabled ones too: they are re-enabled at will). */
     countEndpoints: async (tx: Kysely<Database>, tenant: Tenant) => Number((await tx.selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', tenant.organizationId)
