@@ -349,6 +349,31 @@ describe('edges a review found', () => {
     expect(r.domains.find((d: any) => d.key === 'constructor')).toMatchObject({ name: 'Extraversion', raw: 1 + 2 + 4 + 2, mean: 2.25 });
   });
 
+  // Was a bug: local norms were a plain object, so with no spread on any scale a domain keyed `constructor` read as
+  // placed (Object.prototype.constructor): the report said norm_group "local" and, in its summary, that it had none.
+  it('fifty identical sheets of an instrument with a domain keyed constructor give no local norms', async () => {
+    const own = await h.createOrg('Inherited Norms Ltd', 100);
+    const mini = JSON.parse(readFileSync(new URL('../../catalog/psychometric/mini-ipip.json', import.meta.url), 'utf8'));
+    const domain = (k: string) => (k === 'E' ? 'constructor' : k);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'prep-instrument-')), 'instrument.json');
+    writeFileSync(file, JSON.stringify({
+      ...mini, slug: 'inherited-norms', scales: mini.scales.map((sc: any) => ({ ...sc, key: domain(sc.key) })),
+      items: mini.items.map((i: any) => ({ ...i, domain: domain(i.domain) })),
+    }));
+    await addOrganizationInstrument(h.db.kysely, own.id, file);
+    let last = '';
+    for (let n = 1; n <= 50; n++) {
+      const s = await kit.session(own.keys.secret_test, 'inherited-norms');
+      await kit.answerAll(s, () => 3, 20);
+      last = s.id;
+    }
+    const r = (await kit.call('GET', `/v1/psychometric-sessions/${last}/report`, { key: own.keys.secret_test })).body;
+    expect(r.norm_group).toBeNull();
+    expect(r.summary).toMatch(/^Raw and mean item scores only/);
+    const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'psychometric.completed').execute();
+    expect(events.map((e) => JSON.parse(e.payload).data.object).find((o) => o.id === last).norm_group).toBeNull();
+  }, 60_000);
+
   // Was a bug: the label came from the unrounded T, so a T shown as 45.0 could read "low" (the bands put 45 in average).
   it('labels the T-score it shows', () => {
     expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });

@@ -82,7 +82,8 @@ export const LOCAL_SD_MIN = 1;
  */
 export function localNorms(sheets: Array<Record<string, number>>): Record<string, [number, number]> {
   const keys = new Set(sheets.flatMap((s) => Object.keys(s)));
-  const out: Record<string, [number, number]> = {};
+  // No prototype: a scale keyed `constructor` left unplaced must read as unplaced, not as Object.
+  const out = Object.create(null) as Record<string, [number, number]>;
   for (const key of keys) {
     const values = sheets.map((s) => s[key]).filter((v): v is number => typeof v === 'number');
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
