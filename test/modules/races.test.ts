@@ -97,6 +97,38 @@ describe('races', () => {
     }
   });
 
+  // Was a bug on PostgreSQL: proctoring signals read the session before taking its lock, so a post that met a finalize
+  // under way (holding the lock) recorded its signals once the candidate had finished.
+  it('proctoring signals racing a finalize: none is recorded once the finalize has committed', async () => {
+    const org = await h.createOrg('Signals racing finalize', 100);
+    const key = org.keys.secret_test;
+    const testId = (await h.db.kysely.selectFrom('coding_tests').select('id').where('slug', '=', 'foundations-practice-set').executeTakeFirstOrThrow()).id;
+    const a = await client.assign(key, 'coding', testId);
+    const token = await client.token(key, 'coding', a.id);
+    expect((await client.call('POST', `/v1/coding-sessions/${a.id}/start`, { token })).status).toBe(200);
+    // Another transaction finalizes the session (as finalize does, under the row's lock) and holds it uncommitted.
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => { commit = resolve; });
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => { holding = resolve; });
+    const finalizer = h.db.kysely.transaction().execute(async (tx) => {
+      await tx.updateTable('coding_sessions').set({ status: 'in_progress', finalize_requested_at: h.clock.now(), updated_at: h.clock.now() })
+        .where('id', '=', a.id).execute();
+      holding();
+      await committing;
+    });
+    await holds;
+    const reply = client.call('POST', `/v1/coding-sessions/${a.id}/events`, { token, body: { events: [{ type: 'tab_hidden' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    commit();
+    await finalizer;
+    const answered = await reply;
+    expect(answered.status, answered.raw).toBe(202);
+    expect(answered.body.recorded).toBe(0);
+    const kept = await h.db.kysely.selectFrom('proctoring_events').select('id').where('subject_id', '=', a.id).execute();
+    expect(kept).toHaveLength(0);
+  });
+
   // Was a bug on PostgreSQL: a start (or a cancel) that read its assignment open just before the 7-day window closed,
   // then waited on the row while the lapse was announced (abandoned event, credit back, a report of nothing), went on:
   // a session announced abandoned was started (its submit could never store its report), or cancelled.

@@ -468,11 +468,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       });
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
-        const row = await mustGet(tx, tenant, id);
+        // Read under the session's lock (concurrent posts queue here, so the cap holds): a finalize under way is seen
+        // once it has committed.
+        const row = await repo.locked(tx, tenant, id);
+        if (!row) throw notFound(kind.noun, id);
         // Finalized, the candidate is done, though scoring may still run: what the page reports after is not theirs to answer for.
         if (!OPEN_STATUSES.includes(row.status) || finalizedAt(row)) return 0;
-        // Concurrent posts for one session queue here (a row lock on PostgreSQL), so the cap holds.
-        await repo.lock(tx, id);
         const room = Math.max(0, PROCTORING_EVENTS_CAP - (await repo.countEvents(tx, id)));
         const kept = events.slice(0, room);
         if (kept.length === 0) return 0;
