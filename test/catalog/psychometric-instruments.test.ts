@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readInstruments, validateInstrument, type Instrument } from '../../src/modules/psychometric/instrument.js';
+import { InstrumentError, readInstruments, validateInstrument, type Instrument } from '../../src/modules/psychometric/instrument.js';
 
 // The psychometric catalogue itself: every instrument's key is complete and matches its published structure.
 const instruments = readInstruments();
@@ -62,5 +62,28 @@ describe('the psychometric catalogue', () => {
     expect(() => validateInstrument(longId)).toThrow(/must be 1–64/);
     const odd: Instrument = { ...mini, languages: ['en', 'fil'], choices: { ...mini.choices, fil: mini.choices.en! }, items: mini.items.map((it) => ({ ...it, text: { ...it.text, fil: it.text.en! } })) };
     expect(() => validateInstrument(odd)).toThrow(/language fil/);
+  });
+
+  // Was a bug: a file the API cannot show was loaded. A scale without a name made the organisation's whole test list
+  // answer 500; a mean that is not a number gave scores no T-score but the label "average"; a malformed structure
+  // failed with a TypeError (the CLI printed a stack) instead of saying what is wrong.
+  it('refuses a file whose shape the API cannot serve, saying what is wrong', () => {
+    const mini = bySlug('mini-ipip');
+    const broken = (change: (m: any) => unknown) => () => validateInstrument(change(structuredClone(mini)) as Instrument, 'file.json');
+    const cases: Array<[(m: any) => unknown, RegExp]> = [
+      [(m) => ({ ...m, scales: m.scales.map((sc: any, n: number) => (n === 0 ? { key: sc.key, facets: [] } : sc)) }), /each scale needs a key, a name/],
+      [(m) => ({ ...m, scales: m.scales.map((sc: any) => ({ key: sc.key, name: sc.name })) }), /each scale needs a key, a name and facets/],
+      [(m) => ({ ...m, scales: undefined }), /scales, items and choices are required/],
+      [(m) => ({ ...m, items: [null, ...m.items] }), /each item is an object/],
+      [(m) => ({ ...m, items: m.items.map((it: any, n: number) => (n === 0 ? { ...it, text: { en: { a: 1 } } } : it)) }), /has no en text/],
+      [(m) => ({ ...m, choices: { en: [1, 2, 3, 4, 5] } }), /en needs five answer labels/],
+      [(m) => ({ ...m, norms: { key: 'x', label: 'x', source: 'x', mean_sd: Object.fromEntries(m.scales.map((sc: any) => [sc.key, ['12', 2]])) } }), /norms have no mean and SD/],
+      [(m) => ({ ...m, norms: 'published' }), /norms need a key/],
+      [() => null, /an instrument is a JSON object/],
+    ];
+    for (const [change, message] of cases) {
+      expect(broken(change), String(message)).toThrow(InstrumentError);
+      expect(broken(change), String(message)).toThrow(message);
+    }
   });
 });

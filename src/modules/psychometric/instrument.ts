@@ -114,10 +114,21 @@ export const LANGUAGE_TAG = /^[a-z]{2}(-[a-z]{2})?$/;
 const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 /** Every key complete: each item on a known scale, each scale and facet with items, each item in every language. */
-export function validateInstrument(i: Instrument, where = i.slug): void {
+export function validateInstrument(i: Instrument, where = i?.slug): void {
   const fail = (message: string) => { throw new InstrumentError(`${where}: ${message}`); };
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(i.slug ?? '')) fail('slug must be kebab-case');
-  if (!i.name || !i.description || !i.source) fail('name, description and source are required');
+  // The shape first, as the API shows it (an organisation's file is JSON from anywhere): a scale without a name made
+  // its organisation's test list a 500, and a mean that is not a number labelled a score with no T "average".
+  const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+  if (!isObject(i)) fail('an instrument is a JSON object');
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(typeof i.slug === 'string' ? i.slug : '')) fail('slug must be kebab-case');
+  if (!isText(i.name) || !isText(i.description) || !isText(i.source)) fail('name, description and source are required');
+  if (!Array.isArray(i.scales) || !Array.isArray(i.items) || !isObject(i.choices)) fail('scales, items and choices are required');
+  for (const scale of i.scales) {
+    if (!isObject(scale) || !isText(scale.key) || !isText(scale.name) || !Array.isArray(scale.facets)) fail('each scale needs a key, a name and facets (a list, empty without facets)');
+    for (const facet of scale.facets) if (!isObject(facet) || !isText(facet.key) || !isText(facet.name)) fail(`each facet of ${scale.key} needs a key and a name`);
+  }
+  for (const item of i.items) if (!isObject(item) || !isObject(item.text)) fail('each item is an object with its texts');
   if (!Number.isInteger(i.estimated_minutes) || i.estimated_minutes < 1) fail('estimated_minutes must be a positive whole number');
   if (!Array.isArray(i.languages) || i.languages.length === 0) fail('languages are required');
   // As the API takes them: a language the assign route refuses, or an item id progress refuses, could never be used.
@@ -137,17 +148,23 @@ export function validateInstrument(i: Instrument, where = i.slug): void {
     if (!scale) fail(`item ${item.id} is on unknown domain ${item.domain}`);
     if (item.facet !== null && !scale!.facets.some((f) => f.key === item.facet)) fail(`item ${item.id} is on unknown facet ${item.facet}`);
     if (item.keyed !== 'plus' && item.keyed !== 'minus') fail(`item ${item.id} must be keyed plus or minus`);
-    for (const language of i.languages) if (!item.text[language]) fail(`item ${item.id} has no ${language} text`);
+    for (const language of i.languages) if (!isText(item.text[language])) fail(`item ${item.id} has no ${language} text`);
   }
   for (const scale of i.scales) {
     if (!i.items.some((item) => item.domain === scale.key)) fail(`domain ${scale.key} has no items`);
     for (const facet of scale.facets) if (!i.items.some((item) => item.facet === facet.key)) fail(`facet ${facet.key} has no items`);
   }
-  for (const language of i.languages) if (i.choices[language]?.length !== 5) fail(`${language} needs five answer labels`);
-  if (i.norms) {
+  for (const language of i.languages) {
+    const labels = i.choices[language];
+    if (!Array.isArray(labels) || labels.length !== 5 || !labels.every(isText)) fail(`${language} needs five answer labels`);
+  }
+  if (i.norms !== null && i.norms !== undefined) {
+    if (!isObject(i.norms) || !isText(i.norms.key) || !isText(i.norms.label) || !isText(i.norms.source) || !isObject(i.norms.mean_sd)) {
+      fail('norms need a key, a label, a source and mean_sd (or are null)');
+    }
     for (const key of i.scales.flatMap((s) => [s.key, ...s.facets.map((f) => f.key)])) {
-      const ms = i.norms.mean_sd[key];
-      if (!ms || !(ms[1] > 0)) fail(`norms have no mean and SD for ${key}`);
+      const ms = Object.hasOwn(i.norms!.mean_sd, key) ? i.norms!.mean_sd[key] : undefined;
+      if (!Array.isArray(ms) || !Number.isFinite(ms[0]) || !Number.isFinite(ms[1]) || !(ms[1] > 0)) fail(`norms have no mean and SD for ${key}`);
     }
   }
 }
