@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { joinAll } from '../helpers/recordings.js';
@@ -78,6 +78,26 @@ describe('code during the interview', () => {
     const huge = await kit.call('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'x'.repeat(64 * 1024 + 1) } });
     expect(huge.status).toBe(400);
     await channel.close();
+  });
+});
+
+describe('review: a run asked for past the cap of code snapshots', () => {
+  it('is refused before the sandbox runs it (it used to run, then be refused)', async () => {
+    const { interview, token, channel } = await kit.started(key(), { round_type: 'live-coding' });
+    await channel.close();
+    const now = h.clock.now();
+    await h.db.kysely.insertInto('interview_turns').values(Array.from({ length: 200 }, (_, i) => ({
+      interview_id: interview.id, seq: 10_000 + i, speaker: 'candidate' as const, kind: 'code' as const, text: 'Shared python code (1 line).',
+      question_position: null, client_id: null, data: JSON.stringify({ language: 'python', source: 'x = 1', run: null }), at_ms: 0, created_at: now,
+    }))).execute();
+    const execute = vi.spyOn(h.services.sandbox, 'execute');
+    try {
+      const res = await kit.call('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'print(1)', run: true } });
+      expect(res.body.error?.code, res.raw).toBe('interview_limit_reached');
+      expect(execute).not.toHaveBeenCalled();
+    } finally {
+      execute.mockRestore();
+    }
   });
 });
 

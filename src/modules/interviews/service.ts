@@ -139,11 +139,14 @@ export function createInterviewService(deps: {
    * A code snapshot or a whiteboard image joins the transcript as the candidate's turn, at most `max` of its kind per
    * interview, while the interview runs.
    */
+  async function refuseOverCap(tx: Kysely<Database>, id: string, kind: 'code' | 'board', max: number, what: string): Promise<void> {
+    if (await repo.countTurns(tx, id, kind) >= max) throw new ApiError('interview_limit_reached', { message: `An interview keeps at most ${max} ${what}.` });
+  }
   async function appendArtifact(id: string, kind: 'code' | 'board', max: number, what: string, text: string, data: unknown) {
     return db.transaction().execute(async (tx) => {
       const row = (await repo.locked(tx, id))!;
       assertRunning(row);
-      if (await repo.countTurns(tx, id, kind) >= max) throw new ApiError('interview_limit_reached', { message: `An interview keeps at most ${max} ${what}.` });
+      await refuseOverCap(tx, id, kind, max, what);
       const state = JSON.parse(row.interviewer) as InterviewerState;
       const now = clock.now();
       return repo.appendTurn(tx, {
@@ -444,6 +447,8 @@ export function createInterviewService(deps: {
       assertRunning(before);
       let run: CodeRun | null = null;
       if (input.run) {
+        // A snapshot past the cap would be refused after its run: refused before the sandbox spends anything on it.
+        await refuseOverCap(db, id, 'code', CODE_SNAPSHOTS_MAX, 'code snapshots');
         await checkSandboxLanguage(sandbox, input.language);
         const plan = fromRows(await repo.questions(db, id));
         const state = JSON.parse(before.interviewer) as { index: number };
