@@ -168,6 +168,30 @@ describe('creating an interview', () => {
     expect(late.body.error.code).toBe('session_already_started');
   });
 
+  it('review: refuses a question or role that is only white space (it made a plan with an empty question)', async () => {
+    const candidate = await kit.client.candidate(key());
+    const body = { candidate_id: candidate, round_type: 'behavioral', difficulty: 3, role: 'Engineer' };
+    for (const [extra, param] of [
+      [{ questions: [{ prompt: ' '.repeat(12) }] }, 'questions[0].prompt'],
+      [{ questions: [{ prompt: `  a${' '.repeat(10)}` }] }, 'questions[0].prompt'], // 1 character once trimmed, under the 10
+      [{ questions: [{ prompt: 'Tell me about a hard project.', title: '   ' }] }, 'questions[0].title'],
+      [{ questions: [{ prompt: 'Tell me about a hard project.', key_points: ['    '] }] }, 'questions[0].key_points[0]'],
+      [{ questions: [{ prompt: 'Tell me about a hard project.', follow_ups: ['\t\n '] }] }, 'questions[0].follow_ups[0]'],
+      [{ role: '   ' }, 'role'],
+    ] as const) {
+      const res = await kit.call('POST', '/v1/interviews', { key: key(), body: { ...body, ...extra } });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param });
+    }
+    const interview = await kit.create(key());
+    const add = await kit.call('POST', `/v1/interviews/${interview.id}/questions`, { key: key(), body: { questions: [{ prompt: ' '.repeat(40) }] } });
+    expect(add.body.error).toMatchObject({ code: 'parameter_invalid', param: 'questions[0].prompt' });
+    // Padding around a real question is still taken (and trimmed).
+    const padded = await kit.create(key(), { questions: [{ prompt: '  What would you change about your team?  ' }] });
+    const plan = await kit.client.ok('GET', `/v1/interviews/${padded.id}/questions`, { key: key() }, 200);
+    expect(plan.data.at(-1).prompt).toBe('What would you change about your team?');
+  });
+
   it('is not found from another organisation or the other environment', async () => {
     const interview = await kit.create(key());
     const other = await h.createOrg('Other interviews');

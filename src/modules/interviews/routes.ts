@@ -40,11 +40,14 @@ const Interview = Type.Object({
 });
 
 const ASKS = ['story', 'view'] as const;
+/** Text that is not only white space: at least `min` characters from its first visible one to its last. */
+const Visible = (min: number, max: number, description?: string) =>
+  Text({ min, max, pattern: min > 1 ? `\\S[\\s\\S]{${min - 2},}\\S` : '\\S', ...(description ? { description } : {}) });
 const CustomerQuestionSchema = Type.Object({
-  prompt: Text({ min: 10, max: 2000, description: 'What the interviewer asks' }),
-  title: Type.Optional(Text({ min: 1, max: 120 })),
-  key_points: Type.Optional(Type.Array(Text({ min: 3, max: 400 }), { maxItems: 8, description: 'What a strong answer covers (the interviewer probes for the missing ones; never read out)' })),
-  follow_ups: Type.Optional(Type.Array(Text({ min: 3, max: 400 }), { maxItems: 5 })),
+  prompt: Visible(10, 2000, 'What the interviewer asks'),
+  title: Type.Optional(Visible(1, 120)),
+  key_points: Type.Optional(Type.Array(Visible(3, 400), { maxItems: 8, description: 'What a strong answer covers (the interviewer probes for the missing ones; never read out)' })),
+  follow_ups: Type.Optional(Type.Array(Visible(3, 400), { maxItems: 5 })),
   asks: Type.Optional(StringEnum(ASKS, { description: 'story (default): a past example, followed up and rated by STAR; view: a view or a preference, followed up by its key points and follow-ups and left out of the STAR ratings' })),
 }, { additionalProperties: false });
 
@@ -174,7 +177,7 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
         candidate_id: Uuid,
         round_type: Text({ min: 1, max: 80, description: 'A slug of GET /v1/round-types' }),
         difficulty: Type.Integer({ minimum: 1, maximum: 5, description: '1 entry … 5 principal' }),
-        role: Text({ min: 1, max: 200, description: 'The role interviewed for' }),
+        role: Visible(1, 200, 'The role interviewed for'),
         key: Type.Optional(Text({ min: 1, max: 512, description: 'The key of a resume registered for this candidate (POST /v1/resumes): the contract\'s name' })),
         resume_key: Type.Optional(Text({ min: 1, max: 512, description: 'The same as key (the name the interviews issue gives it); send one of the two' })),
         company_id: Type.Optional(Uuid),
