@@ -57,7 +57,10 @@ export async function invitationFor(tx: Kysely<Database>, deps: {
   const base = { to: deps.candidate.email, subject, text, sent_at: null, error: null };
   if (!deps.tenant.livemode) return { ...base, status: 'not_sent', reason: 'test_mode' };
   if (!deps.smtpConfigured) return { ...base, status: 'not_sent', reason: 'smtp_not_configured' };
-  await deps.queue.enqueue(tx, INVITE_JOB, { interview_id: deps.row.id }, { uniqueKey: `${INVITE_JOB}:${deps.row.id}`, maxAttempts: 5 });
+  // Its link lives 7 days at most: an interview whose window closes later is invited 7 days before it closes, so the
+  // link still opens the room at the booked time (minted now, it lapsed weeks before).
+  const runAt = Math.max(deps.row.created_at, deps.row.join_by - INVITE_LINK_TTL_S * 1000);
+  await deps.queue.enqueue(tx, INVITE_JOB, { interview_id: deps.row.id }, { uniqueKey: `${INVITE_JOB}:${deps.row.id}`, maxAttempts: 5, runAt });
   return { ...base, status: 'queued', reason: null };
 }
 
