@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
+import { createCatalogueRepo } from '../../src/modules/catalogues/repo.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -190,6 +191,19 @@ describe('creating an interview', () => {
     const padded = await kit.create(key(), { questions: [{ prompt: '  What would you change about your team?  ' }] });
     const plan = await kit.client.ok('GET', `/v1/interviews/${padded.id}/questions`, { key: key() }, 200);
     expect(plan.data.at(-1).prompt).toBe('What would you change about your team?');
+  });
+
+  it('review: an organisation\'s own round type of a shared slug is the one used, on both engines, and named once', async () => {
+    const own = await kit.organization('Own behavioural round');
+    await createCatalogueRepo(h.db).addRoundType(own.id, { slug: 'behavioral', name: 'Our behavioural', description: 'Ours', duration_minutes: 30 }, h.clock.now());
+    const interview = await kit.create(own.keys.secret_live);
+    // PostgreSQL sorts NULL first in descending order: the shared round type (45 minutes) was taken there.
+    expect(interview).toMatchObject({ round_type: 'behavioral', round_name: 'Our behavioural', duration_minutes: 30 });
+    const unknown = await kit.call('POST', '/v1/interviews', {
+      key: own.keys.secret_test, body: { candidate_id: await kit.client.candidate(own.keys.secret_test), round_type: 'nope', difficulty: 3, role: 'x' },
+    });
+    expect(unknown.body.error.code).toBe('invalid_round_type');
+    expect(unknown.body.error.message.match(/\bbehavioral\b/g)).toHaveLength(1);
   });
 
   it('is not found from another organisation or the other environment', async () => {

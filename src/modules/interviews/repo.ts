@@ -181,8 +181,9 @@ export function createInterviewRepo(database: Db) {
       .where('id', '=', id).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),
     roundType: (tx: Kysely<Database>, organizationId: string, slug: string) => tx.selectFrom('round_types').selectAll()
       .where('slug', '=', slug).where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
-      .orderBy('organization_id', 'desc').executeTakeFirst(),
-    roundSlugs: async (tx: Kysely<Database>, organizationId: string) => (await tx.selectFrom('round_types').select('slug')
+      // The organisation's own before the shared one of its slug (`desc` sorts NULL first on PostgreSQL, last on SQLite).
+      .orderBy((eb) => eb('organization_id', 'is', null)).executeTakeFirst(),
+    roundSlugs: async (tx: Kysely<Database>, organizationId: string) => (await tx.selectFrom('round_types').select('slug').distinct()
       .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).orderBy('slug').execute()).map((r) => r.slug),
     company: (tx: Kysely<Database>, organizationId: string, id: string) => tx.selectFrom('companies').selectAll().where('id', '=', id)
       .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst(),
