@@ -156,6 +156,20 @@ describe('proctoring signals', () => {
   });
 });
 
+describe('review: the server\'s own pause signal sent by the room', () => {
+  it('is refused, so the cap of 500 holds (it was uncounted: sent without end) and pauses are only the server\'s', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    await channel.close();
+    const forged = await kit.call('POST', `/v1/interviews/${interview.id}/events`, {
+      token, body: { events: [{ type: 'tab_hidden' }, { event: 'interview_paused' }] },
+    });
+    expect(forged.status, forged.raw).toBe(400);
+    expect(forged.body.error).toMatchObject({ code: 'parameter_invalid', param: 'events[1].event' });
+    const stored = await h.db.kysely.selectFrom('proctoring_events').select('type').where('subject_id', '=', interview.id).execute();
+    expect(stored).toEqual([]);
+  });
+});
+
 /** Answers that make an interview scorable. */
 const ANSWERS = ['At my last job I owned the billing migration and planned it with finance.', 'I moved the data in batches and I checked totals after each batch.', 'As a result we switched over with no lost invoices and a week early.'];
 

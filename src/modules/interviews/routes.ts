@@ -12,7 +12,7 @@ import type { Languages } from '../coding/routes.js';
 import type { Invitation } from './invitations.js';
 import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
-import type { InterviewRow } from './repo.js';
+import { PAUSE_SIGNAL, type InterviewRow } from './repo.js';
 import { BOARD_MAX_BYTES, BOARD_MAX_IMAGES, SLOT_HORIZON_DAYS, SLOT_MINUTES, type InterviewService } from './service.js';
 import { elapsedMs, INTERVIEW_STATUSES, STATUS_CODES } from './states.js';
 
@@ -405,6 +405,10 @@ export function interviewRoutes(app: App, service: InterviewService, deps: { lan
         if (name === undefined) throw new ApiError('parameter_missing', { param: `events[${i}].type`, message: 'Each event needs type (or event).' });
         if (e.type !== undefined && e.event !== undefined && e.type !== e.event) {
           throw new ApiError('parameter_invalid', { param: `events[${i}].event`, message: 'type and event disagree; send one of them.' });
+        }
+        // The server's own signal (each pause): outside the room's cap, so the room may not send it.
+        if (name === PAUSE_SIGNAL) {
+          throw new ApiError('parameter_invalid', { param: `events[${i}].${e.type === undefined ? 'event' : 'type'}`, message: `${PAUSE_SIGNAL} is recorded by the server when the interview is paused.` });
         }
         return name;
       });
