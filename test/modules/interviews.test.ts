@@ -275,6 +275,18 @@ describe('cancel and slots', () => {
   });
 });
 
+describe('review: the report of an interview that never took place', () => {
+  it('says so, as the transcript does, rather than "retry later" for ever', async () => {
+    const interview = await kit.create(key());
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/cancel`, { key: key() }, 200);
+    const transcript = await kit.call('GET', `/v1/interviews/${interview.id}/transcript`, { key: key() });
+    expect(transcript.body.error).toMatchObject({ code: 'transcript_not_ready', message: expect.stringContaining('never took place') });
+    const report = await kit.call('GET', `/v1/interviews/${interview.id}/report`, { key: key() });
+    expect([report.status, report.body.error.code]).toEqual([400, 'report_not_ready']);
+    expect(report.body.error.message).toContain('never took place');
+  });
+});
+
 describe('launch links', () => {
   it('mints a single-use hosted link bound to the interview, capped by its join window', async () => {
     const interview = await kit.create(key());

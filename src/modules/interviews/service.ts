@@ -85,6 +85,13 @@ export function subjectState(row: InterviewRow, now: number): SubjectState {
   return 'open';
 }
 
+/** Why there is no transcript or report for good (processing gave up, or the interview never took place); else the code's "retry later". */
+function notReady(row: InterviewRow, what: 'transcript' | 'report'): { message?: string } {
+  if (row.failure_reason === 'processing_error') return { message: UNPROCESSABLE };
+  if (CLOSED.has(row.status) && row.status !== 'ended' && !row.joined_at) return { message: `The interview never took place, so there is no ${what}.` };
+  return {};
+}
+
 function refuseClosed(row: InterviewRow, now: number): void {
   const state = subjectState(row, now);
   if (state === 'lapsed') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
@@ -516,17 +523,14 @@ export function createInterviewService(deps: {
     async transcript(tenant: Tenant, id: string) {
       const row = await settled(tenant, id);
       const stored = await repo.report(db, tenant, id);
-      if (!stored) {
-        throw new ApiError('transcript_not_ready', row.failure_reason === 'processing_error' ? { message: UNPROCESSABLE }
-          : CLOSED.has(row.status) && row.status !== 'ended' && !row.joined_at ? { message: 'The interview never took place, so there is no transcript.' } : {});
-      }
+      if (!stored) throw new ApiError('transcript_not_ready', notReady(row, 'transcript'));
       return { row, transcript: JSON.parse(stored.transcript) as TranscriptTurn[], createdAt: stored.created_at };
     },
 
     async report(tenant: Tenant, id: string) {
       const row = await settled(tenant, id);
       const stored = await repo.report(db, tenant, id);
-      if (!stored) throw new ApiError('report_not_ready', row.failure_reason === 'processing_error' ? { message: UNPROCESSABLE } : {});
+      if (!stored) throw new ApiError('report_not_ready', notReady(row, 'report'));
       return { row, report: JSON.parse(stored.report) as Record<string, unknown>, createdAt: stored.created_at };
     },
 
