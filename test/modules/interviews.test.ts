@@ -231,6 +231,19 @@ describe('creating an interview', () => {
   });
 });
 
+describe('review: a list read after an interview\'s window lapsed, before the sweep', () => {
+  it('shows it expired, as GET does, and not under status=scheduled (it read scheduled there)', async () => {
+    const candidate = await kit.client.candidate(key());
+    const lapsed = await kit.create(key(), {}, candidate);
+    h.clock.advance(7 * 86_400_000 + 1000);
+    const fresh = await kit.create(key(), {}, candidate);
+    const all = await kit.client.ok('GET', `/v1/interviews?candidate_id=${candidate}`, { key: key() }, 200);
+    expect(all.data.map((i: any) => [i.id, i.status])).toEqual([[fresh.id, 'scheduled'], [lapsed.id, 'expired']]);
+    const scheduled = await kit.client.ok('GET', `/v1/interviews?candidate_id=${candidate}&status=scheduled`, { key: key() }, 200);
+    expect(scheduled.data.map((i: any) => i.id)).toEqual([fresh.id]);
+  });
+});
+
 describe('cancel and slots', () => {
   it('cancels before the join (once, with interview.cancelled), and not after', async () => {
     const interview = await kit.create(key());

@@ -272,7 +272,16 @@ export function createInterviewService(deps: {
       });
     },
 
-    list: (tenant: Tenant, page: PageRequest, filters: { status?: InterviewRow['status']; candidateId?: string }) => repo.list(tenant, page, filters),
+    /** A page of interviews, each as it stands now (as `get`: what is overdue is committed first, before the sweep comes by). */
+    async list(tenant: Tenant, page: PageRequest, filters: { status?: InterviewRow['status']; candidateId?: string }) {
+      const found = await repo.list(tenant, page, filters);
+      const data: InterviewRow[] = [];
+      for (const row of found.data) {
+        const now = await ending.settle(db, row);
+        if (filters.status === undefined || now.status === filters.status) data.push(now); // one that moved on no longer matches
+      }
+      return { ...found, data };
+    },
     get: (tenant: Tenant, id: string) => settled(tenant, id),
 
     /** The bookable windows in [from, to): per window, how many more interviews the organisation may hold then. */
