@@ -238,6 +238,42 @@ describe('prep CLI', () => {
     expect((await prep('bank', 'import', path.join(dir, 'nowhere'))).stderr).toContain('not a readable folder');
   });
 
+  // Was unchecked: a missing name was stored as "undefined", a round of 0 or 10,000 minutes became every interview's
+  // default length (slots assume at most 120), a job could name any company id, a bad entry midway kept those before
+  // it, and a slug the organisation had was a stack trace.
+  it('org catalog add checks every entry first and adds all or none', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-own-catalog-'));
+    const file = path.join(dir, 'entries.json');
+    const add = async (kind: string, entries: unknown) => {
+      writeFileSync(file, JSON.stringify(entries));
+      return prep('org', 'catalog', 'add', '--org', org.organization.id, '--kind', kind, '--file', file);
+    };
+    const round = { slug: 'acme-panel', name: 'Acme panel', description: 'Ours.', duration_minutes: 40 };
+    for (const [entries, says] of [
+      [[round, { ...round, slug: 'acme-zero', duration_minutes: 0 }], 'duration_minutes is a whole number from 5 to 120'],
+      [[{ ...round, duration_minutes: 10_000 }], 'duration_minutes'],
+      [[{ slug: 'acme-nameless', duration_minutes: 30 }], 'name is text'],
+      [[round, round], 'names acme-panel twice'],
+    ] as const) {
+      const refused = await add('round-type', entries);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(says);
+    }
+    const a = await api();
+    const rounds = async () => (await a.inject({ method: 'GET', url: '/v1/round-types?limit=100', headers: bearer(org.keys.secret_test) })).json().data.map((r: any) => r.slug);
+    expect(await rounds()).not.toContain('acme-panel'); // the good entry before the bad one was not kept
+    expect((await add('round-type', [round])).code).toBe(0);
+    expect(await rounds()).toContain('acme-panel');
+    const again = await add('round-type', [round]);
+    expect(again.stderr).toContain('acme-panel: the organisation already has a round-type with this slug');
+    expect(again.stderr).not.toMatch(/at .*\.js:\d+/);
+    const other = JSON.parse((await prep('org', 'create', '--name', 'Other catalogue', '--json')).stdout);
+    const theirs = await a.inject({ method: 'GET', url: '/v1/companies?limit=1', headers: bearer(other.keys.secret_test) });
+    const job = { slug: 'acme-job', title: 'Engineer', company_id: '018f0000-0000-7000-8000-000000000000' };
+    expect((await add('job', [job])).stderr).toContain('is no company of this organisation');
+    expect((await add('job', [{ ...job, company_id: theirs.json().data[0].id }])).code).toBe(0); // a shared company
+  });
+
   it('keys create and keys limit mint a live key and raise its limit', async () => {
     const created = await prep('keys', 'create', '--org', org.organization.id, '--env', 'live', '--type', 'secret', '--name', 'ci');
     expect(created.code).toBe(0);

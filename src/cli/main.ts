@@ -11,7 +11,7 @@ import { InstrumentError } from '../modules/psychometric/instrument.js';
 import { addOrganizationQuestions, loadQuestionBank } from '../modules/question-bank/catalog.js';
 import { QuestionFileError } from '../modules/question-bank/content.js';
 import { importCompanyFolders } from '../modules/question-bank/import.js';
-import { createCatalogueRepo } from '../modules/catalogues/repo.js';
+import { addOwnCatalogueEntries, CatalogueEntryError, ENTRY_KINDS, type EntryKind } from '../modules/catalogues/entries.js';
 import { seedCatalogues } from '../modules/catalogues/seed.js';
 import { addOrganizationCodingTest, CatalogueFileError, seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
 import { jobHandlers } from '../modules/jobs.js';
@@ -241,28 +241,23 @@ org.command('member').description('Organisation staff').command('add').descripti
 org.command('catalog').description("The organisation's own catalogue entries").command('add')
   .description('Add round types, companies or jobs from a JSON file (one object or an array, as in catalog/)')
   .requiredOption('--org <id>')
-  .addOption(new Option('--kind <kind>').choices(['round-type', 'company', 'job']).makeOptionMandatory())
+  .addOption(new Option('--kind <kind>').choices([...ENTRY_KINDS]).makeOptionMandatory())
   .requiredOption('--file <path>')
-  .action((opts: { org: string; kind: string; file: string }) => withServices(async (s) => {
-    const parsed = JSON.parse(readFileSync(opts.file, 'utf8')) as unknown;
-    const entries = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, any>[];
-    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
-    const repo = createCatalogueRepo(s.core.db);
-    const now = Date.now();
-    for (const e of entries) {
-      if (typeof e.slug !== 'string' || !/^[a-z0-9][a-z0-9-]{0,79}$/.test(e.slug)) throw new InvalidArgumentError(`Each entry needs a kebab-case slug (got ${JSON.stringify(e.slug)}).`);
-      if (opts.kind === 'round-type') {
-        await repo.addRoundType(opts.org, { slug: e.slug, name: String(e.name), description: String(e.description ?? ''), duration_minutes: wholeNumber(String(e.duration_minutes)) }, now);
-      } else if (opts.kind === 'company') {
-        await repo.addCompany(opts.org, { slug: e.slug, name: String(e.name), industry: String(e.industry ?? 'software'), size: String(e.size ?? 'startup'), headquarters: e.headquarters ?? null }, now);
-      } else {
-        await repo.addJob(opts.org, {
-          slug: e.slug, title: String(e.title), company_id: e.company_id ?? null, level: String(e.level ?? 'mid'), location: e.location ?? null,
-          employment_type: String(e.employment_type ?? 'full_time'), description: String(e.description ?? ''), skills: Array.isArray(e.skills) ? e.skills.map(String) : [],
-        }, now);
-      }
+  .action((opts: { org: string; kind: EntryKind; file: string }) => withServices(async (s) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(opts.file, 'utf8'));
+    } catch (error) {
+      throw new InvalidArgumentError(`${opts.file}: not a readable JSON file (${(error as Error).message})`);
     }
-    print(`Added ${entries.length} ${opts.kind} entries.`);
+    if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
+    try {
+      const added = await addOwnCatalogueEntries(s.core.db, opts.org, opts.kind, parsed, Date.now());
+      print(`Added ${added} ${opts.kind} entries.`);
+    } catch (error) {
+      if (error instanceof CatalogueEntryError) throw new InvalidArgumentError(`${opts.file}: ${error.message}`);
+      throw error;
+    }
   }));
 
 program.command('signing-keys').description('Session-token signing keys').command('rotate')
