@@ -171,6 +171,38 @@ describe('GET /v1/analytics/activity', () => {
     expect(echoed).toMatchObject({ since: t1, until: t2 });
   });
 
+  it('counts every assessment type the service runs (interviews, resumes, prompt engineering, psychometric), by stage', async () => {
+    const org = await h.createOrg('Every Kind', 20);
+    const key = org.keys.secret_test;
+    const byType = (body: any) => Object.fromEntries(body.data.map((d: any) => [d.type, d]));
+    const before = byType(await activity(key));
+    expect(before.interview).toEqual({ type: 'interview', total: 0, stages: expect.objectContaining({ scheduled: 0, completed: 0, cancelled: 0 }) });
+    expect(before.resume).toEqual({ type: 'resume', total: 0, stages: { parsed: 0, scored: 0 } });
+    for (const kind of ['prompt_engineering', 'psychometric']) {
+      expect(before[kind], kind).toEqual({ type: kind, total: 0, stages: { assigned: 0, started: 0, in_progress: 0, completed: 0, timed_out: 0, cancelled: 0 } });
+    }
+
+    const candidate = await addCandidate(key, 'kinds@every.example');
+    await ok('POST', '/v1/interviews', key, { candidate_id: candidate, round_type: 'behavioral', difficulty: 3, role: 'Engineer' });
+    const psychometric = (await ok('GET', '/v1/psychometric-tests', key)).data[0].id;
+    await ok('POST', '/v1/psychometric-sessions', key, { candidate_id: candidate, psychometric_test_id: psychometric });
+    const prompt = (await ok('GET', '/v1/prompt-engineering-assessments', key)).data[0].id;
+    const assigned = await ok('POST', '/v1/prompt-engineering-sessions', key, { candidate_id: candidate, prompt_engineering_assessment_id: prompt });
+    expect((await call('POST', `/v1/prompt-engineering-sessions/${assigned.id}/cancel`, key)).status).toBe(200);
+    const now = h.clock.now();
+    await h.db.kysely.insertInto('resumes').values({
+      id: '01900000-0000-7000-8000-0000000000aa', organization_id: org.id, livemode: 0, candidate_id: candidate, upload_key: 'u', file_key: 'f',
+      content_type: 'text/plain', size: 1, pages: 1, sha256: 'x', parsed: '{}', sections: '[]', score_id: null, created_at: now,
+    }).execute();
+
+    const after = byType(await activity(key));
+    expect(after.interview).toMatchObject({ total: 1, stages: { scheduled: 1 } });
+    expect(after.psychometric).toMatchObject({ total: 1, stages: { assigned: 1 } });
+    expect(after.prompt_engineering).toMatchObject({ total: 1, stages: { assigned: 0, cancelled: 1 } });
+    expect(after.resume).toEqual({ type: 'resume', total: 1, stages: { parsed: 1, scored: 0 } });
+    expect(byType(await activity(org.keys.secret_live)).interview.total).toBe(0);
+  });
+
   it('refuses malformed filters', async () => {
     for (const query of ['?since=abc', '?since=-5', '?since=1.5']) {
       await expectError(await call('GET', `/v1/analytics/activity${query}`, h.org.keys.secret_test), 400, 'parameter_invalid', 'since');
