@@ -60,6 +60,16 @@ describe('branding', () => {
     expect(await ok('GET', '/v1/branding', h.org.keys.secret_test)).toMatchObject({ company_name: 'Acme', primary_color: DEFAULTS.primary_color });
   });
 
+  it('keeps both of two changes to different fields made at once (neither writes back what it read of the other)', async () => {
+    const own = await h.createOrg('Two Editors');
+    const key = own.keys.secret_test;
+    await ok('PATCH', '/v1/branding', key, { company_name: 'Before' });
+    const changes = [{ primary_color: '#111111' }, { accent_color: '#222222' }, { text_color: '#333333' }, { logo_url: 'https://cdn.example.com/l.png' }];
+    const replies = await Promise.all(changes.map((body) => call('PATCH', '/v1/branding', key, body)));
+    for (const res of replies) expect(res.status).toBe(200);
+    expect(await ok('GET', '/v1/branding', key)).toMatchObject({ company_name: 'Before', ...Object.assign({}, ...changes) });
+  });
+
   it('resets a field to its default when it is set to null', async () => {
     const reset = await h.createOrg('Reset Co');
     const key = reset.keys.secret_test;

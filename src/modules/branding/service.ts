@@ -43,24 +43,15 @@ export function createBrandingService(db: Kysely<Database>, clock: Clock) {
       return present(tenant, row, orgName);
     },
 
+    /** Writes only the fields given, so two changes at once to different fields both stay. */
     async update(tenant: Tenant, changes: Partial<BrandingFields>) {
+      const set = { ...changes, updated_at: clock.now() };
+      await db.insertInto('branding').values({
+        organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), company_name: null, logo_url: null,
+        primary_color: null, accent_color: null, background_color: null, text_color: null, ...set,
+      }).onConflict((oc) => oc.columns(['organization_id', 'livemode']).doUpdateSet(set)).execute();
       const { row, orgName } = await load(tenant);
-      const merged: BrandingTable = {
-        organization_id: tenant.organizationId,
-        livemode: livemodeFlag(tenant),
-        company_name: row?.company_name ?? null,
-        logo_url: row?.logo_url ?? null,
-        primary_color: row?.primary_color ?? null,
-        accent_color: row?.accent_color ?? null,
-        background_color: row?.background_color ?? null,
-        text_color: row?.text_color ?? null,
-        ...changes,
-        updated_at: clock.now(),
-      };
-      const { organization_id: _o, livemode: _l, ...set } = merged;
-      await db.insertInto('branding').values(merged)
-        .onConflict((oc) => oc.columns(['organization_id', 'livemode']).doUpdateSet(set)).execute();
-      return present(tenant, merged, orgName);
+      return present(tenant, row, orgName);
     },
   };
 }
