@@ -203,6 +203,16 @@ describe('webhook delivery retries', () => {
   });
 });
 
+it('of redeliveries asked for at once, one requeues the failed event; the others find it pending (event_not_replayable)', async () => {
+  const { key, tenant } = await setup();
+  receiver.answer(500);
+  const eventId = await kit.emit(tenant, 'coding.completed', { id: 'c' });
+  await failThroughSchedule(eventId);
+  const replies = await Promise.all(Array.from({ length: 6 }, () => kit.call('POST', `/v1/events/${eventId}/redeliver`, key)));
+  expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+  for (const r of replies.filter((x) => x.statusCode === 400)) expect(r.json().error.code).toBe('event_not_replayable');
+});
+
 describe('events delivered to several endpoints', () => {
   it('settles an event as delivered when its deliveries succeed in the same worker pass', async () => {
     const org = await h.createOrg();

@@ -73,6 +73,12 @@ export function createWebhookRepo(database: Db) {
     },
     setEventStatus: (tx: Kysely<Database>, id: string, status: DeliveryStatus) => tx.updateTable('events').set({ status }).where('id', '=', id).execute(),
     /**
+     * A redelivery's claim: the event goes from failed to pending, as the first write of its transaction; false when it
+     * is not failed (a redelivery asked for at the same moment got there first; PostgreSQL makes this one wait for it).
+     */
+    claimFailedEvent: async (tx: Kysely<Database>, id: string) => Number((await tx.updateTable('events').set({ status: 'pending' })
+      .where('id', '=', id).where('status', '=', 'failed').executeTakeFirst()).numUpdatedRows) === 1,
+    /**
      * Locks the event row until the transaction ends, so deliveries of one event settling at once (several
      * endpoints, one worker pass) see each other's outcome. A no-op update: the same SQL on both engines.
      */

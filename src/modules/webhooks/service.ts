@@ -261,7 +261,9 @@ export function createWebhookService(deps: {
       return db.transaction().execute(async (tx) => {
         const event = await repo.getEvent(tx, tenant, id);
         if (!event) throw notFound('event', id);
-        if (event.status !== 'failed') throw new ApiError('event_not_replayable', { message: `Event ${id} is ${event.status}; only a failed event can be redelivered.` });
+        if (!(await repo.claimFailedEvent(tx, id))) {
+          throw new ApiError('event_not_replayable', { message: `Event ${id} is ${event.status === 'failed' ? 'being redelivered' : event.status}; only a failed event can be redelivered.` });
+        }
         const remaining: DeliveryStatus[] = [];
         for (const delivery of await repo.deliveriesOf(tx, id)) {
           if (delivery.status !== 'failed') {
