@@ -484,6 +484,13 @@ describe('the customer verifier (src/modules/webhooks/verify.ts)', () => {
     expect(verify({ secrets: [] })).toBe(false);
   });
 
+  it('never verifies against an empty or missing secret (an unset variable), even a signature made with the empty key', () => {
+    expect(verify({ signature: header(''), secrets: [''] })).toBe(false);
+    expect(verify({ signature: header(''), secrets: ['', secret] })).toBe(false);
+    expect(verify({ secrets: [undefined as unknown as string] })).toBe(false); // process.env.UNSET: false, not a TypeError
+    expect(verify({ secrets: [undefined as unknown as string, secret] })).toBe(true);
+  });
+
   it('rejects a timestamp older than five minutes (or a custom tolerance)', () => {
     expect(verify({ now: t + 300 })).toBe(true);
     expect(verify({ now: t + 301 })).toBe(false);

@@ -13,7 +13,7 @@ export interface VerifyInput {
   eventId: string | undefined;
   /** The Svc-Signature header: t=<unix>,v1=<hex>[,v1=<hex>…]. */
   signature: string | undefined;
-  /** Your endpoint secret(s), whole (whsec_…); pass two while you rotate. */
+  /** Your endpoint secret(s), whole (whsec_…); pass two while you rotate. Empty or missing ones are ignored. */
   secrets: string[];
   /** Oldest acceptable timestamp, in seconds (default 300). */
   toleranceSeconds?: number;
@@ -22,7 +22,9 @@ export interface VerifyInput {
 }
 
 export function verifyPrepWebhook(input: VerifyInput): boolean {
-  const { body, eventId, signature, secrets } = input;
+  const { body, eventId, signature } = input;
+  // An empty or missing secret (an unset variable) verifies nothing: anyone can sign with the empty key.
+  const secrets = input.secrets.filter((s) => typeof s === 'string' && s.length > 0);
   if (!eventId || !signature || secrets.length === 0) return false;
   let timestamp: number | null = null;
   const candidates: Buffer[] = [];
