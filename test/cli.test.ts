@@ -155,6 +155,9 @@ describe('prep CLI', () => {
     expect(candidate.statusCode).toBe(400);
     expect(candidate.json().error.code).toBe('email_is_platform_account');
     expect((await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'nope', '--name', 'X')).code).not.toBe(0);
+    const again = await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'boss@GLOBEX.test', '--name', 'Hank');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/^prep: boss@globex\.test is already a member of this organisation\.\n$/);
   });
 
   it('org coding-test add loads the organisation\'s own problems and test, seen only by that organisation', async () => {

@@ -43,8 +43,11 @@ export function createOrganizationRepo(database: Db) {
         .onConflict((oc) => oc.columns(['organization_id', 'module']).doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: now }))
         .execute();
     },
-    async insertMember(row: Database['members']) {
-      await db.insertInto('members').values(row).execute();
+    /** False when the organisation already has a member with this (normalised) address. */
+    async insertMember(row: Database['members']): Promise<boolean> {
+      const r = await db.insertInto('members').values(row)
+        .onConflict((oc) => oc.columns(['organization_id', 'email']).doNothing()).executeTakeFirst();
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     listMembers: (organizationId: string, page: PageRequest) => membersPage(page, organizationId),
     /** Whether any organisation has a member with this (normalised) address. */

@@ -88,7 +88,9 @@ export function createOrganizationService(deps: {
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new ApiError('parameter_invalid', { param: 'email', message: 'Not an email address.' });
       if (!input.name.trim() || input.name.length > 255) throw new ApiError('parameter_invalid', { param: 'name', message: 'A name is 1 to 255 characters.' });
       const member = { id: newId(), organization_id: organizationId, email, name: input.name.trim(), role: input.role ?? 'member', created_at: clock.now() };
-      await repo.insertMember(member);
+      if (!(await repo.insertMember(member))) {
+        throw new ApiError('parameter_invalid', { param: 'email', message: `${email} is already a member of this organisation.` });
+      }
       return member;
     },
   };
