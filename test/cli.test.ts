@@ -145,6 +145,16 @@ describe('prep CLI', () => {
     expect((await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_live) })).statusCode).toBe(200);
   });
 
+  it('refuses an --org or --key that is not an id in a sentence, on either engine (PostgreSQL printed its uuid error\'s stack)', async () => {
+    for (const args of [['org', 'api', '--org', 'nope', '--enable'], ['org', 'credits', '--org', 'nope', '--kind', 'coding', '--add', '1'],
+      ['keys', 'limit', '--org', org.organization.id, '--key', 'nope', '--max', '5']]) {
+      const res = await prep(...args);
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stderr, args.join(' ')).toMatch(/argument 'nope' is invalid\. Not an id\.\n/);
+      expect(res.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('org member add adds staff, whose address can then not be a candidate', async () => {
     const res = await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'Boss@Globex.test', '--name', 'Hank');
     expect(res.code).toBe(0);

@@ -22,10 +22,17 @@ import { createServices, type Services } from '../services.js';
 import { MODULES, type ModuleName } from '../platform/context.js';
 import { CREDIT_KINDS, type CreditKind } from '../platform/credits.js';
 import { ApiError } from '../platform/errors.js';
+import { isUuid } from '../platform/ids.js';
 
 function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Not a whole number.');
   return Number(value);
+}
+
+/** An --org or --key value: refused here unless it is an id (PostgreSQL's uuid columns would fail the query). */
+function anId(value: string): string {
+  if (!isUuid(value)) throw new InvalidArgumentError('Not an id.');
+  return value.toLowerCase();
 }
 
 function config(): Config {
@@ -108,7 +115,7 @@ program.command('seed').description('Add shared catalogue entries missing from t
 program.command('bank').description('The question bank').command('import')
   .description('Import company-wise CSV folders (titles, links and statistics only; see docs/question-bank-import.md)')
   .argument('<dir>', 'a folder holding one folder per company')
-  .option('--org <id>', 'visible to this organisation only (default: every organisation)')
+  .option('--org <id>', 'visible to this organisation only (default: every organisation)', anId)
   .option('--json', 'print the summary as JSON')
   .action((dir: string, opts: { org?: string; json?: boolean }) => withServices(async (s) => {
     if (opts.org !== undefined && !(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
@@ -145,7 +152,7 @@ org.command('create').description('Create an organisation with live and test key
   }));
 
 org.command('credits').description('Grant credits of one kind')
-  .requiredOption('--org <id>').requiredOption('--kind <kind>', CREDIT_KINDS.join(', '))
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--kind <kind>', CREDIT_KINDS.join(', '))
   .requiredOption('--add <n>', 'credits to add', wholeNumber)
   .addOption(new Option('--env <env>', 'which environment').choices(['live', 'test', 'both']).default('both'))
   .action((opts: { org: string; kind: string; add: number; env: string }) => withServices(async (s) => {
@@ -157,7 +164,7 @@ org.command('credits').description('Grant credits of one kind')
   }));
 
 org.command('modules').description('Enable or disable a module')
-  .requiredOption('--org <id>')
+  .requiredOption('--org <id>', 'organisation id', anId)
   .option('--enable <module>', MODULES.join(', ')).option('--disable <module>', MODULES.join(', '))
   .action((opts: { org: string; enable?: string; disable?: string }) => withServices(async (s) => {
     const name = opts.enable ?? opts.disable;
@@ -168,7 +175,7 @@ org.command('modules').description('Enable or disable a module')
   }));
 
 org.command('api').description('Turn the public API on or off for an organisation')
-  .requiredOption('--org <id>').option('--enable').option('--disable')
+  .requiredOption('--org <id>', 'organisation id', anId).option('--enable').option('--disable')
   .action((opts: { org: string; enable?: boolean; disable?: boolean }) => withServices(async (s) => {
     if (Boolean(opts.enable) === Boolean(opts.disable)) throw new InvalidArgumentError('Give exactly one of --enable or --disable.');
     await s.organizations.setApiEnabled(opts.org, Boolean(opts.enable));
@@ -177,7 +184,7 @@ org.command('api').description('Turn the public API on or off for an organisatio
 
 org.command('coding-test').description("The organisation's own coding tests").command('add')
   .description('Add a coding test from a JSON file (as in catalog/coding/tests), with the organisation\'s own problem folders')
-  .requiredOption('--org <id>').requiredOption('--file <path>', 'the test JSON; slots name problems by slug')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--file <path>', 'the test JSON; slots name problems by slug')
   .option('--problem <dir...>', 'problem folders in the catalogue format (catalog/coding/AUTHORING.md)', [])
   .action((opts: { org: string; file: string; problem: string[] }) => withServices(async (s) => {
     if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
@@ -192,7 +199,7 @@ org.command('coding-test').description("The organisation's own coding tests").co
 
 org.command('psychometric-test').description("The organisation's own psychometric tests").command('add')
   .description('Add an instrument from a JSON file in the catalogue format (as catalog/psychometric/mini-ipip.json)')
-  .requiredOption('--org <id>').requiredOption('--file <path>', 'the instrument JSON: scales, items with keys and texts, choices, norms or null')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--file <path>', 'the instrument JSON: scales, items with keys and texts, choices, norms or null')
   .action((opts: { org: string; file: string }) => withServices(async (s) => {
     if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
     try {
@@ -205,7 +212,7 @@ org.command('psychometric-test').description("The organisation's own psychometri
 
 org.command('bank').description("The organisation's own question-bank questions").command('add')
   .description('Add or update questions from a JSON file: the catalogue format (catalog/question-bank/AUTHORING.md) plus `category`')
-  .requiredOption('--org <id>').requiredOption('--file <path>')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--file <path>')
   .action((opts: { org: string; file: string }) => withServices(async (s) => {
     if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
     try {
@@ -219,7 +226,7 @@ org.command('bank').description("The organisation's own question-bank questions"
 
 org.command('prompt-engineering').description("The organisation's own prompt-engineering tasks and assessments").command('add')
   .description('Add or update tasks and assessments from a folder in the catalogue format (catalog/prompt-engineering/AUTHORING.md)')
-  .requiredOption('--org <id>').requiredOption('--dir <path>')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--dir <path>')
   .action((opts: { org: string; dir: string }) => withServices(async (s) => {
     if (!(await s.organizationRepo.get(opts.org))) throw new InvalidArgumentError(`No organisation ${opts.org}.`);
     try {
@@ -232,7 +239,7 @@ org.command('prompt-engineering').description("The organisation's own prompt-eng
   }));
 
 org.command('member').description('Organisation staff').command('add').description('Add a staff member (platform account)')
-  .requiredOption('--org <id>').requiredOption('--email <email>').requiredOption('--name <name>').option('--role <role>', 'role', 'member')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--email <email>').requiredOption('--name <name>').option('--role <role>', 'role', 'member')
   .action((opts: { org: string; email: string; name: string; role: string }) => withServices(async (s) => {
     const member = await s.organizations.addMember(opts.org, opts);
     print({ id: member.id, email: member.email, name: member.name, role: member.role });
@@ -240,7 +247,7 @@ org.command('member').description('Organisation staff').command('add').descripti
 
 org.command('catalog').description("The organisation's own catalogue entries").command('add')
   .description('Add round types, companies or jobs from a JSON file (one object or an array, as in catalog/)')
-  .requiredOption('--org <id>')
+  .requiredOption('--org <id>', 'organisation id', anId)
   .addOption(new Option('--kind <kind>').choices([...ENTRY_KINDS]).makeOptionMandatory())
   .requiredOption('--file <path>')
   .action((opts: { org: string; kind: EntryKind; file: string }) => withServices(async (s) => {
@@ -267,7 +274,7 @@ program.command('signing-keys').description('Session-token signing keys').comman
 const keys = program.command('keys').description('API keys');
 
 keys.command('create').description('Mint a key for an organisation')
-  .requiredOption('--org <id>')
+  .requiredOption('--org <id>', 'organisation id', anId)
   .addOption(new Option('--env <env>').choices(['live', 'test']).makeOptionMandatory())
   .addOption(new Option('--type <type>').choices(['secret', 'publishable']).default('secret'))
   .option('--name <name>')
@@ -279,7 +286,7 @@ keys.command('create').description('Mint a key for an organisation')
   }));
 
 keys.command('limit').description("Raise a key's rate limit (requests per window); a rotated key passes it on")
-  .requiredOption('--org <id>').requiredOption('--key <id>')
+  .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--key <id>', 'key id', anId)
   .option('--max <n>', 'requests per window', wholeNumber).option('--reset', 'back to the configured default')
   .action((opts: { org: string; key: string; max?: number; reset?: boolean }) => withServices(async (s) => {
     if ((opts.max === undefined) === !opts.reset) throw new InvalidArgumentError('Give exactly one of --max N or --reset.');
