@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_background_jobs_partial_indexes.js';
 import * as m0015 from './migrations/0015_psychometric_answer_marks.js';
 import * as m0016 from './migrations/0016_psychometric_norms_recent.js';
 import * as m0017 from './migrations/0017_session_token_keys.js';
+import * as m0018 from './migrations/0018_event_id_byte_order.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015_psychometric_answer_marks': m0015,
   '0016_psychometric_norms_recent': m0016,
   '0017_session_token_keys': m0017,
+  '0018_event_id_byte_order': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

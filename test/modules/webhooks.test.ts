@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPrepWebhook } from '../../src/modules/webhooks/verify.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -647,6 +648,23 @@ describe('environments and retention', () => {
     expectError(await kit.call('GET', `/v1/events/${testEvent}`, org.keys.secret_live), 404, 'resource_not_found');
     expect((await kit.call('GET', '/v1/events', org.keys.secret_test)).json().data.map((e: any) => e.id)).toEqual([testEvent]);
     expect((await kit.call('GET', '/v1/events', org.keys.secret_live)).json().data.map((e: any) => e.id)).toEqual([liveEvent]);
+  });
+
+  // Was a bug on PostgreSQL databases with a linguistic default collation (en_US, ICU; the test database is C.UTF-8):
+  // ids of one millisecond compared letters case-blind ('a' before 'B'), so such events listed out of creation order.
+  it('lists events of one millisecond in id byte order (creation order), on PostgreSQL by a "C" collation', async () => {
+    const org = await h.createOrg();
+    const at = h.clock.now();
+    const ids = ['whevt_0000000000000000000000000000B', 'whevt_0000000000000000000000000000a'];
+    await h.db.kysely.insertInto('events').values(ids.map((id) => ({
+      id, organization_id: org.id, livemode: 0, type: 'coding.completed', payload: '{}', status: 'delivered', created_at: at,
+    }))).execute();
+    expect((await kit.call('GET', '/v1/events', org.keys.secret_test)).json().data.map((e: any) => e.id)).toEqual([...ids].reverse());
+    if (h.db.dialect === 'postgres') {
+      const { rows } = await sql<{ table_name: string; collation_name: string }>`select table_name, collation_name from information_schema.columns
+        where table_schema = current_schema() and ((table_name = 'events' and column_name = 'id') or (table_name = 'webhook_deliveries' and column_name = 'event_id'))`.execute(h.db.kysely);
+      expect(rows.map((r) => r.collation_name)).toEqual(['C', 'C']);
+    }
   });
 
   it('the retention sweep deletes events older than 30 days with their deliveries, and keeps newer ones', async () => {
