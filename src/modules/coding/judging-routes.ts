@@ -173,11 +173,11 @@ export function judgingRoutes(app: App, service: JudgingService): void {
       params: IdParams, response: { 202: Finalization },
     }),
     handler: async (request, reply) => {
-      const row = await service.finalize(sessionTokenOf(request), request.params.id);
+      const { row, reportReady } = await service.finalize(sessionTokenOf(request), request.params.id);
       const done = row.status === 'completed' || row.status === 'timed_out';
       return reply.code(202).send({
         object: 'coding_session' as const, id: row.id, status: (done ? row.status : 'in_progress') as never,
-        finalize_requested_at: toUnixSeconds(row.finalize_requested_at ?? null), report_status: done ? 'ready' as const : 'pending' as const,
+        finalize_requested_at: toUnixSeconds(row.finalize_requested_at ?? null), report_status: done && reportReady ? 'ready' as const : 'pending' as const,
       });
     },
   });

@@ -301,8 +301,14 @@ export function createJudgingService(deps: {
       await completeWhenJudged(submission.session_id);
     },
 
-    /** The candidate is done: no more work is taken, and the session is scored in the background. */
-    finalize: (tenant: Tenant, sessionId: string) => coding.finalize(tenant, sessionId),
+    /**
+     * The candidate is done: no more work is taken, and the session is scored in the background. Also whether the
+     * report is written yet (a timed-out session's may not be).
+     */
+    async finalize(tenant: Tenant, sessionId: string): Promise<{ row: CodingSessionsTable; reportReady: boolean }> {
+      const row = await coding.finalize(tenant, sessionId);
+      return { row, reportReady: await sessions.hasReport(sessionId) };
+    },
 
     complete,
 
