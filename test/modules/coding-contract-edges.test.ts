@@ -36,3 +36,31 @@ describe('finalize after the time is up', () => {
     expect(again.body).toMatchObject({ status: 'timed_out', report_status: 'ready' });
   }, 60_000);
 });
+
+describe('what a judged submission tells the candidate', () => {
+  // Was a leak: max_time_ms and max_memory_kb were taken over the hidden cases too, so a program that spent memory
+  // (or CPU time) as a function of a hidden input read it back from the submission: hidden cases show pass/fail only.
+  it('its time and memory figures are the examples\' only, never a hidden case\'s', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    const examples = JSON.stringify(problem.examples.map((e) => e.input));
+    // On any input but an example's, about 120 MB held and 0.3 s of CPU: what a hidden input could be encoded in.
+    const source = [
+      'import sys, json, time',
+      'data = sys.stdin.read()',
+      `if data not in json.loads(${JSON.stringify(examples)}):`,
+      '    held = "x" * (120 * 1024 * 1024)',
+      '    end = time.process_time() + 0.3',
+      '    while time.process_time() < end: pass',
+      'print(0)',
+    ].join('\n');
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
+    expect(sub.status, sub.raw).toBe(202);
+    await kit.settle();
+    const judged = await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token });
+    expect(judged.body.status).toBe('judged');
+    const exampleTimes = judged.body.cases.filter((c: any) => c.kind === 'example').map((c: any) => c.time_ms as number);
+    expect(judged.body.max_time_ms).toBe(Math.max(...exampleTimes));
+    expect(judged.body.max_memory_kb).toBeLessThan(100 * 1024);
+  }, 120_000);
+});

@@ -53,7 +53,7 @@ const Submission = Type.Object({
     name: Type.String(), kind: StringEnum(['example', 'hidden'] as const), passed: Type.Boolean(), verdict: Verdict,
     time_ms: Type.Optional(Type.Integer({ description: 'Examples only' })),
   }), { description: 'Hidden cases show pass/fail and verdict only, never their input or expected output' }),
-  max_time_ms: Nullable(Type.Integer()), max_memory_kb: Nullable(Type.Integer()),
+  max_time_ms: Nullable(Type.Integer({ description: 'Over the examples only' })), max_memory_kb: Nullable(Type.Integer({ description: 'Over the examples only' })),
   error: Nullable(Type.String({ description: 'Why judging failed (status error)' })),
   created_at: UnixSeconds, judged_at: Nullable(UnixSeconds),
 });

@@ -276,6 +276,8 @@ export function createJudgingService(deps: {
       const hiddenResults = cases.filter((c) => c.kind === 'hidden');
       const firstFailure = cases.find((c) => !c.passed);
       const large = cases.filter((c) => c.large && c.passed);
+      // The candidate sees the examples' time and memory only: a hidden case's would tell of its input.
+      const shown = execution.cases.filter((c) => c.name.startsWith('example-'));
       const now = clock.now();
       await repo.update(submission.id, {
         status: 'judged',
@@ -284,8 +286,8 @@ export function createJudgingService(deps: {
         cases_passed: cases.filter((c) => c.passed).length, cases_total: examples.length + hidden.length,
         hidden_passed: hiddenResults.filter((c) => c.passed).length, hidden_total: hidden.length,
         large_time_ms: large.length > 0 && large.length === largeNames.size ? large.reduce((sum, c) => sum + (c.time_ms ?? 0), 0) : null,
-        max_time_ms: execution.cases.length ? Math.max(...execution.cases.map((c) => c.timeMs)) : null,
-        max_memory_kb: execution.cases.length ? Math.max(...execution.cases.map((c) => c.memoryKb)) : null,
+        max_time_ms: shown.length ? Math.max(...shown.map((c) => c.timeMs)) : null,
+        max_memory_kb: shown.length ? Math.max(...shown.map((c) => c.memoryKb)) : null,
         judged_at: now, updated_at: now,
       });
       await sessions.markScored(db, submission.session_id, submission.problem_id);
