@@ -75,6 +75,12 @@ export interface ExecuteRequest {
 
 const COMPILE_LIMITS = { cpuMs: 10_000, wallMs: 20_000, fileSizeMb: 64, openFiles: 256, stdoutBytes: 256 * 1024, stderrBytes: 256 * 1024 };
 const COMPILE_OUTPUT_SHOWN = 16 * 1024;
+
+/** The first `max` UTF-16 units of text, one fewer where the cut would split a surrogate pair (an emoji). */
+function head(text: string, max: number): string {
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
 const ARTIFACT_MAX_BYTES = 64 * 1_048_576;
 const RUN_STDOUT_BYTES = 32 * 1_048_576;
 const RUN_STDERR_BYTES = 1_048_576;
@@ -162,7 +168,7 @@ export function createSandbox(config: Config['sandbox']) {
     });
     if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
     const output = Buffer.concat([result.stdout, result.stderr]).toString('utf8');
-    let message = output.length > COMPILE_OUTPUT_SHOWN ? `${output.slice(0, COMPILE_OUTPUT_SHOWN)}\n… (compiler output truncated)` : output;
+    let message = output.length > COMPILE_OUTPUT_SHOWN ? `${head(output, COMPILE_OUTPUT_SHOWN)}\n… (compiler output truncated)` : output;
     const ok = result.exitCode === 0 && !result.cpuExceeded && !result.timedOut && !result.outputExceeded && (result.artifact?.length ?? 0) > 0;
     if (!ok && (result.cpuExceeded || result.timedOut)) message += `\nCompilation exceeded its time limit (${COMPILE_LIMITS.cpuMs / 1000} s).`;
     if (!ok && result.outputExceeded) message += '\nCompilation produced too much output.';

@@ -81,4 +81,16 @@ describe('languages', () => {
     });
     expect(execution.cases.map((c) => c.verdict)).toEqual(['ACCEPTED', 'WRONG_ANSWER']);
   });
+
+  // Was a bug: the 16 KiB cut of the compiler's output could fall inside an emoji, sending half of it (an unpaired
+  // surrogate) in the JSON of a run or a submission.
+  it('cuts long compiler output between characters', { timeout: 60_000 }, async () => {
+    for (const pad of ['', 'a']) {
+      const source = `public class Main { public static void main(String[] a) { int x = "${pad}${'\u{1F600}'.repeat(9000)}"; } }\n`;
+      const { compile } = await runOnce(sandbox, 'java', source);
+      expect(compile?.ok).toBe(false);
+      expect(compile!.output).toContain('truncated');
+      expect(compile!.output.isWellFormed(), `pad ${JSON.stringify(pad)}`).toBe(true);
+    }
+  });
 });
