@@ -75,15 +75,15 @@ export interface ExecuteRequest {
 
 const COMPILE_LIMITS = { cpuMs: 10_000, wallMs: 20_000, fileSizeMb: 64, openFiles: 256, stdoutBytes: 256 * 1024, stderrBytes: 256 * 1024 };
 const COMPILE_OUTPUT_SHOWN = 16 * 1024;
+const ARTIFACT_MAX_BYTES = 64 * 1_048_576;
+const RUN_STDOUT_BYTES = 32 * 1_048_576;
+const RUN_STDERR_BYTES = 1_048_576;
 
 /** The first `max` UTF-16 units of text, one fewer where the cut would split a surrogate pair (an emoji). */
 function head(text: string, max: number): string {
   const last = text.charCodeAt(max - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
-const ARTIFACT_MAX_BYTES = 64 * 1_048_576;
-const RUN_STDOUT_BYTES = 32 * 1_048_576;
-const RUN_STDERR_BYTES = 1_048_576;
 
 export interface SandboxStatus {
   available: boolean;

@@ -28,4 +28,42 @@ describe('output comparators', () => {
     const actual = `x${' '.repeat(1 << 18)}x`;
     for (const comparator of ['exact', 'unordered_lines', 'whitespace', 'float:1e-6']) expect(outputsMatch(comparator, '1\n', actual)).toBe(false);
   }, 5_000); // milliseconds now; the quadratic trim took over a minute
+
+  // Was a bug: every comparator split the whole output before looking at it, so a submission printing its 32 MiB cap
+  // of short lines held the judging process (the API's, under prep serve) 4–8 s per case and about 800 MB.
+  it('decides on a 32 MiB output of short lines or tokens without splitting it all', () => {
+    const outputs = ['a\n'.repeat(16 * 1_048_576), 'a '.repeat(16 * 1_048_576), `1\n${'a\n'.repeat(16 * 1_048_576)}`];
+    const started = performance.now();
+    for (const actual of outputs) {
+      for (const comparator of ['exact', 'whitespace', 'unordered_lines', 'float:1e-6']) expect(outputsMatch(comparator, '1\n', actual), comparator).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  }, 60_000);
+
+  it('edges: empty outputs, blank tails, CRLF and one side running out first', () => {
+    for (const comparator of ['exact', 'whitespace', 'unordered_lines', 'float:1e-6']) {
+      expect(outputsMatch(comparator, '', ''), comparator).toBe(true);
+      expect(outputsMatch(comparator, '\n', ' \r\n\t\n'), comparator).toBe(true);
+      expect(outputsMatch(comparator, '1\n2\n', '1\r\n2\r\n \r\n'), comparator).toBe(true);
+      expect(outputsMatch(comparator, '1\n2\n', '1\n'), comparator).toBe(false);
+      expect(outputsMatch(comparator, '1\n', '1\n2\n'), comparator).toBe(false);
+      expect(outputsMatch(comparator, '1\n', ''), comparator).toBe(false);
+      expect(outputsMatch(comparator, '', '1\n'), comparator).toBe(false);
+    }
+    expect(outputsMatch('exact', '1\n\n2\n', '1\n2\n')).toBe(false);
+    expect(outputsMatch('exact', ' 1\n', '1\n')).toBe(false);
+    expect(outputsMatch('exact', 'a\r\r\nb', 'a\nb')).toBe(true);
+    expect(outputsMatch('whitespace', '1\n\n2\n', '1 2')).toBe(true);
+    expect(outputsMatch('unordered_lines', 'x\n\ny\n', ' y \nx')).toBe(true);
+    expect(outputsMatch('unordered_lines', 'x\nx\ny\n', 'x\ny\ny\n')).toBe(false);
+  });
+
+  // Was a bug: the decimal pattern tried every split of a run of digits between integer and fraction: a run's 1 MiB
+  // token of digits and an x held the event loop for hours (100,000 digits: 55 s).
+  it('float: reads a long token of digits in linear time', () => {
+    const started = performance.now();
+    expect(outputsMatch('float:1e-6', '1\n', `${'1'.repeat(100_000)}x\n`)).toBe(false);
+    expect(outputsMatch('float:1e-6', '1\n', `${'1'.repeat(100_000)}.${'1'.repeat(100_000)}x\n`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  }, 60_000);
 });
