@@ -34,11 +34,14 @@ export function referenceLanguageFor(language: string): (typeof REFERENCE_LANGUA
   return ['c', 'cpp', 'rust', 'go', 'java'].includes(language) ? 'cpp' : 'python';
 }
 
-/** Best attempt: most hidden cases passed, then least time on the large cases, then the earliest. */
+/**
+ * Best attempt: most hidden cases passed, then most cases passed (the examples too: an accepted attempt beats one that
+ * broke an example), then least time on the large cases, then the earliest.
+ */
 export function bestSubmission(submissions: CodingSubmissionsTable[]): CodingSubmissionsTable | null {
   const judged = submissions.filter((s) => s.status === 'judged');
   if (judged.length === 0) return null;
-  return [...judged].sort((a, b) => b.hidden_passed - a.hidden_passed
+  return [...judged].sort((a, b) => b.hidden_passed - a.hidden_passed || b.cases_passed - a.cases_passed
     || (a.large_time_ms ?? Infinity) - (b.large_time_ms ?? Infinity) || a.created_at - b.created_at)[0]!;
 }
 
