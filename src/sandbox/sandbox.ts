@@ -71,6 +71,11 @@ export interface ExecuteRequest {
    * submission that sleeps on every case cannot hold a judge forever).
    */
   budgetMs?: number;
+  /**
+   * false: a case's stdout and stderr are dropped once its verdict is decided (judging uses verdicts only; kept, a
+   * program printing its 32 MiB on every case held them all until the last case).
+   */
+  keepOutput?: boolean;
 }
 
 const COMPILE_LIMITS = { cpuMs: 10_000, wallMs: 20_000, fileSizeMb: 64, openFiles: 256, stdoutBytes: 256 * 1024, stderrBytes: 256 * 1024 };
@@ -208,7 +213,8 @@ export function createSandbox(config: Config['sandbox']) {
         }
         const result = await step(launcher, slot, { argv: language.run(memoryLimitMb), files: c.files ? [...files, ...c.files] : files, stdin: c.input, limits });
         if (result.launchError) throw new Error(`sandbox launch failed: ${result.launchError}`);
-        cases.push(outcomeOf(c, result, request.comparator, memoryLimitMb));
+        const outcome = outcomeOf(c, result, request.comparator, memoryLimitMb);
+        cases.push(request.keepOutput === false ? { ...outcome, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) } : outcome);
       }
       return { language: language.id, compile: compiled, cases };
     });

@@ -64,3 +64,30 @@ describe('what a judged submission tells the candidate', () => {
     expect(judged.body.max_memory_kb).toBeLessThan(100 * 1024);
   }, 120_000);
 });
+
+describe('judging a program with large output', () => {
+  // Was a gap: every case's whole stdout (up to 32 MiB) was kept until the last case was judged, though only its
+  // verdict is used: a submission printing its cap on every case held over half a gigabyte in the judging process.
+  it('keeps no case\'s output once it is compared', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    const sandbox = h.services.sandbox;
+    const execute = sandbox.execute;
+    let kept = -1;
+    sandbox.execute = async (request) => {
+      const execution = await execute(request);
+      if (request.priority === 'batch' && request.cases.length > 5) kept = execution.cases.reduce((sum, c) => sum + c.stdout.length + c.stderr.length, 0);
+      return execution;
+    };
+    try {
+      const source = 'import sys\nsys.stdin.read()\nsys.stdout.write("a" * (4 << 20))\n';
+      const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
+      expect(sub.status, sub.raw).toBe(202);
+      await kit.settle();
+      expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body).toMatchObject({ status: 'judged', verdict: 'WRONG_ANSWER' });
+      expect(kept).toBe(0);
+    } finally {
+      sandbox.execute = execute;
+    }
+  }, 120_000);
+});

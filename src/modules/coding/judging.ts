@@ -166,7 +166,7 @@ export function createJudgingService(deps: {
     const large = (JSON.parse(problem.hidden_cases) as HiddenCase[]).filter((c) => c.large);
     if (!source || large.length === 0 || !(await sandbox.languages()).some((l) => l.id === refLanguage)) return;
     const execution = await sandbox.execute({
-      language: refLanguage, source, comparator: problem.comparator, priority: 'batch',
+      language: refLanguage, source, comparator: problem.comparator, priority: 'batch', keepOutput: false,
       limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
       cases: large.map((c) => ({ name: c.name, input: c.input, expected: c.output })),
     });
@@ -253,7 +253,7 @@ export function createJudgingService(deps: {
       let execution;
       try {
         execution = await sandbox.execute({
-          language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch', budgetMs: judgeBudgetMs,
+          language: submission.language, source: submission.source, comparator: problem.comparator, priority: 'batch', budgetMs: judgeBudgetMs, keepOutput: false,
           limits: { timeLimitMs: problem.time_limit_ms, memoryLimitMb: problem.memory_limit_mb },
           cases: judgeCases(problem),
         });
