@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
+import { settleJobs } from '../helpers/settle.js';
 
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
@@ -86,6 +87,37 @@ describe('judging a program with large output', () => {
       await kit.settle();
       expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body).toMatchObject({ status: 'judged', verdict: 'WRONG_ANSWER' });
       expect(kept).toBe(0);
+    } finally {
+      sandbox.execute = execute;
+    }
+  }, 120_000);
+});
+
+describe('a judge that fails after the verdict is written', () => {
+  // Was a gap: measuring the reference timing came after the verdict was saved; when it threw, the retried job found
+  // the submission judged and returned at once, so a finalized session whose completion job had given up waiting
+  // was never completed (no report, no coding.completed).
+  it('still completes the finished session on its retry', async () => {
+    await kit.settle();
+    const own = (await h.createOrg('Reference faults', 5)).keys.secret_test;
+    const s = await kit.session(own, 'foundations-practice-set');
+    const problem = s.problems[0]!;
+    await h.db.kysely.deleteFrom('coding_reference_timings').execute();
+    const sandbox = h.services.sandbox;
+    const execute = sandbox.execute;
+    sandbox.execute = async (request) => {
+      if (request.priority === 'batch' && request.budgetMs === undefined) throw new Error('sandbox launch failed: test');
+      return execute(request);
+    };
+    try {
+      const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source: await kit.reference(problem.id) } });
+      expect(sub.status, sub.raw).toBe(202);
+      expect((await kit.call('POST', url(s.id, 'finalize'), { token: s.token })).status).toBe(202);
+      await settleJobs(h, ['coding.complete'], 'the completion job', { only: true }); // gives up: judging has not run
+      await kit.settle();
+      const judged = await h.db.kysely.selectFrom('coding_submissions').select('status').where('id', '=', sub.body.id).executeTakeFirstOrThrow();
+      expect(judged.status).toBe('judged'); // the token has expired by now (the completion job's retries took half an hour)
+      expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: own })).body.status).toBe('completed');
     } finally {
       sandbox.execute = execute;
     }

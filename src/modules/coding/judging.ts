@@ -245,7 +245,12 @@ export function createJudgingService(deps: {
     /** The judge job: every example and hidden case, then the reference timing the report compares with. */
     async judge(submissionId: string, finalAttempt: boolean): Promise<void> {
       const submission = await repo.byId(submissionId);
-      if (!submission || submission.status === 'judged' || submission.status === 'error') return;
+      if (!submission) return;
+      if (submission.status === 'judged' || submission.status === 'error') {
+        // Judged by an earlier run that failed after (measuring the reference): its session may still wait for it.
+        await completeWhenJudged(submission.session_id);
+        return;
+      }
       await repo.update(submission.id, { status: 'running', updated_at: clock.now() });
       const problem = (await repo.problem(submission.problem_id))!;
       const hidden = JSON.parse(problem.hidden_cases) as HiddenCase[];
@@ -298,7 +303,8 @@ export function createJudgingService(deps: {
     /** A submission whose judge died on every attempt: an error, as a judge that failed on its last attempt leaves it. */
     async abandonJudging(submissionId: string): Promise<void> {
       const submission = await repo.byId(submissionId);
-      if (!submission || submission.status === 'judged' || submission.status === 'error') return;
+      if (!submission) return;
+      if (submission.status === 'judged' || submission.status === 'error') return completeWhenJudged(submission.session_id);
       await repo.update(submission.id, { status: 'error', error: 'judging stopped: its worker stopped on every attempt', updated_at: clock.now() });
       await completeWhenJudged(submission.session_id);
     },
