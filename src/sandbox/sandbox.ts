@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { head } from '../platform/text.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
@@ -83,12 +84,6 @@ const COMPILE_OUTPUT_SHOWN = 16 * 1024;
 const ARTIFACT_MAX_BYTES = 64 * 1_048_576;
 const RUN_STDOUT_BYTES = 32 * 1_048_576;
 const RUN_STDERR_BYTES = 1_048_576;
-
-/** The first `max` UTF-16 units of text, one fewer where the cut would split a surrogate pair (an emoji). */
-function head(text: string, max: number): string {
-  const last = text.charCodeAt(max - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
-}
 
 export interface SandboxStatus {
   available: boolean;

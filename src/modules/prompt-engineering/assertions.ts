@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { head } from '../../platform/text.js';
 
 /**
  * The assertion types of a prompt-engineering case, as promptfoo names them. Each deterministic type is a small
@@ -54,13 +55,6 @@ export const RUBRIC_MAX = 2000;
 /** The file a sandbox assertion's value is written to, beside its checker program. */
 export const CHECKER_VALUE_FILE = 'value.json';
 const SANDBOX_VALUE_MAX = 64 * 1024;
-
-/** The first `max` UTF-16 units of text, one fewer where the cut would split a surrogate pair (an emoji). */
-export function head(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const last = text.charCodeAt(max - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
-}
 
 /** Text cut to `max` characters, marked with … when cut (reasons and errors). */
 export function clip(text: string, max = 300): string {

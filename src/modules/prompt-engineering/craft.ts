@@ -4,6 +4,7 @@
  * at a sentence start or begins at a literal word, no quantifier is nested over the same characters, and the delimiter
  * check only looks at bounded windows around each placeholder.
  */
+import { head } from '../../platform/text.js';
 
 export const CRAFT_VERSION = 'craft-1';
 export type CraftKey = 'role' | 'task' | 'context' | 'constraints' | 'output_format' | 'examples' | 'delimiters' | 'injection_guard';
@@ -88,11 +89,7 @@ const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0x
 
 /** At most n characters (ending with '…' when cut), never splitting a surrogate pair. */
 function clip(s: string, n: number): string {
-  if (s.length <= n) return s;
-  let cut = n - 1;
-  const c = s.charCodeAt(cut - 1);
-  if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return s.slice(0, cut) + '…';
+  return s.length <= n ? s : `${head(s, n - 1)}…`;
 }
 
 function toSpan(p: string, [a, b]: Range): CraftSpan {
