@@ -46,6 +46,8 @@ export class SessionKeeper {
   private expiresAt = 0;
   private retryAt = 0;
   private inFlight = false;
+  /** Bumped by stop() and replace(): a refresh in flight from before answers into nothing. */
+  private generation = 0;
   private interval: ReturnType<typeof setInterval> | null = null;
 
   /** `receivedAt`: when this browser received the token (a grant kept across a reload is older than now). */
@@ -61,12 +63,14 @@ export class SessionKeeper {
   }
 
   stop(): void {
+    this.generation++;
     if (this.interval) clearInterval(this.interval);
     this.interval = null;
   }
 
   /** A token handed over from outside (the customer's page minted a new one). */
   replace(grant: { session_token: string; refresh_after?: number }): void {
+    this.generation++;
     this.current = grant.session_token;
     this.schedule(grant.session_token, grant.refresh_after);
   }
@@ -81,13 +85,16 @@ export class SessionKeeper {
     const now = Date.now();
     if (this.inFlight || now < this.refreshAt || now < this.retryAt) return;
     this.inFlight = true;
+    const generation = this.generation;
     try {
       const api = createApi(this.base, this.token);
       const grant = await api.post<SessionGrant>('/v1/sessions/refresh');
+      if (generation !== this.generation) return; // stopped (the room ended) or handed a new token meanwhile
       this.current = grant.session_token;
       this.schedule(grant.session_token, grant.refresh_after);
       this.events.refreshed(grant, Date.now());
     } catch (error) {
+      if (generation !== this.generation) return;
       const e = error instanceof RoomError ? error : new RoomError(0, 'network_error', String(error));
       if (e.transient && Date.now() < this.expiresAt) {
         this.retryAt = Date.now() + 10_000;

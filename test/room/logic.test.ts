@@ -132,5 +132,41 @@ describe('the session token keeper', () => {
       await vi.advanceTimersByTimeAsync(60_000);
       expect(calls.length).toBe(3); // stopped after losing the session
     });
+
+    // Was a bug: a refresh still in flight when the room ended (stop) or the page handed over a new token (replace)
+    // was applied when it answered: the hosted page stored the fresh token again after the room said it had ended
+    // (a reload reopened it), the widget reported it after unmount, and the page's new token was overwritten.
+    it('drops the answer of a refresh in flight when stopped or handed a new token', async () => {
+      let release!: () => void;
+      answer = () => new Response(JSON.stringify(grant(700)), { status: 201 });
+      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+        calls.push({ url, authorization: (init.headers as Record<string, string>).authorization ?? null });
+        await new Promise<void>((resolve) => { release = resolve; });
+        return answer();
+      });
+      const first = grant(100);
+      const events: string[] = [];
+      const keeper = new SessionKeeper('https://prep.test', first, { refreshed: (g) => events.push(`refreshed ${g.session_token}`), lost: (e) => events.push(`lost ${e.code}`) });
+      keeper.start();
+      await vi.advanceTimersByTimeAsync(601_000);
+      expect(calls.length).toBe(1);
+      keeper.stop(); // the room ended
+      release();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(events).toEqual([]);
+      expect(keeper.token()).toBe(first.session_token);
+
+      const handed = grant(5_000);
+      const again = new SessionKeeper('https://prep.test', first, { refreshed: (g) => events.push(`refreshed ${g.session_token}`), lost: (e) => events.push(`lost ${e.code}`) });
+      again.start();
+      await vi.advanceTimersByTimeAsync(601_000);
+      expect(calls.length).toBe(2);
+      again.replace(handed); // the customer's page minted a new one meanwhile
+      release();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(again.token()).toBe(handed.session_token);
+      expect(events).toEqual([]);
+      again.stop();
+    });
   });
 });
