@@ -117,6 +117,10 @@ export function InterviewRoom({ host, sessionId, branding, title, lost, livemode
     void recorder.current?.stop();
   }
   useEffect(() => () => teardown(), []);
+  // Every ending stops them, a refused token's too (onEnd, which also clears the drafts, runs for the session's own endings).
+  useEffect(() => {
+    if (ended) teardown();
+  }, [ended]);
 
   // The clock on screen, from the channel's last word, once a second.
   useEffect(() => {

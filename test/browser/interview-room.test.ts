@@ -363,4 +363,43 @@ describe.skipIf(!browserAvailable || !canRun)('the interview room in Chromium', 
       await exampleHost.close();
     }
   }, 180_000);
+
+  // Was a bug: a room that ended on a refused token ("Your session has ended") kept the microphone open and
+  // recording, the channel connected and the voice speaking: only the finished, timed-out, cancelled and expired
+  // endings stopped them.
+  it('the embed, live mode: a session revoked mid-interview stops the microphone when the room says it ended', async () => {
+    const key = org.keys.secret_live;
+    const interview = await kit.create(key, { round_type: 'behavioral', role: 'Engineering Manager' }, await kit.client.candidate(key, { name: 'Ada Lovelace' }));
+    const hostPort = await freePort();
+    const exampleHost = await startExampleHost({ port: hostPort, prepUrl: base, secretKey: key, publishableKey: org.keys.publishable_live, interviewId: interview.id });
+    try {
+      await kit.client.allowOrigin(key, exampleHost.origin);
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['microphone'] });
+      const page = await context.newPage();
+      await page.addInitScript(`{
+        window.__streams = [];
+        const get = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        navigator.mediaDevices.getUserMedia = async (c) => { const s = await get(c); window.__streams.push(s); return s; };
+      }`);
+      await page.goto(exampleHost.origin + '/');
+      await page.locator('#activity [data-event="prep:ready"]').waitFor();
+      const voice = page.getByLabel('Answer by voice (you can always type)');
+      if (await voice.count()) await voice.uncheck();
+      await page.getByRole('button', { name: 'I agree — join the interview' }).click();
+      await page.getByText('Recording your microphone').waitFor({ timeout: 15_000 });
+      const live = () => page.evaluate('window.__streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === "live").length');
+      expect(await live()).toBeGreaterThan(0);
+
+      const tokens = await h.db.kysely.selectFrom('session_tokens').select('jti').where('subject_id', '=', interview.id).execute();
+      for (const { jti } of tokens) await h.app.inject({ method: 'DELETE', url: `/v1/sessions/${jti}`, headers: { authorization: `Bearer ${key}` } });
+      // Back from another tab: the room joins again, which is refused.
+      await setVisibility(page, 'hidden');
+      await setVisibility(page, 'visible');
+      await page.getByRole('heading', { name: 'Your session has ended' }).waitFor({ timeout: 15_000 });
+      await expect.poll(live, { timeout: 5_000 }).toBe(0);
+      await context.close();
+    } finally {
+      await exampleHost.close();
+    }
+  }, 180_000);
 });
