@@ -572,6 +572,17 @@ describe('POST /v1/sessions/refresh', () => {
     expect((await timer(first.id, body.session_token)).status).toBe(200);
   });
 
+  // Was a bug: refresh skipped the allowlist for any token bound to the service's own origin (meant for launch-link
+  // sessions), so a secret-key token minted for that origin, once allowlisted, refreshed for 8 hours after removal.
+  it('re-checks the allowlist for a secret-key token bound to the service\'s own origin; a launch-link session needs none', async () => {
+    const own = h.config.publicUrl;
+    const domain = await allowlist(org.keys.secret_test, own);
+    const minted = await tokenFor({ origin: own });
+    expect((await call('POST', '/v1/sessions/refresh', { token: minted.token, origin: own })).status).toBe(201);
+    expect((await call('DELETE', `/v1/domains/${domain.id}`, { key: org.keys.secret_test })).status).toBe(200);
+    expectError(await call('POST', '/v1/sessions/refresh', { token: minted.token, origin: own }), 403, 'origin_not_allowed');
+  });
+
   it('refuses an expired or revoked token, or none', async () => {
     const expiring = await tokenFor();
     h.clock.advance(15 * 60_000 + 1000);

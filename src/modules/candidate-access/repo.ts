@@ -27,7 +27,8 @@ export function createCandidateAccessRepo(database: Db) {
       .where('jti', '=', jti).where('revoked_at', 'is', null).execute(),
     /** The original a token descends from (itself when it is one), and when that original was minted. */
     chainOf: (jti: string) => db.selectFrom('session_tokens as t').leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
-      .select(['t.jti', 't.root_jti', 't.key_id', 't.created_at', 'root.created_at as root_created_at']).where('t.jti', '=', jti).executeTakeFirst(),
+      .select(['t.jti', 't.root_jti', 't.key_id', 't.source', 't.created_at', 'root.created_at as root_created_at', 'root.source as root_source'])
+      .where('t.jti', '=', jti).executeTakeFirst(),
     apiEnabled: async (tx: Kysely<Database>, organizationId: string) =>
       (await tx.selectFrom('organizations').select('api_enabled').where('id', '=', organizationId).executeTakeFirst())?.api_enabled === 1,
     /** A module is on unless the organisation switched it off (no row: on). */

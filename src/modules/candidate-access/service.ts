@@ -133,7 +133,10 @@ export function createCandidateAccessService(deps: {
         const state = await provider(session.subjectKind).state(tx, session, session.subjectId);
         if (state === null) throw new ApiError('invalid_session_token');
         assertOpen(state);
-        if (session.origin !== publicOrigin) await domains.assertAllowlisted(tx, session, session.origin);
+        // A launch-link session is bound to the service's own origin, which needs no allowlisting; any other, a token a
+        // secret key minted for that origin included, holds only while its origin is allowlisted.
+        const launched = (chain.root_source ?? chain.source) === 'launch';
+        if (!launched) await domains.assertAllowlisted(tx, session, session.origin);
         return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', { rootJti: chain.root_jti ?? session.jti, keyId: chain.key_id });
       });
       return sign(issued);
