@@ -243,3 +243,20 @@ describe('DELETE /v1/candidates/{id}', () => {
     expectError(await req('DELETE', '/v1/candidates/not-a-uuid'), 400, 'parameter_invalid', 'id');
   });
 });
+
+describe('candidate races', () => {
+  it('keeps both corrections when a name and an email PATCH race', async () => {
+    for (let round = 0; round < 8; round++) {
+      const c = await create();
+      const next = freshEmail('both');
+      const [byName, byEmail] = await Promise.all([
+        req('PATCH', `/v1/candidates/${c.id}`, { name: `Renamed ${round}` }),
+        req('PATCH', `/v1/candidates/${c.id}`, { email: next }),
+      ]);
+      expect(byName.statusCode).toBe(200);
+      expect(byEmail.statusCode).toBe(200);
+      const now = (await req('GET', `/v1/candidates/${c.id}`)).json();
+      expect(now).toMatchObject({ name: `Renamed ${round}`, email: next });
+    }
+  });
+});

@@ -84,6 +84,7 @@ export function createCandidateService(deps: {
     async update(tenant: Tenant, id: string, input: { email?: string; name?: string }) {
       const email = input.email === undefined ? undefined : normaliseEmail(input.email);
       return inTransaction(async (tx) => {
+        await repo.lock(tx, tenant, id); // a concurrent correction or erasure commits first: this one reads what it left
         const row = await mustGet(tx, tenant, id);
         if (email !== undefined && email !== row.email) await checkEmail(tx, tenant, email, id);
         const changes = { email: email ?? row.email, name: input.name?.trim() ?? row.name, updated_at: clock.now() };
