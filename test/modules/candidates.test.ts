@@ -61,6 +61,30 @@ describe('POST /v1/candidates', () => {
     }
   });
 
+  it('refuses a name of invisible characters only, or holding line breaks, control characters or bidi overrides', async () => {
+    const c = await create();
+    for (const name of ['\u200B', '\u2060\uFEFF', '\u202E', 'Ada\nLovelace', 'Ada\r\nBcc: x', 'Ada\tLovelace', 'Ada\u0007', 'Ada\u0085',
+      'Ada\u2028Lovelace', '\u202Eecalevol adA', 'Ada \u2066Lovelace\u2069']) {
+      expectError(await req('POST', '/v1/candidates', { email: freshEmail(), name }), 400, 'parameter_invalid', 'name');
+      expectError(await req('PATCH', `/v1/candidates/${c.id}`, { name }), 400, 'parameter_invalid', 'name');
+    }
+    expect((await req('GET', `/v1/candidates/${c.id}`)).json().name).toBe(c.name);
+    // Joiners belong to the names of many scripts (Persian, Indic) and to emoji: they stay.
+    for (const name of ['\u0645\u06CC\u200C\u0631\u0648\u062F', 'Zo\u00EB \u{1F469}\u200D\u{1F4BB}', '\u674E\u5C0F\u9F99', 'O\u2019Brien-Smith']) {
+      expect((await create(freshEmail(), name)).name).toBe(name);
+    }
+  });
+
+  it('refuses addresses outside ASCII (look-alike letters, fullwidth forms) rather than storing a confusable twin', async () => {
+    const local = `twin.${Date.now().toString(36)}`;
+    const real = await create(`${local}@example.com`);
+    for (const email of [`${local}@ex\u0430mple.com`, `${local.replace('t', '\uFF54')}@example.com`, `${local}@example.com\u200B`, `\u202E${local}@example.com`,
+      `${local}\u212A@example.com`, `${local}@example.com\n`]) {
+      expectError(await req('POST', '/v1/candidates', { email, name: 'Twin' }), 400, 'parameter_invalid', 'email');
+      expectError(await req('PATCH', `/v1/candidates/${real.id}`, { email }), 400, 'parameter_invalid', 'email');
+    }
+  });
+
   it('refuses missing and unknown fields', async () => {
     expectError(await req('POST', '/v1/candidates', { name: 'X' }), 400, 'parameter_missing', 'email');
     expectError(await req('POST', '/v1/candidates', { email: freshEmail(), name: 'X', role: 'admin' }), 400, 'parameter_unknown', 'role');

@@ -21,6 +21,25 @@ export type CandidateEraser = ((tx: Kysely<Database>, tenant: Tenant, candidateI
   locksFirst?: (tx: Kysely<Database>, tenant: Tenant) => Promise<void>;
 };
 
+/**
+ * Never in a person's name: control characters (line breaks and tabs too: a name is one line, in an invitation's
+ * text among others), line and paragraph separators, and bidi embeddings, overrides and isolates (they reorder what
+ * the reader sees of the name and of the text after it). Joiners stay: they are part of Persian and Indic names and of emoji.
+ */
+const NOT_IN_A_NAME = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** Something that shows: not white space nor an invisible format character (a zero-width space). */
+const VISIBLE = /[^\s\p{Cf}]/u;
+
+/** The name as stored (trimmed), or 400 naming `name`. */
+function personName(name: string): string {
+  if (NOT_IN_A_NAME.test(name) || !VISIBLE.test(name)) {
+    throw new ApiError('parameter_invalid', {
+      param: 'name', message: 'Invalid parameter name: must show at least one character, on one line, without control characters or bidi overrides.',
+    });
+  }
+  return name.trim();
+}
+
 export function presentCandidate(row: ListedCandidate) {
   return {
     object: 'candidate' as const,
@@ -69,12 +88,13 @@ export function createCandidateService(deps: {
 
     async create(tenant: Tenant, input: { email: string; name: string }) {
       const email = normaliseEmail(input.email);
+      const name = personName(input.name);
       return inTransaction(async (tx) => {
         await checkEmail(tx, tenant, email);
         const now = clock.now();
         const row: CandidateRow = {
           id: newId(), organization_id: tenant.organizationId, livemode: livemodeFlag(tenant),
-          email, name: input.name.trim(), created_at: now, updated_at: now,
+          email, name, created_at: now, updated_at: now,
         };
         await repo.insert(tx, row);
         return row;
@@ -83,11 +103,12 @@ export function createCandidateService(deps: {
 
     async update(tenant: Tenant, id: string, input: { email?: string; name?: string }) {
       const email = input.email === undefined ? undefined : normaliseEmail(input.email);
+      const name = input.name === undefined ? undefined : personName(input.name);
       return inTransaction(async (tx) => {
         await repo.lock(tx, tenant, id); // a concurrent correction or erasure commits first: this one reads what it left
         const row = await mustGet(tx, tenant, id);
         if (email !== undefined && email !== row.email) await checkEmail(tx, tenant, email, id);
-        const changes = { email: email ?? row.email, name: input.name?.trim() ?? row.name, updated_at: clock.now() };
+        const changes = { email: email ?? row.email, name: name ?? row.name, updated_at: clock.now() };
         await repo.update(tx, tenant, id, changes);
         return { ...row, ...changes };
       }, email ?? '');
