@@ -679,6 +679,32 @@ describe('candidate erasure', () => {
   });
 });
 
+describe('candidate erasure: submissions', () => {
+  it('deletes the source of the erased candidate\'s submissions (the docs promise it), keeping the verdicts', async () => {
+    const { key } = await freshOrg();
+    const ada = await api.candidate(key);
+    const bob = await api.candidate(key, 'Bob');
+    const mine = await api.assigned(key, TIMED.id, ada);
+    const theirs = await api.assigned(key, TIMED.id, bob);
+    const submit = async (sessionId: string, source: string) => {
+      const problem = await h.db.kysely.selectFrom('coding_session_problems').select('problem_id').where('session_id', '=', sessionId).executeTakeFirstOrThrow();
+      const id = newId();
+      await h.db.kysely.insertInto('coding_submissions').values({
+        id, organization_id: (await api.row(sessionId)).organization_id, livemode: 0, session_id: sessionId, problem_id: problem.problem_id,
+        language: 'python', source, status: 'judged', verdict: 'ACCEPTED', results: null, cases_passed: 3, cases_total: 3, hidden_passed: 2,
+        hidden_total: 2, large_time_ms: null, max_time_ms: 5, max_memory_kb: 100, error: null, created_at: h.clock.now(), updated_at: h.clock.now(), judged_at: h.clock.now(),
+      }).execute();
+      return id;
+    };
+    const adas = await submit(mine.id, '# Ada Lovelace, ada@example.com\nprint(42)');
+    const bobs = await submit(theirs.id, '# Bob\nprint(42)');
+    expect((await api.call('DELETE', `/v1/candidates/${ada}`, { key })).status).toBe(200);
+    const stored = (id: string) => h.db.kysely.selectFrom('coding_submissions').select(['source', 'verdict', 'hidden_passed']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await stored(adas)).toEqual({ source: '', verdict: 'ACCEPTED', hidden_passed: 2 });
+    expect((await stored(bobs)).source).toBe('# Bob\nprint(42)');
+  });
+});
+
 describe('GET /v1/analytics/activity', () => {
   it('counts coding sessions per status, per environment', async () => {
     const { org, key } = await freshOrg();

@@ -99,6 +99,8 @@ export interface AssessmentKind<Row extends AssessmentSessionRow, Test extends A
   detail(tx: Kysely<Database>, row: Row): Promise<Detail>;
   /** Whether an existing open session of the candidate should be resumed for this request (default: same test). */
   resumes?(row: Row, input: AssignInput): boolean;
+  /** Candidate erasure, in its transaction: what of the person the kind's own tables hold (coding: submissions' source). */
+  eraseSessions?(tx: Kysely<Database>, sessionIds: string[]): Promise<void>;
 }
 
 export interface LifecycleDeps {
@@ -519,7 +521,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (stateOf(row, clock.now()) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
         await cancelAssigned(tx, row);
       }
-      await repo.eraseCandidate(tx, tenant, candidateId);
+      const ids = await repo.eraseCandidate(tx, tenant, candidateId);
+      if (ids.length > 0) await kind.eraseSessions?.(tx, ids);
     }, { locksFirst: (tx: Kysely<Database>, tenant: Tenant) => credits.lock(tx, tenant, kind.credit) }),
     releaseCredit,
   };

@@ -130,13 +130,14 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       .select(['type', (eb) => eb.fn.countAll<number>().as('n')]).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)
       .groupBy('type').orderBy('type').execute()).map((r) => ({ type: r.type, count: Number(r.n) })),
 
-    /** Erasure: the sessions stay (anonymous), the person's link and their proctoring signals go. */
-    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
+    /** Erasure: the sessions stay (anonymous), the person's link and their proctoring signals go. The sessions' ids. */
+    async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<string[]> {
       const ids = ((await scoped(tx, tenant).where('candidate_id', '=', candidateId).execute()) as Row[]).map((r) => r.id);
-      if (ids.length === 0) return;
+      if (ids.length === 0) return ids;
       await tx.deleteFrom('proctoring_events').where('subject_kind', '=', tables.kind).where('subject_id', 'in', ids).execute();
       await forgetSessionReplays(tx, tenant, tables.kind, ids);
       await (tx as unknown as Kysely<any>).updateTable(t).set({ candidate_id: null }).where('id', 'in', ids).execute();
+      return ids;
     },
   };
 }

@@ -57,6 +57,7 @@ export function createCodingService(deps: {
       })));
     },
     detail,
+    async eraseSessions(tx, sessionIds) { await repo.eraseSources(tx, sessionIds); },
   };
   const lifecycle = createLifecycle(deps, kind);
 

@@ -19,6 +19,9 @@ export function createCodingSessionRepo(database: Db) {
         .where('problem_id', '=', problemId).executeTakeFirstOrThrow();
       return allowed - row.attempts_used;
     },
+    /** Erasure: the code the person wrote goes; the submissions stay (verdicts, counts) for the anonymous session. */
+    eraseSources: (tx: Kysely<Database>, sessionIds: string[]) => tx.updateTable('coding_submissions').set({ source: '' })
+      .where('session_id', 'in', sessionIds).execute(),
     markScored: (tx: Kysely<Database>, sessionId: string, problemId: string) => tx.updateTable('coding_session_problems').set({ scored: 1 })
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId).execute(),
   };
