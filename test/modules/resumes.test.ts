@@ -284,6 +284,25 @@ describe('registration races', () => {
     expect(await h.db.kysely.selectFrom('resumes').select('id').where('candidate_id', '=', candidateId).execute()).toEqual([]);
   });
 
+  it('hands out no upload URL whose file the erasure cannot find when the candidate is erased while it is signed', async () => {
+    const storage = h.services.files.storage;
+    const candidateId = await kit.candidate(key());
+    const sign = storage.signedPutUrl;
+    storage.signedPutUrl = async (...args: Parameters<typeof sign>) => {
+      storage.signedPutUrl = sign;
+      await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+      return sign.apply(storage, args);
+    };
+    try {
+      const res = await kit.call('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'Ada Lovelace CV.pdf' } });
+      expect(res.status, res.raw).toBe(404);
+      expect(res.body.error.param).toBe('candidate_id');
+    } finally {
+      storage.signedPutUrl = sign;
+    }
+    expect(await h.db.kysely.selectFrom('stored_files').select('key').where('candidate_id', '=', candidateId).execute()).toEqual([]);
+  });
+
   it('deletes an upload made with a URL still valid after the candidate was erased, once the URL has expired', async () => {
     const storage = h.services.files.storage;
     const candidateId = await kit.candidate(key());

@@ -107,9 +107,13 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const key = `resumes/uploads/${newId()}`;
       const signed = await storage.signedPutUrl(key, { expiresIn: UPLOAD_URL_TTL_SECONDS, maxBytes: MAX_RESUME_BYTES });
       const now = clock.now();
-      await repo.insertFile(db, {
-        key, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
-        purpose: 'resume_upload', file_name: input.filename, first_party: 0, expires_at: now + signed.expiresIn * 1000, created_at: now,
+      // Recorded while the candidate is held: an erasure meanwhile either finds this file to delete, or comes first (404).
+      await db.transaction().execute(async (tx) => {
+        if (!(await deps.candidates.lock(tx, tenant, input.candidate_id))) throw noCandidate(input.candidate_id);
+        await repo.insertFile(tx, {
+          key, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
+          purpose: 'resume_upload', file_name: input.filename, first_party: 0, expires_at: now + signed.expiresIn * 1000, created_at: now,
+        });
       });
       return { object: 'resume_upload' as const, upload_url: signed.url, key, expires_in: signed.expiresIn };
     },
