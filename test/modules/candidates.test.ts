@@ -63,7 +63,7 @@ describe('POST /v1/candidates', () => {
 
   it('refuses a name of invisible characters only, or holding line breaks, control characters or bidi overrides', async () => {
     const c = await create();
-    for (const name of ['\u200B', '\u2060\uFEFF', '\u202E', 'Ada\nLovelace', 'Ada\r\nBcc: x', 'Ada\tLovelace', 'Ada\u0007', 'Ada\u0085',
+    for (const name of ['\u200B', '\u2060\uFEFF', '\u202E', '\u3164', '\u2800 \u115F', '\u0301\u0301', 'Ada\nLovelace', 'Ada\r\nBcc: x', 'Ada\tLovelace', 'Ada\u0007', 'Ada\u0085',
       'Ada\u2028Lovelace', '\u202Eecalevol adA', 'Ada \u2066Lovelace\u2069']) {
       expectError(await req('POST', '/v1/candidates', { email: freshEmail(), name }), 400, 'parameter_invalid', 'name');
       expectError(await req('PATCH', `/v1/candidates/${c.id}`, { name }), 400, 'parameter_invalid', 'name');

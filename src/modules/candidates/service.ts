@@ -27,8 +27,11 @@ export type CandidateEraser = ((tx: Kysely<Database>, tenant: Tenant, candidateI
  * the reader sees of the name and of the text after it). Joiners stay: they are part of Persian and Indic names and of emoji.
  */
 const NOT_IN_A_NAME = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
-/** Something that shows: not white space nor an invisible format character (a zero-width space). */
-const VISIBLE = /[^\s\p{Cf}]/u;
+/**
+ * Something that shows: not white space, an invisible format character (a zero-width space), a blank "letter" (the
+ * Hangul fillers, the blank braille pattern) nor a mark on its own.
+ */
+const VISIBLE = /[^\s\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/u;
 
 /** The name as stored (trimmed), or 400 naming `name`. */
 function personName(name: string): string {
