@@ -851,9 +851,24 @@ describe('Idempotency-Key on a candidate\'s creates', () => {
     expect(await remembered(s.id)).toBe(1);
     const { candidate_id: candidateId } = await h.db.kysely.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', s.id).executeTakeFirstOrThrow();
     await kit.settle();
+    const attemptsOf = (sessionId: string) => h.db.kysely.selectFrom('prompt_attempts').select(['id', 'prompt', 'results', 'craft', 'score', 'status'])
+      .where('session_id', '=', sessionId).execute();
+    const before = await attemptsOf(s.id);
+    expect(before[0]!.results).toContain('rendered_prompt');
     await kit.call('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
     expect(await remembered(s.id)).toBe(0);
     expect(await remembered(t.id)).toBe(2); // another candidate's stay
+    // Was a bug: their prompts, the outputs and every quote of them (results, craft spans) stayed, though coding
+    // erases submissions' source. The attempts stay with their scores and verdicts.
+    const after = await attemptsOf(s.id);
+    expect(after.map((a) => [a.id, a.score, a.status])).toEqual(before.map((a) => [a.id, a.score, a.status]));
+    for (const a of after) {
+      expect(a.prompt).toBe('');
+      expect(`${a.results} ${a.craft}`).not.toContain(GOOD_PROMPT.slice(0, 20));
+      expect(`${a.results} ${a.craft}`).not.toMatch(/"(output|rendered_prompt|reason|text|advice)":"[^"]/);
+    }
+    expect(await h.db.kysely.selectFrom('prompt_attempt_outputs').select('attempt_id').where('attempt_id', 'in', after.map((a) => a.id)).execute()).toEqual([]);
+    expect((await attemptsOf(t.id)).every((a) => a.prompt !== '')).toBe(true); // another candidate's stay
     await kit.settle();
   });
 });

@@ -7,6 +7,11 @@ import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
 
 /** Prompt-engineering sessions (the shared lifecycle's SQL), attempts with their case outputs, and reports. */
+/** Stored JSON with every text of the candidate's own (or quoting it) emptied: outputs, rendered prompts, reasons, span texts, advice. */
+function withoutTexts(json: string): string {
+  return JSON.stringify(JSON.parse(json), (key, value: unknown) => (['output', 'rendered_prompt', 'reason', 'text', 'advice'].includes(key) && typeof value === 'string' ? '' : value));
+}
+
 export function createPromptRepo(database: Db) {
   const db = database.kysely;
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, sessionId: string, taskId: string) =>
@@ -33,6 +38,19 @@ export function createPromptRepo(database: Db) {
     sessions: createAssessmentRepo<PromptEngineeringSessionsTable>(database, { kind: 'prompt_engineering', sessions: 'prompt_engineering_sessions', reports: 'prompt_engineering_reports' }),
 
     insertAttempt: (tx: Kysely<Database>, row: PromptAttemptsTable) => tx.insertInto('prompt_attempts').values(row).execute(),
+    /**
+     * Erasure: what the person wrote goes (their prompts, the outputs those produced, every quote of either in the
+     * results and the craft spans); the attempts stay with their scores, verdicts and counts.
+     */
+    async eraseAttemptTexts(tx: Kysely<Database>, sessionIds: string[]): Promise<void> {
+      const attempts = await tx.selectFrom('prompt_attempts').select(['id', 'results', 'craft']).where('session_id', 'in', sessionIds).execute();
+      if (attempts.length === 0) return;
+      await tx.deleteFrom('prompt_attempt_outputs').where('attempt_id', 'in', attempts.map((a) => a.id)).execute();
+      for (const a of attempts) {
+        await tx.updateTable('prompt_attempts').set({ prompt: '', results: a.results === null ? null : withoutTexts(a.results), craft: withoutTexts(a.craft) })
+          .where('id', '=', a.id).execute();
+      }
+    },
     get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).selectAll().where('id', '=', id).executeTakeFirst(),
     /** Oldest first: pass an ascending page request. */
     listForTask: (tenant: Tenant, sessionId: string, taskId: string, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant), sessionId, taskId),

@@ -72,6 +72,7 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
     test: (tx, organizationId, id) => catalog.get(tx, organizationId, id),
     newRow: (shared) => ({ ...shared, finalize_requested_at: null }),
     detail,
+    eraseSessions: (tx, sessionIds) => repo.eraseAttemptTexts(tx, sessionIds),
   };
   const lifecycle = createLifecycle(deps, kind);
 
