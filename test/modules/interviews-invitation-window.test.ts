@@ -51,3 +51,20 @@ describe('review: the invitation to an interview booked more than 7 days ahead',
     expect(exchanged.status, exchanged.raw).toBe(201);
   });
 });
+
+describe('review: an invitation still queued when its interview is cancelled', () => {
+  // Was a bug: it read `queued` for ever (its job sends to scheduled interviews only, and wrote nothing).
+  it('reads not_sent, interview_closed, and nothing is sent', async () => {
+    const candidate = await kit.client.candidate(live(), { email: 'cancelled@example.com', name: 'Called Off' });
+    const scheduledAt = Math.floor(h.clock.now() / 1000) + 20 * 86_400;
+    const interview = await kit.create(live(), { send_invitation: true, scheduled_at: scheduledAt }, candidate);
+    expect(interview.invitation).toMatchObject({ status: 'queued', reason: null });
+    expect((await kit.call('POST', `/v1/interviews/${interview.id}/cancel`, { key: live() })).status).toBe(200);
+    const read = (await kit.call('GET', `/v1/interviews/${interview.id}`, { key: live() })).body;
+    expect(read.invitation).toMatchObject({ status: 'not_sent', reason: 'interview_closed', sent_at: null });
+    h.clock.set((scheduledAt - 7 * 86_400) * 1000);
+    await settleJobs(h, ['interview.invite'], 'the invitation');
+    expect(mails.some((m) => m.to.includes('cancelled@example.com'))).toBe(false);
+    expect((await kit.call('GET', `/v1/interviews/${interview.id}`, { key: live() })).body.invitation).toMatchObject({ status: 'not_sent', reason: 'interview_closed' });
+  });
+});

@@ -18,13 +18,23 @@ const INVITE_LINK_TTL_S = 7 * 86_400;
  */
 export interface Invitation {
   status: 'queued' | 'sent' | 'failed' | 'not_sent';
-  reason: 'test_mode' | 'smtp_not_configured' | null;
+  reason: 'test_mode' | 'smtp_not_configured' | 'interview_closed' | null;
   to: string;
   subject: string;
   /** The message's text; the launch link is minted when it is sent, so a described one shows a placeholder. */
   text: string;
   sent_at: number | null;
   error: string | null;
+}
+
+/**
+ * The invitation as it stands: one still queued when the interview was cancelled or expired will never go (its job
+ * sends to scheduled interviews only), so it reads `not_sent`, `interview_closed`.
+ */
+export function invitationOf(row: Pick<InterviewRow, 'invitation' | 'status'>): Invitation | null {
+  if (!row.invitation) return null;
+  const invitation = JSON.parse(row.invitation) as Invitation;
+  return invitation.status === 'queued' && row.status !== 'scheduled' ? { ...invitation, status: 'not_sent', reason: 'interview_closed' } : invitation;
 }
 
 const LINK_PLACEHOLDER = '{launch_link}';

@@ -9,7 +9,7 @@ import { IdParams, ListOf, ListQueryWith, Nullable, PAGE_LIMIT_DEFAULT, PAGE_LIM
 import { LaunchLinkBody, launchLinkSchema, ProctoringEventType } from '../assessments/routes.js';
 import { CodingLanguage } from '../coding/judging-routes.js';
 import type { Languages } from '../coding/routes.js';
-import type { Invitation } from './invitations.js';
+import { invitationOf } from './invitations.js';
 import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
 import { PAUSE_SIGNAL, type InterviewRow } from './repo.js';
@@ -22,7 +22,7 @@ const StatusCode = Type.Integer({ description: 'The raw numeric status the webho
 
 const InvitationSchema = Type.Object({
   status: StringEnum(['queued', 'sent', 'failed', 'not_sent'] as const),
-  reason: Nullable(StringEnum(['test_mode', 'smtp_not_configured'] as const, { description: 'Why it was not sent' })),
+  reason: Nullable(StringEnum(['test_mode', 'smtp_not_configured', 'interview_closed'] as const, { description: 'Why it was not sent' })),
   to: Type.String(), subject: Type.String(), text: Type.String({ description: 'The message; {launch_link} stands for the link minted when it is sent' }),
   sent_at: Nullable(UnixSeconds), error: Nullable(Type.String()),
 });
@@ -143,7 +143,7 @@ export function presentInterview(r: InterviewRow, now: number) {
     language: r.language, duration_minutes: Math.ceil(r.duration_seconds / 60), scheduled_at: toUnixSeconds(r.scheduled_at), join_by: toUnixSeconds(r.join_by),
     joined_at: toUnixSeconds(r.joined_at), elapsed_seconds: Math.floor(Math.min(elapsedMs(r, now), r.duration_seconds * 1000) / 1000), ended_at: toUnixSeconds(r.ended_at),
     end_reason: r.end_reason as never, completed_at: toUnixSeconds(r.completed_at), failure_reason: r.failure_reason, overall_score: r.overall_score,
-    invitation: r.invitation ? JSON.parse(r.invitation) as Invitation : null, created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
+    invitation: invitationOf(r), created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
   };
 }
 
