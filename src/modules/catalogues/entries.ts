@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { INVISIBLE } from '../../platform/text.js';
 import { createCatalogueRepo } from './repo.js';
 
 /**
@@ -10,7 +11,6 @@ import { createCatalogueRepo } from './repo.js';
 export class CatalogueEntryError extends Error {}
 
 type Entry = Record<string, unknown>;
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 /** What an interview's length may be (`duration_minutes` of POST /v1/interviews): a round type gives its default. */
 export const ROUND_MINUTES = { min: 5, max: 120 } as const;
 

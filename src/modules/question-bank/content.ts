@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { v5 as uuidv5 } from 'uuid';
 import { fileURLToPath } from 'node:url';
+import { INVISIBLE } from '../../platform/text.js';
 
 /** A question as authored in `catalog/question-bank/questions/<category>.json` (see AUTHORING.md there). */
 export interface QuestionFile {
@@ -76,8 +77,6 @@ export function parseQuestions(text: string, where: string): QuestionFile[] {
 
 const isText = (v: unknown, min: number, max: number) => typeof v === 'string' && v.trim().length >= min && v.length <= max;
 
-/** Line breaks, control and format characters (bidi overrides, zero-width) or U+FFFD (a file not in UTF-8): never in a title. */
-export const INVISIBLE = /[\p{Cc}\p{Cf}\uFFFD]/u;
 /**
  * What prose (a prompt, a key point, a follow-up) never holds: control characters other than tab and line breaks (a
  * NUL cannot even be stored by PostgreSQL), bidi overrides and isolates (they reorder what the reader sees), U+FFFD.

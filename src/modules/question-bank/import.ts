@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { DIFFICULTIES, INVISIBLE, difficultyRank, questionId, slugify, titleKey, type Bucket, type Difficulty } from './content.js';
+import { INVISIBLE } from '../../platform/text.js';
+import { DIFFICULTIES, difficultyRank, questionId, slugify, titleKey, type Bucket, type Difficulty } from './content.js';
 import { saveQuestion } from './store.js';
 
 /**
