@@ -144,9 +144,10 @@ describe('the room bundle and the embed script', () => {
   });
 
   it('nothing outside the built folder is reachable', async () => {
-    for (const url of ['/room/../package.json', '/room/%2e%2e/package.json', '/room/..%2f..%2fpackage.json', '/room/nope.js']) {
+    for (const url of ['/room/../package.json', '/room/%2e%2e/package.json', '/room/..%2f..%2fpackage.json', '/room/nope.js', '/room/', '/room']) {
       const res = await h.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
+      expect(res.json().error.code, url).toBe('route_not_found');
       expect(res.body).not.toContain('"name": "prep"');
     }
   });

@@ -25,6 +25,8 @@ export function roomRoutes(app: App, deps: { candidateAccess: CandidateAccessSer
   if (dir) {
     app.register(fastifyStatic, {
       root: dir, prefix: '/room/', preCompressed: true, index: false, cacheControl: false, etag: true, lastModified: true, setHeaders: assetHeaders,
+      // Assets only: a folder (`/room/`) would be the plugin's 403, which reads as a malformed request, not a 404.
+      allowedPath: (pathname: string) => !pathname.endsWith('/'),
     });
   }
 
