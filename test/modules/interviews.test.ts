@@ -412,6 +412,8 @@ describe('an interview never joined in its window', () => {
     expect(add.body.error.code).toBe('assignment_expired');
     const link = await kit.call('POST', `/v1/interviews/${interview.id}/launch-link`, { key: key(), body: {} });
     expect(link.body.error.code).toBe('assignment_expired');
+    const cancel = await kit.call('POST', `/v1/interviews/${interview.id}/cancel`, { key: key(), body: {} });
+    expect(cancel.body.error.code).toBe('assignment_expired');
     expect(await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: key() }, 200)).toMatchObject({ status: 'expired', status_code: 70 });
   });
 });

@@ -346,16 +346,16 @@ export function createInterviewService(deps: {
     async cancel(tenant: Tenant, id: string): Promise<InterviewRow> {
       await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
+        // A repeat (or a cancel that raced this one) is answered alike; an expired or joined one is refused.
+        const settle = (row: InterviewRow): InterviewRow => {
+          if (row.status === 'cancelled') return row;
+          if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+          throw new ApiError('session_already_started', { message: 'The candidate has joined; the interview can no longer be cancelled.' });
+        };
         const row = await mustGet(tx, tenant, id);
-        if (row.status === 'cancelled') return row;
-        if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
-        if (row.status !== 'scheduled') throw new ApiError('session_already_started', { message: 'The candidate has joined; the interview can no longer be cancelled.' });
-        const cancelled = await cancelScheduled(tx, tenant, row);
-        if (cancelled) return cancelled;
-        // Another request moved it first: a cancel that raced this one is answered alike (repeating is harmless).
-        const now = await mustGet(tx, tenant, id);
-        if (now.status === 'cancelled') return now;
-        throw new ApiError('session_already_started');
+        if (row.status !== 'scheduled') return settle(row);
+        // Another request (a join, the expiry sweep, a cancel) may move it first: answered as it now stands.
+        return (await cancelScheduled(tx, tenant, row)) ?? settle(await mustGet(tx, tenant, id));
       });
     },
 
