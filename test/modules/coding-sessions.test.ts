@@ -671,7 +671,7 @@ describe('candidate erasure', () => {
     expect(del.status, del.raw).toBe(200);
     const res = await api.call('GET', `/v1/coding-sessions/${mine.id}`, { key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: mine.id, candidate_id: null, status: 'started' });
+    expect(res.body).toMatchObject({ id: mine.id, candidate_id: null, status: 'timed_out' }); // closed: nothing more is added
     expect(await count(mine.id)).toBe(0);
     // Someone else's session is untouched.
     expect((await api.row(theirs.id)).candidate_id).toBe(bob);

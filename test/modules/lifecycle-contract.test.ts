@@ -138,6 +138,28 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     expect((await listed(other.body.id)).status).toBe('assigned'); // another candidate's: untouched
   });
 
+  // Was a bug: a started session ran on after its candidate was erased, and what was added then (answers, prompts,
+  // code) was kept, though the person had been erased.
+  it('erasing the candidate closes their started session as timed out: completed once, anonymously, and no more work', async () => {
+    const org = await h.createOrg(`${k.kind} erasure started`, 3);
+    const key = org.keys.secret_test;
+    const who = await client.candidate(key);
+    const a = await assign(key, who);
+    const token = await client.token(key, k.kind, a.body.id);
+    expect((await call('POST', `${k.path}/${a.body.id}/start`, { token })).status).toBe(200);
+    expect((await call('DELETE', `/v1/candidates/${who}`, { key })).status).toBe(200);
+    const listed = ((await call('GET', k.path, { key })).body.data as any[]).find((s) => s.id === a.body.id);
+    expect(listed).toMatchObject({ status: 'timed_out', candidate_id: null });
+    if (k.kind !== 'psychometric') expect((await call('GET', `${k.path}/${a.body.id}/timer`, { token })).body.remaining_seconds).toBe(0);
+    await k.finish(h, a.body.id, token).catch(() => undefined); // the candidate's page carries on: nothing more is taken
+    await settleJobs(h, [`${k.kind}.complete`, 'prompt_engineering.grade', 'coding.judge'], 'completion');
+    const events = (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', k.event).execute())
+      .map((e) => JSON.parse(e.payload).data.object).filter((o) => o.id === a.body.id);
+    // A questionnaire closed unanswered is not scored: abandoned, as when its time runs out so.
+    expect(events).toMatchObject([{ status: 'timed_out', outcome: k.kind === 'psychometric' ? 'abandoned' : 'timed_out', candidate_id: null }]);
+    expect(await balance(key)).toBe(2); // the started session's credit stays spent
+  });
+
   it('start is idempotent (the same started_at), spends the reserved credit, and the token is bound to its subject', async () => {
     const key = h.org.keys.secret_test;
     const a = await assign(key, await client.candidate(key));

@@ -513,13 +513,21 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
 
     /**
      * Erasure: the candidate's assignments not yet opened are cancelled (their credit returned, their launch links and
-     * tokens refused from then on, as a cancel leaves them), then every session of theirs is kept anonymous. Returning
-     * credit takes the balance's lock, which assign takes before the candidate's: the erasure takes it first too.
+     * tokens refused from then on, as a cancel leaves them); their started sessions are closed as if their time ran
+     * out (scored on what was done, announced once, and nothing more taken, so nothing of the person is added after);
+     * then every session of theirs is kept anonymous. Returning credit takes the balance's lock, which assign takes
+     * before the candidate's: the erasure takes it first too.
      */
     eraseCandidate: Object.assign(async (tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> => {
       for (const row of await repo.assignedTo(tx, tenant, candidateId)) {
         if (stateOf(row, clock.now()) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
         await cancelAssigned(tx, row);
+      }
+      for (const row of await repo.startedBy(tx, tenant, candidateId)) {
+        if (finalizedAt(row)) continue; // finished by the candidate, being scored
+        const now = clock.now();
+        const changes = { status: 'timed_out' as const, ended_at: now, updated_at: now };
+        if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) await queueCompletion(tx, row.id);
       }
       const ids = await repo.eraseCandidate(tx, tenant, candidateId);
       if (ids.length > 0) await kind.eraseSessions?.(tx, ids);

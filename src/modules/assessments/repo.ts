@@ -85,6 +85,8 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
     /** The candidate's assignments not yet started. */
     assignedTo: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => scoped(tx, tenant)
       .where('candidate_id', '=', candidateId).where('status', '=', 'assigned').execute() as Promise<Row[]>,
+    startedBy: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => scoped(tx, tenant)
+      .where('candidate_id', '=', candidateId).where('status', 'in', ['started', 'in_progress']).execute() as Promise<Row[]>,
     insert: (tx: Kysely<Database>, row: Row) => (tx as unknown as Kysely<any>).insertInto(t).values(row).execute(),
     /** A row by id alone, for background work that has no tenant in hand. */
     byId: (tx: Kysely<Database>, id: string) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll().where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>,
