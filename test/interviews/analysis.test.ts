@@ -180,6 +180,18 @@ describe('coverKeyPoints', () => {
     expect(kept.covered).not.toBeNull();
   });
 
+  // Was a bug: taking out "(e.g. the user id)" joined "key" and "value" into one folded term the point's weights did not
+  // know, so the point scored NaN (null in the report), was never covered, and rated coverage 1 (a customer's key points).
+  it('scores a point whose example list sits inside a folded phrase', () => {
+    const points = ['Key (e.g. the user id) value store for the sessions', 'Binary (iterative or recursive) search over the sorted array'];
+    const coverage = coverKeyPoints(points, said('I would keep the sessions in a key value store, and find the slot by binary search over the sorted array.'));
+    for (const c of coverage) {
+      expect(Number.isFinite(c.score), c.point).toBe(true);
+      expect(c.covered, c.point).not.toBeNull();
+    }
+    expect(coverKeyPoints(points, said('I have no idea, sorry, I would have to look that up somewhere first.')).every((c) => c.score === 0)).toBe(true);
+  });
+
   it('answers empty for no points and scores zero with no answer', () => {
     expect(coverKeyPoints([], good)).toEqual([]);
     expect(coverKeyPoints(ferry.guidance.key_points, []).every((c) => c.score === 0 && c.covered === null)).toBe(true);

@@ -423,14 +423,19 @@ const PHRASES: Array<[RegExp, string]> = [
 
 /**
  * The idf of a question's guidance points: the same few sets of points on every turn, kept by the list (a process
- * keeps each interview's setup) and by its content.
+ * keeps each interview's setup) and by its content. A point's terms include those of its units (pointUnits): taking an
+ * example list out can join the words around it into a folded term the whole point does not have ("Key (e.g. the
+ * user id) value store" → "keyvalue"), which had no weight and made the point's score NaN.
  */
 function pointsIdf(points: readonly string[]): Map<string, number> {
   let idf = idfByList.get(points);
   if (idf) return idf;
   const key = points.join('\u0001');
   idf = idfByContent.get(key);
-  if (!idf) idfByContent.set(key, (idf = idfOver(points.map(distinctTerms))));
+  if (!idf) {
+    const docs = points.map((p) => { const u = pointUnits(p); return [...distinctTerms(p), ...u.main, ...u.groups.flatMap((g) => g.terms)]; });
+    idfByContent.set(key, (idf = idfOver(docs)));
+  }
   idfByList.set(points, idf);
   return idf;
 }
