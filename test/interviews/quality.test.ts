@@ -70,6 +70,27 @@ describe('the transcript guard', () => {
     expect(assessQuality(interview(['Short answer.', 'Another short one here.'])).stats.candidate_words).toBeLessThan(MIN_WORDS);
   });
 
+  // Was a bug: a transcript of filler alone (speech recognition of someone hesitating, or a candidate stalling) passed
+  // as three substantive answers and was scored (communication 3, quoting the filler as evidence).
+  it('refuses answers made of filler words, and counts no filler towards what was said', () => {
+    const filler = [
+      'Um, yeah, so, I mean, like, you know, uh, basically, um, sort of, yeah, well, honestly, kind of, like, um, okay, right, so, uh, you know.',
+      'Uh, well, like, I mean, um, yeah, you know, so, basically, kind of, uh, right, okay, um, like, honestly, sort of, yeah, so, um.',
+      'Hmm, okay, so, um, like, uh, you know, I mean, yeah, basically, well, um, actually, sort of, right, like, uh, kind of, so, yeah.',
+    ];
+    const r = assessQuality(interview(filler));
+    expect(r.ok ? 'ok' : r.reason).toBe('too_short');
+    expect(r.stats.substantive_answers).toBe(0);
+    expect(r.stats.filler_ratio).toBeGreaterThan(0.9);
+    // Hesitant but genuine answers keep their words.
+    const hesitant = assessQuality(interview([
+      'Um, so, at my last job I owned the billing export and, you know, it failed every month end, so I rewrote the retry logic and, like, added an alert.',
+      'Uh, I mean, the launch date was fixed by a trade show, so I cut the export feature, kept checkout tested and we shipped on time.',
+    ]));
+    expect(hesitant.ok).toBe(true);
+    expect(hesitant.stats.filler_ratio).toBeLessThan(0.2);
+  });
+
   it('accepts a short but genuine interview', () => {
     const r = assessQuality(interview([
       'I shipped an off-by-one in the monthly report. A customer spotted it, I reverted within the hour and added a test for month boundaries.',

@@ -19,7 +19,8 @@ import type { Turn } from './types.js';
  *                 own 5-word sequences (reading the question back).
  * - `too_short`   fewer than 40 candidate words, or fewer than 2 substantive answers (a text turn of at least 8
  *                 words that neither repeats an earlier turn nor mostly echoes the interviewer, or a code snapshot
- *                 of at least 2 lines). Two honest answers of about 25 words pass.
+ *                 of at least 2 lines). Two honest answers of about 25 words pass. Filler ("um", "like", "you
+ *                 know", "sort of"…) is not counted in either: a turn of filler alone says nothing.
  */
 export interface QualityStats {
   candidate_turns: number;
@@ -37,6 +38,8 @@ export interface QualityStats {
   echo_ratio: number;
   /** Share of candidate words that are common English function words (about 0.4 in English answers). */
   english_ratio: number;
+  /** Share of candidate words that are filler ("um", "like", "you know"), which count towards nothing said. */
+  filler_ratio: number;
 }
 
 export type QualityReason = 'empty' | 'too_short' | 'repetitive' | 'garbled' | 'unsupported_language';
@@ -62,6 +65,19 @@ const MIN_ENGLISH = 0.12;
 const ENGLISH_FUNCTION_WORDS = new Set(('the and to of it i we my our was were is are that this for with on at they he she you be been have had '
   + 'not but so as by from or would will could which what when then there their them me us an into about because just also did do does').split(' '));
 const ECHO_N = 5;
+/** Hesitation and filler: said on their own they say nothing (speech recognition of someone stalling, or thinking aloud). */
+const FILLER_WORDS = new Set(('um umm ummm uh uhh uhm erm er ah ahh eh hmm hm mm mmm mhm huh oh ooh yeah yea yep yup okay ok '
+  + 'like basically actually literally anyway anyways whatever honestly totally right well so').split(' '));
+const FILLER_PHRASES = new Set(['you know', 'i mean', 'sort of', 'kind of', 'you see', 'i guess']);
+
+/** How many of a turn's (normalised) words are not filler. */
+function saidWords(words: string[]): number {
+  let filler = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (i + 1 < words.length && FILLER_PHRASES.has(`${words[i]} ${words[i + 1]}`)) { filler += 2; i++; } else if (FILLER_WORDS.has(words[i])) filler++;
+  }
+  return words.length - filler;
+}
 
 // ---- tokens ----------------------------------------------------------------------------------------------------
 
@@ -312,9 +328,12 @@ export function assessQuality(turns: Turn[]): QualityResult {
   let repeats = 0;
   let echoed = 0;
   let substantive = 0;
+  let meant = 0;
   for (const turn of said) {
     const ts = tokens(turn.text);
     const words = ts.map((t) => t.norm);
+    const own = saidWords(words);
+    meant += own;
     all.push(...ts);
     const echo = echoShare(words, interviewerGrams);
     echoed += echo * words.length;
@@ -324,7 +343,7 @@ export function assessQuality(turns: Turn[]): QualityResult {
     const repeat = earlier.some((e) => jaccard(e, shape) >= SAME_ANSWER);
     earlier.push(shape);
     if (repeat) repeats++;
-    if (!repeat && echo < MAX_ECHO && words.length >= SUBSTANTIVE_WORDS) substantive++;
+    if (!repeat && echo < MAX_ECHO && own >= SUBSTANTIVE_WORDS) substantive++;
   }
   substantive += turns.filter((t) => t.speaker === 'candidate' && t.kind === 'code' && t.code
     && t.code.source.split('\n').filter((l) => l.trim()).length >= 2).length;
@@ -341,6 +360,7 @@ export function assessQuality(turns: Turn[]): QualityResult {
     repeated_answer_ratio: round3(longer === 0 ? 0 : repeats / longer),
     echo_ratio: round3(words.length === 0 ? 0 : echoed / words.length),
     english_ratio: round3(words.length === 0 ? 0 : words.filter((w) => ENGLISH_FUNCTION_WORDS.has(w)).length / words.length),
+    filler_ratio: round3(words.length === 0 ? 0 : (words.length - meant) / words.length),
   };
   const refuse = (reason: QualityReason, message: string): QualityResult => ({ ok: false, reason, message, stats });
 
@@ -357,8 +377,9 @@ export function assessQuality(turns: Turn[]): QualityResult {
   if (words.length >= MIN_WORDS && stats.english_ratio < MIN_ENGLISH) {
     return refuse('unsupported_language', 'The candidate answered in a language other than English, which the built-in assessment does not read; the transcript is kept for a person (or a model) to assess.');
   }
-  if (words.length < MIN_WORDS || substantive < MIN_SUBSTANTIVE_ANSWERS) {
-    return refuse('too_short', `Too little was said to assess: ${words.length} words in ${substantive} substantive answer${substantive === 1 ? '' : 's'} (at least ${MIN_WORDS} words in ${MIN_SUBSTANTIVE_ANSWERS} answers are needed).`);
+  if (meant < MIN_WORDS || substantive < MIN_SUBSTANTIVE_ANSWERS) {
+    const filler = meant < words.length ? ` besides filler ("um", "like", "you know")` : '';
+    return refuse('too_short', `Too little was said to assess: ${meant} words${filler} in ${substantive} substantive answer${substantive === 1 ? '' : 's'} (at least ${MIN_WORDS} words in ${MIN_SUBSTANTIVE_ANSWERS} answers are needed).`);
   }
   return { ok: true, stats };
 }
