@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionFile } from '../../src/modules/question-bank/content.js';
+import { excerpt as analysisExcerpt } from '../../src/modules/interviews/interviewer/analysis.js';
 import { methodFor, readRoundMethods } from '../../src/modules/interviews/interviewer/method.js';
 import {
   buildInterviewReport, excerpt, isVerbatim, overallScore, ratingFor, recommendationFor, type InterviewReportBody,
@@ -435,6 +436,22 @@ describe('quotes', () => {
     expect(q.quote).toMatch(/^….*needle.*…$/);
     expect(isVerbatim(long, q.quote)).toBe(true);
     expect(excerpt(turn('First one. Latency fell from 3.5 s to 0.8 s. Done.'), 20).quote).toBe('Latency fell from 3.5 s to 0.8 s.');
+  });
+
+  // Was a bug: a long run without spaces (emoji, some scripts) was cut between the two halves of a surrogate pair,
+  // and the report quoted half an emoji (ill-formed Unicode in the JSON).
+  it('never cuts an emoji in half', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    for (const text of [`x${'🚀'.repeat(150)} and it worked.`, `I shipped it ${'😀'.repeat(150)} and it worked well.`]) {
+      for (let i = 0; i < text.length; i++) {
+        const q = excerpt(turn(text), i).quote;
+        expect(lone.test(q), `report excerpt at ${i}`).toBe(false);
+        expect(isVerbatim(text, q)).toBe(true);
+        const a = analysisExcerpt(text, 0, text.length, i);
+        expect(lone.test(a), `analysis excerpt at ${i}`).toBe(false);
+        expect(a.replace(/…/g, '').length).toBeLessThanOrEqual(200);
+      }
+    }
   });
 
   it('recognises a quote that is not in the text', () => {

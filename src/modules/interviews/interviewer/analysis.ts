@@ -5,6 +5,7 @@
  * verbatim excerpt of the candidate's words (Evidence), so a report can quote it and a reader can check it.
  */
 import { BoundedMap, memoByText } from '../../../platform/bounded-map.js';
+import { atCodePoint } from '../../../platform/text.js';
 import type { Turn } from './types.js';
 
 /** A verbatim excerpt of one candidate turn: at most 200 characters, cut at word boundaries with "…" where cut; always a substring of the turn's text apart from the ellipses. */
@@ -177,11 +178,13 @@ export function excerpt(text: string, start: number, end: number, focus = start)
     const space = text.slice(from, from + 40).search(/\s/);
     if (space >= 0) from += space;
   }
+  from = atCodePoint(text, from);
   while (from < end && /\s/.test(text[from])) from++;
   let to = Math.min(end, from + room);
   if (to < end) {
     const lastSpace = text.slice(from, to + 1).search(/\s\S*$/);
     if (lastSpace > 0) to = from + lastSpace;
+    else to = atCodePoint(text, to); // a run without spaces (emoji, an unspaced script): never half an emoji
   }
   while (to > from && /[\s,;:]/.test(text[to - 1])) to--;
   return `${from > start ? '…' : ''}${text.slice(from, to)}${to < end ? '…' : ''}`;

@@ -2,6 +2,7 @@ import {
   analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, evasionCount, POINT_COVERED_THRESHOLD, words,
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
+import { atCodePoint } from '../../../platform/text.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
 import { assessQuality, reusedAnswers, stuffedAnswers, type QualityReason, type QualityStats, type StuffingKind } from './quality.js';
 import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
@@ -143,12 +144,12 @@ export function excerpt(turn: Turn, index: number): Quote {
   if (end - start > QUOTE_MAX - 2) {
     if (index - start > 60) {
       const space = text.indexOf(' ', index - 60);
-      start = space >= 0 && space < index ? space + 1 : index;
+      start = space >= 0 && space < index ? space + 1 : atCodePoint(text, index);
       cutStart = true;
     }
     if (end - start > QUOTE_MAX - 2) {
       const space = text.lastIndexOf(' ', start + QUOTE_MAX - 2);
-      end = space > start + 20 ? space : start + QUOTE_MAX - 2;
+      end = space > start + 20 ? space : atCodePoint(text, start + QUOTE_MAX - 2); // never half an emoji
       cutEnd = true;
     }
   }
