@@ -1,5 +1,7 @@
 import type { TextModel } from '../../ai/model.js';
+import { head } from '../../platform/text.js';
 import type { RoundMethod } from './interviewer/method.js';
+import { unratedTurns } from './interviewer/report.js';
 import type { Turn } from './interviewer/types.js';
 
 /** The model's rubric assessment, beside the built-in one: every quote checked against the turn it cites. */
@@ -10,14 +12,15 @@ export type ModelAssessment =
 const TRANSCRIPT_MAX_CHARS = 60_000;
 const TURN_MAX_CHARS = 2000;
 
-function prompt(method: RoundMethod, turns: Turn[]) {
+function prompt(method: RoundMethod, turns: Turn[], unrated: ReadonlySet<number>) {
   const rubric = method.competencies.map((c) => [
     `${c.slug} — ${c.name}: ${c.description}`,
     ...[1, 2, 3, 4, 5].map((n) => `  ${n}: ${c.anchors[String(n) as '1']}`),
   ].join('\n')).join('\n');
   let transcript = '';
   for (const t of turns.filter((x) => x.kind === 'text')) {
-    const line = `[${t.seq}] ${t.speaker === 'interviewer' ? 'INTERVIEWER' : 'CANDIDATE'}: ${t.text.length > TURN_MAX_CHARS ? `${t.text.slice(0, TURN_MAX_CHARS)}…` : t.text}\n`;
+    const text = unrated.has(t.seq) ? '(left out: not assessed)' : t.text.length > TURN_MAX_CHARS ? `${head(t.text, TURN_MAX_CHARS)}…` : t.text;
+    const line = `[${t.seq}] ${t.speaker === 'interviewer' ? 'INTERVIEWER' : 'CANDIDATE'}: ${text}\n`;
     if (transcript.length + line.length > TRANSCRIPT_MAX_CHARS) break;
     transcript += line;
   }
@@ -35,12 +38,16 @@ function prompt(method: RoundMethod, turns: Turn[]) {
 /**
  * Asks the model for a rubric assessment. It never replaces the built-in report: ratings outside 1–5 or for unknown
  * competencies are dropped, and a quote that is not found verbatim in the candidate turn it cites is dropped (and counted).
+ * The turns the built-in report does not rate (addressed to the assessment, reused, stuffed) are left out of the
+ * model's transcript, and a quote of one is dropped, as is one of a code or whiteboard notice.
  */
 export async function assessWithModel(model: TextModel | null, method: RoundMethod, turns: Turn[]): Promise<ModelAssessment> {
   if (!model) return { status: 'unavailable', model: null, reason: 'No model is configured; the built-in assessment stands alone.' };
+  const { steered, reused, stuffed } = unratedTurns(turns);
+  const unrated = new Set([...steered, ...reused, ...stuffed.keys()]);
   let raw: string;
   try {
-    raw = (await model.complete(prompt(method, turns), { maxOutputTokens: 1500, timeoutMs: 60_000 })).text;
+    raw = (await model.complete(prompt(method, turns, unrated), { maxOutputTokens: 1500, timeoutMs: 60_000 })).text;
   } catch (error) {
     return { status: 'unavailable', model: model.id, reason: `The model could not assess the interview: ${(error as { summary?: string }).summary ?? 'it failed'}.` };
   }
@@ -53,7 +60,7 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { status: 'unavailable', model: model.id, reason: 'The model\'s assessment was not a JSON object.' };
   }
-  const candidateTurns = new Map(turns.filter((t) => t.speaker === 'candidate').map((t) => [t.seq, t.text]));
+  const candidateTurns = new Map(turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text' && !unrated.has(t.seq)).map((t) => [t.seq, t.text]));
   const known = new Set(method.competencies.map((c) => c.slug));
   let dropped = 0;
   const rated = new Set<string>();
@@ -67,8 +74,8 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
       if (!ok) dropped++;
       return ok;
     }).slice(0, 4).map((e: any) => ({ turn: e.turn as number, quote: (e.quote as string).trim() }));
-    return [{ slug: c.slug as string, rating: c.rating as number, rationale: typeof c.rationale === 'string' ? c.rationale.slice(0, 600) : '', evidence }];
+    return [{ slug: c.slug as string, rating: c.rating as number, rationale: typeof c.rationale === 'string' ? head(c.rationale, 600) : '', evidence }];
   });
   if (competencies.length === 0) return { status: 'unavailable', model: model.id, reason: 'The model rated no competency of the round.' };
-  return { status: 'assessed', model: model.id, summary: typeof parsed.summary === 'string' ? parsed.summary.slice(0, 1500) : '', competencies, quotes_dropped: dropped };
+  return { status: 'assessed', model: model.id, summary: typeof parsed.summary === 'string' ? head(parsed.summary, 1500) : '', competencies, quotes_dropped: dropped };
 }

@@ -600,6 +600,18 @@ const MANIPULATION = new RegExp([
 export const isManipulation = (turn: Turn) => turn.speaker === 'candidate' && turn.kind === 'text' && MANIPULATION.test(turn.text);
 
 /**
+ * The candidate turns the report does not rate: addressed to the assessment, repeated from another question, or
+ * stuffed with cue words or keywords instead of an account (the model's assessment leaves them out too).
+ */
+export function unratedTurns(turns: Turn[]): { steered: Set<number>; reused: Set<number>; stuffed: Map<number, StuffingKind> } {
+  const said = [...turns].sort((a, b) => a.seq - b.seq);
+  const steered = new Set(said.filter(isManipulation).map((t) => t.seq));
+  const reused = reusedAnswers(said);
+  const stuffed = stuffedAnswers(said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq)));
+  return { steered, reused, stuffed };
+}
+
+/**
  * Proctoring signals, summed per type: shown for a human to weigh, never part of the score; and the answers left
  * unrated (addressed to the assessment, repeated from another question, or stuffed with cue words or keywords), said
  * apart, the stuffed ones with their turns.
@@ -636,9 +648,7 @@ export function buildInterviewReport(input: {
   const quality = assessQuality(said);
   // Answers that try to steer the assessment, repeat an answer given to another question, or are stuffed with cue
   // words or keywords instead of an account are not rated (and so never quoted as evidence): the rest are.
-  const steered = new Set(said.filter(isManipulation).map((t) => t.seq));
-  const reused = reusedAnswers(said);
-  const stuffed = stuffedAnswers(said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq)));
+  const { steered, reused, stuffed } = unratedTurns(said);
   const turns = said.filter((t) => !steered.has(t.seq) && !reused.has(t.seq) && !stuffed.has(t.seq));
   const candidateText = new Map(turns.filter((t) => t.speaker === 'candidate').map((t) => [t.seq, t.text]));
   // Every quote is checked against the candidate turn it cites: whatever found it, only verbatim quotes are shown.
