@@ -62,6 +62,9 @@ async function secrets(): Promise<string[]> {
     const inputs = (JSON.parse(p.hidden_cases) as Array<{ input: string }>).map((c) => JSON.stringify(c.input).slice(1, -1))
       .filter((s) => s.length >= 12 && !publicText.includes(s));
     expect(inputs.length, `problem ${p.slug} has a distinctive hidden input to look for`).toBeGreaterThan(0);
+    // The scan must be able to fail: each hidden input looked for is stored, in that form, in the database (looked
+    // for in its own problem's row: in all 70 MB of them at once, this check alone took 30 s).
+    for (const input of inputs) expect(p.hidden_cases.includes(input), `${p.slug}: a hidden input as stored`).toBe(true);
     needles.push(...inputs);
     needles.push(JSON.stringify(p.expected_complexity));
   }
@@ -213,9 +216,6 @@ describe('GET /v1/coding-tests/{id}', () => {
 describe('secrets of the catalogue', () => {
   it('never returns hidden cases, comparators or expected complexities in the list or any detail', async () => {
     const needles = await secrets();
-    // The scan must be able to fail: each hidden input looked for is stored, in that form, in the database.
-    const stored = (await h.db.kysely.selectFrom('coding_problems').select('hidden_cases').execute()).map((r) => r.hidden_cases).join('');
-    for (const needle of needles.filter((n) => !n.startsWith('"') && !n.includes('_') && n !== 'comparator')) expect(stored).toContain(needle);
 
     for (const apiKey of [key(), orgA.keys.secret_test]) {
       const list = await get('/v1/coding-tests?limit=100', apiKey);
