@@ -118,11 +118,15 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
       return reservationId;
     },
 
-    /** The reserved credits are spent. Settling twice is a no-op. */
-    async commit(tx: Kysely<Database>, reservationId: string): Promise<void> {
+    /**
+     * The reserved credits are spent. Settling twice is a no-op. False when they had been released instead: nothing
+     * is spent, and the caller must not go on as if it were paid for.
+     */
+    async commit(tx: Kysely<Database>, reservationId: string): Promise<boolean> {
       const { reserve, tenant } = await settleable(tx, reservationId);
-      if (!reserve) return;
+      if (!reserve) return (await reservationOf(tx, reservationId)).settled === 'commit';
       await append(tx, tenant, reserve.kind, 0, 'commit', reservationId, reserve.reference);
+      return true;
     },
 
     /** The reserved credits go back (and the sandbox quota with them). Settling twice is a no-op. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -178,4 +179,55 @@ describe('races', () => {
       expect(answered.body.error?.code, answered.raw).toBe('assignment_expired');
     });
   }
+
+  // Was a bug on PostgreSQL: assigning the test again returns a lapsed assignment's credit without the session's lock;
+  // a start that read the assignment open just before the window closed then waited on the balance, found its credit
+  // returned, spent nothing, and started: a session taken for free (and the new assignment beside it).
+  it('assessment start racing a re-assignment that finds the assignment lapsed: never started without its credit', async () => {
+    const kit = psychometricKit(h);
+    const org = await h.createOrg('Start or reassign', 100);
+    const key = org.keys.secret_test;
+    const s = await kit.session(key, 'mini-ipip', { start: false });
+    const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+    const windowEnd = row.created_at + 7 * 86_400_000;
+    h.clock.set(windowEnd - 1_000);
+    const token = await client.token(key, 'psychometric', s.id);
+    // Another transaction holds the sandbox quota's row, so the re-assignment (balance locked, the assignment seen
+    // lapsed, its credit returned) waits there; the start reads the assignment open and then waits on the balance.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => { holding = resolve; });
+    const blocker = h.db.kysely.transaction().execute(async (tx) => {
+      await tx.updateTable('sandbox_quota').set({ used: sql`used` }).where('organization_id', '=', org.id).execute();
+      holding();
+      await held;
+    });
+    await holds;
+    h.clock.set(windowEnd + 1_000);
+    const reassign = client.call('POST', '/v1/psychometric-sessions', { key, body: { candidate_id: s.candidateId, psychometric_test_id: row.test_id } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    h.clock.set(windowEnd - 500);
+    const start = client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await blocker;
+    const [assigned, started] = await Promise.all([reassign, start]);
+    expect([200, 201], assigned.raw).toContain(assigned.status);
+    const entries = await h.db.kysely.selectFrom('credit_ledger').select(['entry_type']).where('reservation_id', '=', row.credit_reservation_id!).execute();
+    const after = await h.db.kysely.selectFrom('psychometric_sessions').select('status').where('id', '=', s.id).executeTakeFirstOrThrow();
+    if (started.status === 200) {
+      // The start went first: its credit is spent and the re-assignment resumed it.
+      expect(entries.map((e) => e.entry_type).sort()).toEqual(['commit', 'reserve']);
+      expect(assigned.body).toMatchObject({ id: s.id, resumed: true });
+    } else {
+      // The re-assignment went first: the lapsed assignment gave its credit back and stays unstarted.
+      expect(started.body.error?.code, started.raw).toBe('assignment_expired');
+      expect(entries.map((e) => e.entry_type).sort()).toEqual(['release', 'reserve']);
+      expect(after.status).toBe('assigned');
+      expect(assigned.body).toMatchObject({ resumed: false });
+    }
+    const balance = await h.services.credits.balance(h.db.kysely, { organizationId: org.id, livemode: false }, 'psychometric');
+    expect(balance).toBe(99);
+  });
 });

@@ -359,7 +359,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
           assertOpen(stateOf(current, clock.now()));
           return kind.detail(tx, current);
         }
-        if (row.credit_reservation_id) await credits.commit(tx, row.credit_reservation_id);
+        // Its credit may have gone back meanwhile: an assignment of the test made as the window closed found it lapsed
+        // (that takes the balance's lock, not the session's). Lapsed then, not started for free.
+        if (row.credit_reservation_id && !(await credits.commit(tx, row.credit_reservation_id))) throw new ApiError('assignment_expired');
         await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
           runAt: closes, uniqueKey: `${timeoutJob}:${id}`,
         });
