@@ -155,6 +155,23 @@ describe('prep CLI', () => {
     }
   });
 
+  it('refuses a grant or a limit outside what a key and the ledger can hold, in a sentence, on either engine', async () => {
+    const id = org.organization.id;
+    const keyId = JSON.parse((await prep('keys', 'create', '--org', id, '--env', 'test', '--name', 'bounds')).stdout).id;
+    // Past the ledger's integer column PostgreSQL printed its out-of-range error's stack (SQLite stored it); a limit of 0
+    // answered every request of the key 429.
+    for (const args of [['org', 'credits', '--org', id, '--kind', 'coding', '--add', '3000000000'],
+      ['org', 'create', '--name', 'Huge', '--credits', '3000000000'], ['keys', 'limit', '--org', id, '--key', keyId, '--max', '0'],
+      ['keys', 'limit', '--org', id, '--key', keyId, '--max', '3000000000']]) {
+      const res = await prep(...args);
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stderr, args.join(' ')).toMatch(/is invalid\. A whole number from [01] to 2147483647\.\n/);
+      expect(res.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
+    }
+    const a = await api();
+    expect((await a.inject({ method: 'GET', url: '/v1/usage', headers: bearer(org.keys.secret_test) })).json().credits.coding).toBe(8);
+  });
+
   it('org member add adds staff, whose address can then not be a candidate', async () => {
     const res = await prep('org', 'member', 'add', '--org', org.organization.id, '--email', 'Boss@Globex.test', '--name', 'Hank');
     expect(res.code).toBe(0);

@@ -20,13 +20,26 @@ import { createModuleServices } from '../modules/index.js';
 import { startServer } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import { MODULES, type ModuleName } from '../platform/context.js';
-import { CREDIT_KINDS, type CreditKind } from '../platform/credits.js';
+import { CREDIT_AMOUNT_MAX, CREDIT_KINDS, type CreditKind } from '../platform/credits.js';
 import { ApiError } from '../platform/errors.js';
 import { isUuid } from '../platform/ids.js';
 
 function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Not a whole number.');
   return Number(value);
+}
+
+/**
+ * A credit grant or a key's limit: from `min` to what the database's integer columns hold, refused here in a sentence
+ * (PostgreSQL refused a larger one with its error's stack; SQLite stored it). A limit of 0 would refuse every request.
+ */
+function countFrom(min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > CREDIT_AMOUNT_MAX) {
+      throw new InvalidArgumentError(`A whole number from ${min} to ${CREDIT_AMOUNT_MAX}.`);
+    }
+    return Number(value);
+  };
 }
 
 /** An --org or --key value: refused here unless it is an id (PostgreSQL's uuid columns would fail the query). */
@@ -141,7 +154,7 @@ const org = program.command('org').description('Organisations: create, credits, 
 
 org.command('create').description('Create an organisation with live and test keys')
   .requiredOption('--name <name>', 'organisation name')
-  .option('--credits <n>', 'credits of every kind granted in both environments', wholeNumber, 0)
+  .option('--credits <n>', 'credits of every kind granted in both environments', countFrom(0), 0)
   .option('--json', 'print one JSON object')
   .action((opts: { name: string; credits: number; json?: boolean }) => withServices(async (s) => {
     if (!opts.name.trim() || opts.name.length > 200) throw new InvalidArgumentError('--name must be 1 to 200 characters.');
@@ -153,11 +166,10 @@ org.command('create').description('Create an organisation with live and test key
 
 org.command('credits').description('Grant credits of one kind')
   .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--kind <kind>', CREDIT_KINDS.join(', '))
-  .requiredOption('--add <n>', 'credits to add', wholeNumber)
+  .requiredOption('--add <n>', 'credits to add', countFrom(1))
   .addOption(new Option('--env <env>', 'which environment').choices(['live', 'test', 'both']).default('both'))
   .action((opts: { org: string; kind: string; add: number; env: string }) => withServices(async (s) => {
     if (!(CREDIT_KINDS as readonly string[]).includes(opts.kind)) throw new InvalidArgumentError(`--kind must be one of ${CREDIT_KINDS.join(', ')}.`);
-    if (opts.add <= 0) throw new InvalidArgumentError('--add must be at least 1.');
     const envs = opts.env === 'both' ? [true, false] : [opts.env === 'live'];
     await s.organizations.grantCredits(opts.org, opts.kind as CreditKind, opts.add, envs);
     print(`Granted ${opts.add} ${opts.kind} credits (${opts.env}).`);
@@ -287,7 +299,7 @@ keys.command('create').description('Mint a key for an organisation')
 
 keys.command('limit').description("Raise a key's rate limit (requests per window); a rotated key passes it on")
   .requiredOption('--org <id>', 'organisation id', anId).requiredOption('--key <id>', 'key id', anId)
-  .option('--max <n>', 'requests per window', wholeNumber).option('--reset', 'back to the configured default')
+  .option('--max <n>', 'requests per window', countFrom(1)).option('--reset', 'back to the configured default')
   .action((opts: { org: string; key: string; max?: number; reset?: boolean }) => withServices(async (s) => {
     if ((opts.max === undefined) === !opts.reset) throw new InvalidArgumentError('Give exactly one of --max N or --reset.');
     await s.apiKeys.setRateLimit(opts.org, opts.key, opts.reset ? null : opts.max!);

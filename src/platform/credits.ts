@@ -8,6 +8,9 @@ import { newId } from './ids.js';
 export const CREDIT_KINDS = ['coding', 'resume', 'interview', 'prompt_engineering', 'psychometric'] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 
+/** The largest amount one ledger entry holds (its column is a 32-bit integer on PostgreSQL). */
+export const CREDIT_AMOUNT_MAX = 2_147_483_647;
+
 const flag = (b: boolean) => (b ? 1 : 0) as 0 | 1;
 
 export function quotaPeriod(ms: number): string {
@@ -93,7 +96,7 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
     },
 
     async grant(tx: Kysely<Database>, tenant: Tenant, kind: CreditKind, amount: number, reference: string | null = null) {
-      if (!Number.isInteger(amount) || amount <= 0) throw new Error('a grant is a positive whole number');
+      if (!Number.isInteger(amount) || amount <= 0 || amount > CREDIT_AMOUNT_MAX) throw new Error(`a grant is a whole number from 1 to ${CREDIT_AMOUNT_MAX}`);
       await lockBalance(tx, tenant, kind);
       await append(tx, tenant, kind, amount, 'grant', null, reference);
     },
