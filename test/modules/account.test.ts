@@ -220,6 +220,14 @@ describe('GET /v1/analytics/activity', () => {
     await expectError(await call('GET', '/v1/analytics/activity?until=soon', h.org.keys.secret_test), 400, 'parameter_invalid', 'until');
     await expectError(await call('GET', '/v1/analytics/activity?type=coding', h.org.keys.secret_test), 400, 'parameter_unknown', 'type');
   });
+
+  it('refuses a range that ends where or before it starts (it would count nothing, silently)', async () => {
+    const key = h.org.keys.secret_test;
+    for (const query of ['?since=2000&until=1000', '?since=1000&until=1000']) {
+      await expectError(await call('GET', `/v1/analytics/activity${query}`, key), 400, 'parameter_invalid', 'until');
+    }
+    expect(await ok('GET', '/v1/analytics/activity?since=1000&until=1001', key)).toMatchObject({ since: 1000, until: 1001 });
+  });
 });
 
 describe('catalogues', () => {

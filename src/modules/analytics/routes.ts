@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
 import { tenantOf } from '../../platform/context.js';
+import { ApiError } from '../../platform/errors.js';
 import { operation } from '../../platform/route.js';
 import { Nullable, UnixSeconds } from '../../platform/schemas.js';
 import type { Core } from '../../services.js';
@@ -31,6 +32,8 @@ export function analyticsRoutes(app: App, core: Core): void {
     handler: async (request) => {
       const tenant = tenantOf(request);
       const { since, until } = request.query;
+      // [since, until) is half-open: an end at or before the start is a mistake, not a request for nothing.
+      if (since !== undefined && until !== undefined && until <= since) throw new ApiError('parameter_invalid', { param: 'until', message: 'until must be after since.' });
       const range = { since: since === undefined ? null : since * 1000, until: until === undefined ? null : until * 1000 };
       return {
         object: 'activity' as const,
