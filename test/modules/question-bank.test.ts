@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgedByProblem } from '../../src/modules/question-bank/activity.js';
 import { addOrganizationQuestions } from '../../src/modules/question-bank/catalog.js';
 import { questionId, QuestionFileError } from '../../src/modules/question-bank/content.js';
 import { importCompanyFolders, WINDOW_FILE_MAX_BYTES } from '../../src/modules/question-bank/import.js';
@@ -301,6 +303,19 @@ describe('statistics from real activity', () => {
     // Test mode and other organisations see none of it.
     expect((await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: key() })).statistics.all.asked_count).toBe(0);
     expect((await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: other.keys.secret_live })).statistics.all.asked_count).toBe(0);
+  });
+
+  // Was slow: every list page (and a question's detail, once per bucket) aggregates the caller's judged submissions in
+  // the window, and no index started there, so each read scanned every organisation's submissions.
+  it("reads the judged submissions of the caller's window through an index, not a scan of every organisation's", async () => {
+    const compiled = judgedByProblem(h.db.kysely, org.id, 1, 0).compile();
+    const plan = await h.db.kysely.transaction().execute(async (tx) => {
+      if (DIALECT === 'postgres') await sql`set local enable_seqscan = off`.execute(tx); // the table is small here
+      const prefix = DIALECT === 'postgres' ? 'explain ' : 'explain query plan ';
+      const rows = (await tx.executeQuery(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]))).rows as Array<Record<string, string>>;
+      return rows.map((r) => r['QUERY PLAN'] ?? r.detail).join('\n');
+    });
+    expect(plan).toMatch(DIALECT === 'postgres' ? /Index Cond: \(+organization_id = / : /SEARCH coding_submissions USING (COVERING )?INDEX \S+ \(organization_id=/);
   });
 });
 
