@@ -241,6 +241,24 @@ describe('search', () => {
     expect([...await ids('"rate limiter" or cache -queue')].sort()).toEqual([...new Set(withoutQueue)].sort());
   });
 
+  // Was a bug on PostgreSQL: SQLite's index folds Latin accents (remove_diacritics), PostgreSQL's kept them, so `cafe`
+  // found "Café" on one engine only, and `naive` never found "naïve" there.
+  it('finds words with or without their accents, in any case, on both engines', async () => {
+    const accented = await h.createOrg('Accents Co', 1);
+    const file = path.join(dir, 'accents.json');
+    const prompt = 'A café keeps a naïve queue of orders on a whiteboard. Design the ordering system that replaces it for a chain of shops in Zürich, covering how orders reach the kitchen and how the queue survives an outage.';
+    const guidance = { key_points: ['Orders are durable before they are acknowledged', 'Kitchen displays subscribe per shop', 'Outage mode keeps taking orders'], follow_ups: ['What happens at peak?', 'How do you replay?'] };
+    writeFileSync(file, JSON.stringify([
+      { slug: 'cafe-orders', title: 'Naïve Café ordering', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt, guidance },
+      { slug: 'ecole-timetable', title: 'ÉCOLE ZÜRICH timetable', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt: prompt.replace('café', 'school'), guidance },
+    ]));
+    const [cafe, ecole] = await addOrganizationQuestions(h.db.kysely, accented.id, file);
+    const found = async (text: string) => (await all(`search=${encodeURIComponent(text)}&category=system-design`, accented.keys.secret_test)).map((q) => q.id);
+    for (const text of ['cafe', 'café', 'CAFÉ', 'Cafe\u0301', 'naive', 'naïve', '"naive cafe"']) expect(await found(text), text).toContain(cafe);
+    for (const text of ['ecole', 'école', 'ÉCOLE', 'zurich timetable', 'zürich']) expect(await found(text), text).toContain(ecole);
+    expect(await found('zurich -cafe'), 'zurich -cafe').toEqual([ecole]);
+  });
+
   // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
   // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
   it('lets an `or` whose term repeats join nothing further', async () => {

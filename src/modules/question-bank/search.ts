@@ -56,13 +56,19 @@ export function ftsQuery(terms: SearchTerms): string {
 }
 
 /**
+ * Latin letters without their accents (é → e, ü → u; other scripts keep their marks), as PostgreSQL's search column
+ * holds its text (migration 0020) and as SQLite's index folds it (`remove_diacritics`).
+ */
+export const foldLatin = (word: string) => word.normalize('NFD').replace(/([A-Za-z])[\u0300-\u036f]+/g, '$1').normalize('NFC');
+
+/**
  * The same terms as a `to_tsquery` expression, grouped as FTS5's is: `websearch_to_tsquery` cannot take parentheses,
  * and in a tsquery AND binds tighter than OR, so `"fat rat" or cat dog` would have meant fat rat OR (cat AND dog).
  * Every word is quoted, and a word holds only letters, digits and marks, so no operator can be written by the input;
- * the engine still stems each and drops stop words.
+ * its Latin accents are folded as the column's are; the engine still stems each and drops stop words.
  */
 export function tsQueryText(terms: SearchTerms): string {
-  const phrase = (words: string[]) => `(${words.map((w) => `'${w}'`).join(' <-> ')})`;
+  const phrase = (words: string[]) => `(${words.map((w) => `'${foldLatin(w)}'`).join(' <-> ')})`;
   const positive = terms.groups.map((g) => (g.length === 1 ? phrase(g[0]!) : `(${g.map(phrase).join(' | ')})`));
   return [...positive, ...terms.excluded.map((p) => `!${phrase(p)}`)].join(' & ');
 }
