@@ -521,6 +521,26 @@ describe('importing company-wise files', () => {
     expect((await all('company=later-co')).map((q) => q.title)).toEqual(['Later Link']);
   });
 
+  // Was a gap: titles, links and topics refused control and invisible characters, but a company's name is its folder's
+  // name, taken as it was: a bidi override, a line break or U+FFFD (a name not in UTF-8) reached /companies.
+  it("refuses a company folder whose name holds control or invisible characters, naming each of its files", async () => {
+    const names = ['Evil\u202eoC', 'Line\nBreak Co', 'Zero\u200bWidth Co'];
+    for (const name of [...names, 'Plain Co']) {
+      mkdirSync(path.join(dir, 'names', name), { recursive: true });
+      writeFileSync(path.join(dir, 'names', name, 'All.csv'), `Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Named ${names.indexOf(name)},10,0.5,https://example.com/n\n`);
+    }
+    const summary = await importCompanyFolders(h.db.kysely, path.join(dir, 'names'), { organizationId: other.id });
+    for (const name of names) {
+      expect(summary.files.find((f) => f.company === name), JSON.stringify(name)).toMatchObject({
+        status: 'rejected', errors: [{ line: 0, message: expect.stringContaining('company folder name') }],
+      });
+    }
+    expect(summary.files.find((f) => f.company === 'Plain Co')).toMatchObject({ status: 'imported' });
+    const companies = (await client.ok('GET', '/v1/question-bank/companies?limit=100', { key: other.keys.secret_test })).data.map((c: any) => c.name);
+    expect(companies).toContain('Plain Co');
+    for (const name of names) expect(companies).not.toContain(name);
+  });
+
   it("keeps an organisation's import, and the topics it brings, to itself", async () => {
     mkdirSync(path.join(dir, 'topics', 'Initech'), { recursive: true });
     writeFileSync(path.join(dir, 'topics', 'Initech', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nMEDIUM,"Merge Widgets, Carefully",50,0.4,https://example.com/w,"Project Nightingale"\n');

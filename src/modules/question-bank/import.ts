@@ -123,6 +123,12 @@ export async function importCompanyFolders(db: Kysely<Database>, dir: string, op
       if (window === null) { outcome.note = 'not a window file (Thirty Days, Three Months, Six Months, All)'; continue; }
       if (window === 'older') { outcome.note = 'More Than Six Months: not a window Prep keeps (30d, 90d, 180d, all)'; continue; }
       outcome.bucket = window;
+      // The folder's name is the company's name, shown by /companies: held to a title's rules.
+      if (INVISIBLE.test(company)) {
+        outcome.status = 'rejected';
+        outcome.errors = [{ line: 0, message: 'company folder name: no control or invisible characters, UTF-8 text (it is the company\'s name)' }];
+        continue;
+      }
       const slot = `${slugify(company)}\u0000${window}`;
       const earlier = taken.get(slot);
       if (earlier !== undefined) {
