@@ -541,6 +541,22 @@ describe('importing company-wise files', () => {
     for (const name of names) expect(companies).not.toContain(name);
   });
 
+  // Was a gap: a title needs a letter or digit, but a topic name or a company folder of punctuation alone ("-", "???")
+  // was added as it was, under the slug "untitled", and any other such name then landed on it.
+  it('refuses a topic name or a company folder name with no letter or digit', async () => {
+    mkdirSync(path.join(dir, 'blank', '???'), { recursive: true });
+    mkdirSync(path.join(dir, 'blank', 'Dash Topics'), { recursive: true });
+    writeFileSync(path.join(dir, 'blank', '???', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link\nEASY,Nameless Co Row,10,0.5,https://example.com/q\n');
+    writeFileSync(path.join(dir, 'blank', 'Dash Topics', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nEASY,Dashed Topics Row,10,0.5,https://example.com/d,"Arrays, -"\n');
+    const summary = await importCompanyFolders(h.db.kysely, path.join(dir, 'blank'), { organizationId: null });
+    const byFile = Object.fromEntries(summary.files.map((f) => [f.file, f]));
+    expect(byFile['???/All.csv']).toMatchObject({ status: 'rejected', errors: [{ line: 0, message: expect.stringContaining('company folder name: a letter or digit') }] });
+    expect(byFile['Dash Topics/All.csv']).toMatchObject({ status: 'rejected', errors: [{ line: 2, message: expect.stringContaining('topics: names with a letter or digit') }] });
+    const topics = (await client.ok('GET', '/v1/question-bank/topics?limit=100', { key: key() })).data.map((t: any) => t.slug);
+    expect(topics).not.toContain('untitled');
+    expect((await client.ok('GET', '/v1/question-bank/companies?limit=100', { key: key() })).data.map((c: any) => c.slug)).not.toContain('untitled');
+  });
+
   it("keeps an organisation's import, and the topics it brings, to itself", async () => {
     mkdirSync(path.join(dir, 'topics', 'Initech'), { recursive: true });
     writeFileSync(path.join(dir, 'topics', 'Initech', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nMEDIUM,"Merge Widgets, Carefully",50,0.4,https://example.com/w,"Project Nightingale"\n');

@@ -20,6 +20,8 @@ const COLUMNS = ['difficulty', 'title', 'frequency', 'acceptance rate', 'link'];
 /** A company's All file lists a few thousand rows (well under 1 MiB): 16 MiB is a wrong file, refused unread. */
 export const WINDOW_FILE_MAX_BYTES = 16 * 1024 * 1024;
 const ROW_TOPICS_MAX = 20;
+/** A topic's or a company's name holds a letter or digit, as a title does: punctuation alone slugifies to nothing. */
+const HAS_WORD = /[\p{L}\p{N}]/u;
 
 export interface ImportedRow { line: number; difficulty: Difficulty; title: string; frequency: number; acceptance: number | null; link: string | null; topics: string[] }
 export interface FileOutcome {
@@ -102,6 +104,7 @@ export function parseWindowFile(text: string): { rows: ImportedRow[]; errors: Ar
     if (topics.length > ROW_TOPICS_MAX) { bad(`topics: at most ${ROW_TOPICS_MAX} per row (${topics.length} given)`); continue; }
     if (topics.some((t) => t.length > 60)) { bad('topics: names of at most 60 characters'); continue; }
     if (topics.some((t) => INVISIBLE.test(t))) { bad('topics: no control or invisible characters, UTF-8 text (was the file saved in another encoding?)'); continue; }
+    if (!topics.every((t) => HAS_WORD.test(t))) { bad('topics: names with a letter or digit'); continue; }
     rows.push({ line, difficulty, title, frequency, acceptance, link, topics });
   }
   return errors.length > 0 ? { rows: [], errors } : { rows, errors };
@@ -124,9 +127,9 @@ export async function importCompanyFolders(db: Kysely<Database>, dir: string, op
       if (window === 'older') { outcome.note = 'More Than Six Months: not a window Prep keeps (30d, 90d, 180d, all)'; continue; }
       outcome.bucket = window;
       // The folder's name is the company's name, shown by /companies: held to a title's rules.
-      if (INVISIBLE.test(company)) {
+      if (INVISIBLE.test(company) || !HAS_WORD.test(company)) {
         outcome.status = 'rejected';
-        outcome.errors = [{ line: 0, message: 'company folder name: no control or invisible characters, UTF-8 text (it is the company\'s name)' }];
+        outcome.errors = [{ line: 0, message: 'company folder name: a letter or digit, no control or invisible characters, UTF-8 text (it is the company\'s name)' }];
         continue;
       }
       const slot = `${slugify(company)}\u0000${window}`;
