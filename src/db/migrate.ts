@@ -19,7 +19,7 @@ import * as m0016 from './migrations/0016_psychometric_norms_recent.js';
 import * as m0017 from './migrations/0017_session_token_keys.js';
 import * as m0018 from './migrations/0018_event_id_byte_order.js';
 import * as m0019 from './migrations/0019_coding_submissions_judged_index.js';
-import * as m0020 from './migrations/0020_question_bank_search_accents.js';
+import * as m0020 from './migrations/0020_question_bank_search_text.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -42,7 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017_session_token_keys': m0017,
   '0018_event_id_byte_order': m0018,
   '0019_coding_submissions_judged_index': m0019,
-  '0020_question_bank_search_accents': m0020,
+  '0020_question_bank_search_text': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -259,6 +259,25 @@ describe('search', () => {
     expect(await found('zurich -cafe'), 'zurich -cafe').toEqual([ecole]);
   });
 
+  // Was a bug on PostgreSQL: its parser keeps `Node.js`, `HTTP/2` or an address as one token and indexes a hyphenated
+  // word as a whole before its parts, so `node` found nothing there and a phrase into `token-bucket` never matched;
+  // SQLite (and the search text itself) splits words at punctuation.
+  it('splits words at punctuation in the text as in the search, on both engines', async () => {
+    const dotted = await h.createOrg('Dotted Co', 1);
+    const file = path.join(dir, 'dotted.json');
+    writeFileSync(file, JSON.stringify([{
+      slug: 'node-loop', title: 'Node.js event loop under load', category: 'system-design', difficulty: 'medium', topics: ['availability'],
+      prompt: 'Our gateway speaks HTTP/2 to clients and we use token-bucket limiting per tenant (ops@example.com is paged). Explain what happens to the event loop when a burst arrives, and how you would keep p99 latency under 3.5 seconds.',
+      guidance: { key_points: ['Back-pressure reaches the clients', 'CPU-bound work leaves the loop', 'Limits are per tenant'], follow_ups: ['What if a tenant is noisy?', 'How do you measure lag?'] },
+    }]));
+    const [id] = await addOrganizationQuestions(h.db.kysely, dotted.id, file);
+    const found = async (text: string) => (await all(`search=${encodeURIComponent(text)}&category=system-design`, dotted.keys.secret_test)).map((q) => q.id);
+    for (const text of ['node', 'node.js', 'Node.js loop', '"node js event"', 'http', 'HTTP/2', '"use token-bucket"', '"use token"', 'token-bucket', 'example.com', 'ops', '3.5', '"under 3 5 seconds"']) {
+      expect(await found(text), text).toContain(id);
+    }
+    expect(await found('node -http'), 'node -http').not.toContain(id);
+  });
+
   // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
   // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
   it('lets an `or` whose term repeats join nothing further', async () => {
