@@ -278,6 +278,21 @@ describe('search', () => {
     expect(await found('node -http'), 'node -http').not.toContain(id);
   });
 
+  // Was a difference: SQLite weighs a word in the title ten times one in the prompt; PostgreSQL's ts_rank weighed them
+  // alike, so a prompt that repeats a word outranked the question named for it there.
+  it('ranks a question whose title holds the word above one whose prompt repeats it, on both engines', async () => {
+    const ranked = await h.createOrg('Ranked Co', 1);
+    const file = path.join(dir, 'ranked.json');
+    const guidance = { key_points: ['Names the main trade-off', 'Measures before changing', 'Plans the rollback'], follow_ups: ['What would you drop first?', 'Who signs off?'] };
+    const filler = 'Walk us through the design, the data it keeps, how it behaves under load and what you would measure first after launch.';
+    writeFileSync(file, JSON.stringify([
+      { slug: 'wombat-census', title: 'Wombat census service', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt: `Rangers count animals in a reserve every night from handheld devices. ${filler}`, guidance },
+      { slug: 'reserve-feeds', title: 'Reserve sensor feeds', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt: `Sensors report each wombat sighting, and a wombat may pass ten sensors; a wombat burrow also reports. ${filler}`, guidance },
+    ]));
+    const [census, feeds] = await addOrganizationQuestions(h.db.kysely, ranked.id, file);
+    expect((await all('search=wombat', ranked.keys.secret_test)).map((q) => q.id)).toEqual([census, feeds]);
+  });
+
   // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
   // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
   it('lets an `or` whose term repeats join nothing further', async () => {

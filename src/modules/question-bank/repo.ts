@@ -95,6 +95,7 @@ export function createQuestionBankRepo(database: Db) {
         // querytree is 'T' for a query that only excludes (its positive words were all stop words, which PostgreSQL
         // drops: "the -cache" is NOT cache): like one with nothing to look for, it matches nothing.
         q = q.where(sql<SqlBool>`q.search @@ to_tsquery('english', ${match}) and querytree(to_tsquery('english', ${match})) <> 'T'`);
+        // The column weighs titles A and prompts D (migration 0020): ts_rank's defaults count a title ten times.
         if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, to_tsquery('english', ${match}))`, 'desc');
       } else {
         // Titles weigh ten times prompts (question_id is not indexed).
