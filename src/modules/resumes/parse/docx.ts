@@ -5,6 +5,8 @@
  */
 import mammoth from 'mammoth';
 import { readZipEntry, zipEntries, type ZipEntry } from '../../../storage/file-type.js';
+import type { ResumeWarning } from '../types.js';
+import { withoutHiddenRuns } from './docx-hidden.js';
 import { UnprocessableResume, type Line } from './lines.js';
 
 const MAX_EXPANDED_BYTES = 40 * 1024 * 1024;
@@ -88,10 +90,16 @@ function paragraphsOf(html: string): Paragraph[] {
 const HEADER_FOOTER_PARTS_MAX = 12;
 const HEADER_FOOTER_BYTES_MAX = 2 * 1024 * 1024;
 
-/** Page headers and footers (mammoth leaves them out; contact details often live there): their paragraphs' text. */
-function headerFooterLines(bytes: Buffer, entries: ZipEntry[], part: 'header' | 'footer'): string[] {
+/** The page header or footer parts, in order; more than a resume has is refused. */
+function headerFooterParts(entries: ZipEntry[], part: 'header' | 'footer'): ZipEntry[] {
   const parts = entries.filter((e) => new RegExp(`^word/${part}\\d*\\.xml$`).test(e.name)).sort((a, b) => a.name.localeCompare(b.name));
   if (parts.length > HEADER_FOOTER_PARTS_MAX) throw new UnprocessableResume(`the document has ${parts.length} page ${part}s; a resume has a few`);
+  return parts;
+}
+
+/** Page headers and footers (mammoth leaves them out; contact details often live there): their paragraphs' text. */
+function headerFooterLines(bytes: Buffer, entries: ZipEntry[], part: 'header' | 'footer'): string[] {
+  const parts = headerFooterParts(entries, part);
   const out = new Set<string>();
   let budget = HEADER_FOOTER_BYTES_MAX;
   for (const entry of parts) {
@@ -107,12 +115,18 @@ function headerFooterLines(bytes: Buffer, entries: ZipEntry[], part: 'header' | 
   return [...out];
 }
 
-export async function readDocx(bytes: Buffer): Promise<{ lines: Line[] }> {
-  const entries = zipEntries(bytes) ?? [];
-  const expanded = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
-  if (expanded > MAX_EXPANDED_BYTES || entries.some((e) => e.compressedSize > 0 && e.uncompressedSize / e.compressedSize > 1000)) {
+export async function readDocx(file: Buffer): Promise<{ lines: Line[]; warnings: ResumeWarning[] }> {
+  const declared = zipEntries(file) ?? [];
+  const expanded = declared.reduce((sum, e) => sum + e.uncompressedSize, 0);
+  if (expanded > MAX_EXPANDED_BYTES || declared.some((e) => e.compressedSize > 0 && e.uncompressedSize / e.compressedSize > 1000)) {
     throw new UnprocessableResume(`the DOCX expands to ${Math.round(expanded / 1048576)} MB, more than any resume needs (a ZIP bomb?)`);
   }
+  for (const part of ['header', 'footer'] as const) headerFooterParts(declared, part);
+  // What Word would not show (hidden, white, tiny) is taken out before mammoth reads the rest.
+  const { bytes, entries, hidden, tiny } = withoutHiddenRuns(file, declared, MAX_EXPANDED_BYTES);
+  const warnings: ResumeWarning[] = [];
+  if (hidden) warnings.push({ code: 'hidden_text', message: `${hidden} text run(s) formatted hidden or white were ignored` });
+  if (tiny) warnings.push({ code: 'tiny_text', message: `${tiny} text run(s) smaller than 4 pt were ignored` });
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: STYLE_MAP, includeDefaultStyleMap: true, ignoreEmptyParagraphs: true })).value;
@@ -134,5 +148,5 @@ export async function readDocx(bytes: Buffer): Promise<{ lines: Line[] }> {
     gapBefore: i === 0 ? 10 : 0,
     left: 0,
   }));
-  return { lines };
+  return { lines, warnings };
 }

@@ -39,8 +39,8 @@ async function linesOf(bytes: Buffer) {
     const pdf = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return { contentType, lines: pdf.lines, pages: pdf.pages, warnings: pdf.warnings };
   }
-  const read = sniffed.type === 'docx' ? await readDocx(bytes) : readText(sniffed.text);
-  return { contentType, lines: read.lines, pages: 1, warnings: [] as ResumeWarning[] };
+  const read = sniffed.type === 'docx' ? await readDocx(bytes) : { ...readText(sniffed.text), warnings: [] as ResumeWarning[] };
+  return { contentType, lines: read.lines, pages: 1, warnings: read.warnings };
 }
 
 const linesIn = (sections: Section[], name: SectionName) => sections.filter((s) => s.name === name).flatMap((s) => s.lines);
