@@ -1,6 +1,7 @@
 /**
  * PDF → lines with pdf.js: text items carry positions and font names; the operator list tells which runs are
- * drawn invisibly (white fill, render mode 3/7), which are left out and reported, as is text under 4 pt.
+ * drawn invisibly (white or all but transparent fill, render mode 3/7), which are left out and reported, as is text
+ * under 4 pt.
  */
 import type { ResumeWarning } from '../types.js';
 import { pageLines, type TextItem } from './layout.js';
@@ -8,6 +9,8 @@ import { UnprocessableResume, type Line } from './lines.js';
 
 export const MAX_PDF_PAGES = 50;
 const TINY_POINTS = 4;
+/** A fill this transparent (the graphics state's `ca`) is not seen. */
+const INVISIBLE_ALPHA = 0.1;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | null = null;
@@ -27,18 +30,25 @@ function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['
   const runs: Run[] = [];
   let fill: unknown = '#000000';
   let mode = 0;
-  const stack: { fill: unknown; mode: number }[] = [];
+  let alpha = 1;
+  const stack: { fill: unknown; mode: number; alpha: number }[] = [];
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
     const args = ops.argsArray[i];
-    if (fn === OPS.save) stack.push({ fill, mode });
-    else if (fn === OPS.restore) ({ fill, mode } = stack.pop() ?? { fill, mode });
+    if (fn === OPS.save) stack.push({ fill, mode, alpha });
+    else if (fn === OPS.restore) ({ fill, mode, alpha } = stack.pop() ?? { fill, mode, alpha });
     else if (fn === OPS.setFillRGBColor) fill = args[0];
     else if (fn === OPS.setTextRenderingMode) mode = Number(args[0]);
+    else if (fn === OPS.setGState) {
+      // [key, value] pairs; `ca` is the fill's opacity.
+      for (const entry of (args[0] ?? []) as unknown[]) {
+        if (Array.isArray(entry) && entry[0] === 'ca' && Number.isFinite(Number(entry[1]))) alpha = Number(entry[1]);
+      }
+    }
     else if (fn === OPS.showText || fn === OPS.showSpacedText) {
       const glyphs = (args[0] ?? []) as unknown[];
       const text = glyphs.map((g) => (g && typeof g === 'object' && 'unicode' in g ? String((g as { unicode: string }).unicode) : '')).join('');
-      if (squash(text)) runs.push({ text: squash(text), hidden: isNearWhite(fill) || mode === 3 || mode === 7 });
+      if (squash(text)) runs.push({ text: squash(text), hidden: isNearWhite(fill) || mode === 3 || mode === 7 || alpha < INVISIBLE_ALPHA });
     }
   }
   return runs;
