@@ -3,15 +3,18 @@ import { parseResume } from '../../src/modules/resumes/parse/index.js';
 
 const AS_OF = '2026-11';
 
-/** A one-page PDF of `content` (Helvetica as /F1, the graphics states given as /GS0, /GS1…). */
-function pdf(content: string, states: string[] = []): Buffer {
+const stream = (content: string, dict = '') => `<< ${dict} /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+
+/** A one-page PDF of `content` (Helvetica as /F1, the graphics states given as /GS0, /GS1…, a form as /Fm0). */
+function pdf(content: string, states: string[] = [], form = ''): Buffer {
   const gs = states.map((s, i) => `/GS${i} ${s}`).join(' ');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /ExtGState << ${gs} >> >> /Contents 4 0 R >>`,
-    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /ExtGState << ${gs} >> /XObject << /Fm0 6 0 R >> >> /Contents 4 0 R >>`,
+    stream(content),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    stream(form, '/Type /XObject /Subtype /Form /BBox [0 0 612 792]'),
   ];
   let out = '%PDF-1.7\n';
   const offsets: number[] = [];
@@ -44,6 +47,16 @@ describe('PDF text a reader never sees (a review)', () => {
     expect(parsed.warnings.map((w) => w.code)).toContain('hidden_text');
     // The state is restored with Q: what follows is seen again.
     expect(parsed.experience[0].bullets).toContain('Presented the results to the board.');
+  });
+
+  it('a form XObject keeps its colour to itself: text after a white-filled logo or banner is read', async () => {
+    const bytes = pdf([...visible.slice(0, 3), '/Fm0 Do', ...visible.slice(3)].join('\n'), [], '1 1 1 rg 0 770 612 22 re f');
+    const { parsed } = await parseResume(bytes, { asOf: AS_OF });
+    expect(parsed.experience[0]?.bullets).toEqual([
+      'Built SQL reports in Tableau for 40 store managers and cut reporting time by half.',
+      'Trained the team of analysts to run the weekly reports themselves, saving hours.',
+    ]);
+    expect(parsed.warnings.map((w) => w.code)).not.toContain('hidden_text');
   });
 
   it('half-transparent text is read', async () => {

@@ -35,8 +35,9 @@ function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
     const args = ops.argsArray[i];
-    if (fn === OPS.save) stack.push({ fill, mode, alpha });
-    else if (fn === OPS.restore) ({ fill, mode, alpha } = stack.pop() ?? { fill, mode, alpha });
+    // A form XObject (a logo, a banner) is drawn in a state of its own, as between q and Q.
+    if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) stack.push({ fill, mode, alpha });
+    else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ({ fill, mode, alpha } = stack.pop() ?? { fill, mode, alpha });
     else if (fn === OPS.setFillRGBColor) fill = args[0];
     else if (fn === OPS.setTextRenderingMode) mode = Number(args[0]);
     else if (fn === OPS.setGState) {
