@@ -8,7 +8,9 @@ import type { Line } from './lines.js';
 // to the token's end each time.
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,63}/;
 const URL_LIKE = /(?<![a-z0-9.-])(?:https?:\/\/)?(?:www\.)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,63}(?:\/[^\s|,;]*)?/gi;
-const NAME_WORD = /^(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}\.|(?:van|von|de|da|del|der|di|la|le|bin|al|dos|du|ter)|\p{Lu}+)$/u;
+// Scripts without capitals (Arabic, Hebrew, Devanagari, Han, Hangul, kana…): a word of their letters, with their
+// vowel signs and the middle dots that part katakana names, stands where a capitalised word would.
+const NAME_WORD = /^(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}\.|(?:van|von|de|da|del|der|di|la|le|bin|al|dos|du|ter)|\p{Lu}+|\p{Lo}[\p{Lo}\p{Lm}\p{M}'’.·・-]*)$/u;
 const NOT_A_NAME = /resume|curriculum|vitae|\bcv\b|profile|summary|experience|engineer|developer|manager|analyst|designer|scientist|contact/i;
 
 export function looksLikeName(text: string): boolean {
