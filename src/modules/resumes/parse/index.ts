@@ -83,9 +83,11 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
     warnings.push({ code: 'year_only_date', message: 'some dates give only a year; they are read as January of that year' });
   }
 
-  const months = coveredMonths(experience.filter((e) => e.start).map((e) => ({
-    start: e.start as YearMonth, end: e.end ?? (e.current ? options.asOf : e.start as YearMonth),
-  })));
+  // Up to the current month (`YYYY-MM` compares as text): a role not begun yet, or the future part of one, is no experience.
+  const months = coveredMonths(experience.filter((e) => e.start !== null && e.start <= options.asOf).map((e) => {
+    const end = e.end ?? (e.current ? options.asOf : e.start as YearMonth);
+    return { start: e.start as YearMonth, end: end > options.asOf ? options.asOf : end };
+  }));
   const parsed: ParsedResume = {
     name: nameLine ? nameLine.text.replace(/\t.*$/, '').trim() : null,
     email,
