@@ -5,16 +5,21 @@ const AS_OF = '2026-11';
 
 const stream = (content: string, dict = '') => `<< ${dict} /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
 
-/** A one-page PDF of `content` (Helvetica as /F1, the graphics states given as /GS0, /GS1…, a form as /Fm0). */
+/**
+ * A one-page PDF of `content` (Helvetica as /F1, the graphics states given as /GS0, /GS1…, a form as /Fm0, and two
+ * optional-content layers: /Off, hidden by default, and /On).
+ */
 function pdf(content: string, states: string[] = [], form = ''): Buffer {
   const gs = states.map((s, i) => `/GS${i} ${s}`).join(' ');
   const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Catalog /Pages 2 0 R /OCProperties << /OCGs [7 0 R 8 0 R] /D << /ON [8 0 R] /OFF [7 0 R] >> >> >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /ExtGState << ${gs} >> /XObject << /Fm0 6 0 R >> >> /Contents 4 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /ExtGState << ${gs} >> /XObject << /Fm0 6 0 R >> /Properties << /Off 7 0 R /On 8 0 R >> >> /Contents 4 0 R >>`,
     stream(content),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     stream(form, '/Type /XObject /Subtype /Form /BBox [0 0 612 792]'),
+    '<< /Type /OCG /Name (Keywords) >>',
+    '<< /Type /OCG /Name (Body) >>',
   ];
   let out = '%PDF-1.7\n';
   const offsets: number[] = [];
@@ -57,6 +62,18 @@ describe('PDF text a reader never sees (a review)', () => {
       'Trained the team of analysts to run the weekly reports themselves, saving hours.',
     ]);
     expect(parsed.warnings.map((w) => w.code)).not.toContain('hidden_text');
+  });
+
+  it('text in an optional-content layer that is off is left out and reported; a layer that is on is read', async () => {
+    const bytes = pdf([
+      ...visible,
+      `/OC /Off BDC ${line(630, '- Kubernetes Terraform Rust Scala')} EMC`,
+      `/OC /On BDC ${line(616, '- Presented the results to the board.')} EMC`,
+    ].join('\n'));
+    const { parsed, sections } = await parseResume(bytes, { asOf: AS_OF });
+    expect(sections.flatMap((s) => s.lines).join('\n')).not.toMatch(/Kubernetes/);
+    expect(parsed.warnings.map((w) => w.code)).toContain('hidden_text');
+    expect(parsed.experience[0].bullets).toContain('Presented the results to the board.');
   });
 
   it('half-transparent text is read', async () => {

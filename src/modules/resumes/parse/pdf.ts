@@ -1,7 +1,7 @@
 /**
  * PDF → lines with pdf.js: text items carry positions and font names; the operator list tells which runs are
- * drawn invisibly (white or all but transparent fill, render mode 3/7), which are left out and reported, as is text
- * under 4 pt.
+ * drawn invisibly (white or all but transparent fill, render mode 3/7, an optional-content layer that is off), which
+ * are left out and reported, as is text under 4 pt.
  */
 import type { ResumeWarning } from '../types.js';
 import { pageLines, type TextItem } from './layout.js';
@@ -25,12 +25,18 @@ function isNearWhite(color: unknown): boolean {
   return typeof color === 'string' && /^#[ef][0-9a-f][ef][0-9a-f][ef][0-9a-f]$/i.test(color);
 }
 
-/** The text runs of a page in drawing order, each marked hidden when it is painted invisibly. */
-function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['OPS']): Run[] {
+/**
+ * The text runs of a page in drawing order, each marked hidden when it is painted invisibly or sits in an optional
+ * content layer (`/OC … BDC`) that is off.
+ */
+function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['OPS'], layerShown: (properties: unknown) => boolean): Run[] {
   const runs: Run[] = [];
   let fill: unknown = '#000000';
   let mode = 0;
   let alpha = 1;
+  // Marked content open now, each false inside a layer that is off; a count of those, not a search per text run.
+  const marked: boolean[] = [];
+  let layersOff = 0;
   const stack: { fill: unknown; mode: number; alpha: number }[] = [];
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
@@ -40,7 +46,13 @@ function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['
     else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) ({ fill, mode, alpha } = stack.pop() ?? { fill, mode, alpha });
     else if (fn === OPS.setFillRGBColor) fill = args[0];
     else if (fn === OPS.setTextRenderingMode) mode = Number(args[0]);
-    else if (fn === OPS.setGState) {
+    else if (fn === OPS.beginMarkedContent || fn === OPS.beginMarkedContentProps) {
+      const shown = fn === OPS.beginMarkedContent || args[0] !== 'OC' || layerShown(args[1]);
+      marked.push(shown);
+      if (!shown) layersOff++;
+    } else if (fn === OPS.endMarkedContent) {
+      if (marked.pop() === false) layersOff--;
+    } else if (fn === OPS.setGState) {
       // [key, value] pairs; `ca` is the fill's opacity.
       for (const entry of (args[0] ?? []) as unknown[]) {
         if (Array.isArray(entry) && entry[0] === 'ca' && Number.isFinite(Number(entry[1]))) alpha = Number(entry[1]);
@@ -49,7 +61,7 @@ function runsOf(ops: { fnArray: number[]; argsArray: unknown[][] }, OPS: PdfJs['
     else if (fn === OPS.showText || fn === OPS.showSpacedText) {
       const glyphs = (args[0] ?? []) as unknown[];
       const text = glyphs.map((g) => (g && typeof g === 'object' && 'unicode' in g ? String((g as { unicode: string }).unicode) : '')).join('');
-      if (squash(text)) runs.push({ text: squash(text), hidden: isNearWhite(fill) || mode === 3 || mode === 7 || alpha < INVISIBLE_ALPHA });
+      if (squash(text)) runs.push({ text: squash(text), hidden: isNearWhite(fill) || mode === 3 || mode === 7 || alpha < INVISIBLE_ALPHA || layersOff > 0 });
     }
   }
   return runs;
@@ -73,6 +85,14 @@ export async function readPdf(bytes: Uint8Array): Promise<{ lines: Line[]; pages
     if (doc.numPages > MAX_PDF_PAGES) {
       throw new UnprocessableResume(`the PDF has ${doc.numPages} pages; a resume may have at most ${MAX_PDF_PAGES}`);
     }
+    const layers = await doc.getOptionalContentConfig().catch(() => null);
+    const layerShown = (properties: unknown) => {
+      try {
+        return layers === null || layers.isVisible(properties) !== false;
+      } catch {
+        return true;
+      }
+    };
     const lines: Line[] = [];
     const columns: number[] = [];
     let hidden = 0;
@@ -84,7 +104,7 @@ export async function readPdf(bytes: Uint8Array): Promise<{ lines: Line[]; pages
       const content = await page.getTextContent();
       const ops = await page.getOperatorList();
       images += ops.fnArray.filter((fn) => fn === lib.OPS.paintImageXObject || fn === lib.OPS.paintInlineImageXObject).length;
-      const runs = runsOf(ops, lib.OPS);
+      const runs = runsOf(ops, lib.OPS, layerShown);
       let cursor = 0;
       const items: TextItem[] = [];
       const weights = new Map<string, boolean>(); // per font of the page, looked up once
