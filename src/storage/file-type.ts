@@ -3,7 +3,7 @@
  * is refused. ZIP containers are identified by their central directory, so a DOCX is told from any other ZIP and a
  * file that is both a PDF and a ZIP (a polyglot) is refused rather than guessed at.
  */
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 
 export type DocumentType = 'pdf' | 'docx' | 'text';
 
@@ -16,7 +16,6 @@ export interface ZipEntry {
   uncompressedSize: number;
   /** 0 stored, 8 deflated. */
   method: number;
-  crc32: number;
   localHeaderOffset: number;
 }
 
@@ -56,7 +55,6 @@ export function zipEntries(bytes: Buffer): ZipEntry[] | null {
         compressedSize: bytes.readUInt32LE(p + 20),
         uncompressedSize: bytes.readUInt32LE(p + 24),
         method: bytes.readUInt16LE(p + 10),
-        crc32: bytes.readUInt32LE(p + 16),
         localHeaderOffset: bytes.readUInt32LE(p + 42),
       });
       p += 46 + nameLength + extra + comment;
@@ -66,18 +64,12 @@ export function zipEntries(bytes: Buffer): ZipEntry[] | null {
   return null;
 }
 
-/** One entry's bytes as stored (compressed), or null when its local header is not where the directory says. */
-function storedData(bytes: Buffer, entry: ZipEntry): Buffer | null {
+/** One entry's bytes, inflated to at most `maxBytes` (past that, null: the caller refuses the file). */
+export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Buffer | null {
   const at = entry.localHeaderOffset;
   if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== ZIP_LOCAL) return null;
   const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-  return bytes.subarray(start, start + entry.compressedSize);
-}
-
-/** One entry's bytes, inflated to at most `maxBytes` (past that, null: the caller refuses the file). */
-export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): Buffer | null {
-  const data = storedData(bytes, entry);
-  if (data === null) return null;
+  const data = bytes.subarray(start, start + entry.compressedSize);
   try {
     if (entry.method === 0) return data.length <= maxBytes ? Buffer.from(data) : null;
     if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: maxBytes });
@@ -85,58 +77,6 @@ export function readZipEntry(bytes: Buffer, entry: ZipEntry, maxBytes: number): 
     return null;
   }
   return null;
-}
-
-/**
- * The archive again with some entries' contents replaced (deflated anew) and the others' stored bytes copied as they
- * are, in the directory's order; an entry whose data cannot be found is left out.
- */
-export function rewriteZip(bytes: Buffer, entries: ZipEntry[], replaced: ReadonlyMap<string, Buffer>): Buffer {
-  const parts: Buffer[] = [];
-  const directory: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const content = replaced.get(entry.name);
-    const data = content ? deflateRawSync(content) : storedData(bytes, entry);
-    if (data === null) continue;
-    const name = Buffer.from(entry.name, 'utf8');
-    const method = content ? 8 : entry.method;
-    const crc = content ? crc32(content) : entry.crc32;
-    const size = content ? content.length : entry.uncompressedSize;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(ZIP_LOCAL, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6); // names in UTF-8
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(0x21, 12); // 1980-01-01
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(0x21, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    parts.push(local, name, data);
-    directory.push(central, name);
-    offset += 30 + name.length + data.length;
-  }
-  const directoryBytes = Buffer.concat(directory);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(ZIP_END, 0);
-  end.writeUInt16LE(directory.length / 2, 8);
-  end.writeUInt16LE(directory.length / 2, 10);
-  end.writeUInt32LE(directoryBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, directoryBytes, end]);
 }
 
 /** UTF-16 text without a byte-order mark: most odd bytes (LE) or even bytes (BE) of its first characters are 0. */

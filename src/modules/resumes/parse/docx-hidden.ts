@@ -5,7 +5,8 @@
  * character style, then its paragraph's style (each style through its `basedOn` chain), then the document defaults:
  * the first that sets a property wins.
  */
-import { readZipEntry, rewriteZip, zipEntries, type ZipEntry } from '../../../storage/file-type.js';
+import JSZip from 'jszip';
+import { readZipEntry, zipEntries, type ZipEntry } from '../../../storage/file-type.js';
 
 interface Look { vanish?: boolean; halfPoints?: number; white?: boolean }
 
@@ -68,7 +69,7 @@ const HAS_TEXT = /<w:t(?:\s[^<>]*)?>\s*[^\s<]/;
  * The file with the runs no reader sees taken out of its XML parts (the same file when there are none), and how many
  * runs with text were hidden (hidden or white) or tiny.
  */
-export function withoutHiddenRuns(bytes: Buffer, entries: ZipEntry[], maxBytes: number): { bytes: Buffer; entries: ZipEntry[]; hidden: number; tiny: number } {
+export async function withoutHiddenRuns(bytes: Buffer, entries: ZipEntry[], maxBytes: number): Promise<{ bytes: Buffer; entries: ZipEntry[]; hidden: number; tiny: number }> {
   const parts = new Map<string, string>();
   let budget = maxBytes;
   for (const entry of entries.filter((e) => e.name.endsWith('.xml'))) {
@@ -115,6 +116,9 @@ export function withoutHiddenRuns(bytes: Buffer, entries: ZipEntry[], maxBytes: 
     if (changed) replaced.set(name, Buffer.from(shown, 'utf8'));
   }
   if (replaced.size === 0) return { bytes, entries, hidden, tiny };
-  const rewritten = rewriteZip(bytes, entries, replaced);
+  // Rewritten with JSZip (mammoth reads archives with it too), stored uncompressed: the copy is only read in memory.
+  const zip = await JSZip.loadAsync(bytes);
+  for (const [name, content] of replaced) zip.file(name, content);
+  const rewritten = await zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
   return { bytes: rewritten, entries: zipEntries(rewritten) ?? [], hidden, tiny };
 }

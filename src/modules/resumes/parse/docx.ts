@@ -123,7 +123,7 @@ export async function readDocx(file: Buffer): Promise<{ lines: Line[]; warnings:
   }
   for (const part of ['header', 'footer'] as const) headerFooterParts(declared, part);
   // What Word would not show (hidden, white, tiny) is taken out before mammoth reads the rest.
-  const { bytes, entries, hidden, tiny } = withoutHiddenRuns(file, declared, MAX_EXPANDED_BYTES);
+  const { bytes, entries, hidden, tiny } = await withoutHiddenRuns(file, declared, MAX_EXPANDED_BYTES);
   const warnings: ResumeWarning[] = [];
   if (hidden) warnings.push({ code: 'hidden_text', message: `${hidden} text run(s) formatted hidden or white were ignored` });
   if (tiny) warnings.push({ code: 'tiny_text', message: `${tiny} text run(s) smaller than 4 pt were ignored` });
