@@ -137,6 +137,40 @@ describe('the transcript guard', () => {
     for (const answers of transcripts) expect(refused(interview(answers)), answers[0]).toBe('unsupported_language');
   });
 
+  it('tells other Latin-script languages by their own words, from Dutch and Polish to Turkish and Indonesian', () => {
+    const transcripts = [
+      ['Ik was verantwoordelijk voor het betalingssysteem en heb de logica van de herhalingen herschreven, waarna het aantal fouten binnen een maand tien keer kleiner werd.',
+        'Eerst zou ik de eisen met het team bespreken, daarna een eenvoudige architectuur kiezen en die onder belasting testen op een testomgeving.',
+        'Het team was het ermee eens, en na twee weken hebben wij de nieuwe versie zonder een enkel incident uitgebracht.'],
+      ['Byłem odpowiedzialny za system płatności i przepisałem logikę ponowień, po czym liczba błędów spadła dziesięciokrotnie w ciągu miesiąca.',
+        'Najpierw ustaliłbym wymagania z zespołem, potem wybrałbym prostą architekturę i sprawdził ją pod obciążeniem na środowisku testowym.',
+        'Zespół się zgodził i po dwóch tygodniach wydaliśmy nową wersję bez żadnego incydentu, co było dla nas ważne.'],
+      ['Ödeme sisteminden ben sorumluydum ve yeniden deneme mantığını baştan yazdım, sonra hata sayısı bir ay içinde on kat azaldı.',
+        'Önce ekip ile gereksinimleri netleştirirdim, sonra basit bir mimari seçer ve bunu test ortamında yük altında denerdim, çünkü bu çok önemli.',
+        'Ekip de kabul etti ve iki hafta sonra yeni sürümü tek bir sorun olmadan yayınladık, bu bizim için büyük bir başarıydı.'],
+      ['Saya bertanggung jawab atas sistem pembayaran dan menulis ulang logika percobaan ulang, sehingga jumlah kesalahan turun sepuluh kali dalam satu bulan.',
+        'Pertama saya akan memastikan kebutuhan dengan tim, lalu memilih arsitektur yang sederhana dan mengujinya di lingkungan uji dengan beban tinggi.',
+        'Tim setuju dan dua minggu kemudian kami merilis versi baru tanpa satu insiden pun, karena itu kami sangat senang.'],
+      ['J\'étais responsable du système de paiement et j\'ai réécrit la logique des nouvelles tentatives, puis le nombre d\'erreurs a été divisé par dix en un mois.',
+        'D\'abord je clarifierais les besoins avec l\'équipe, ensuite je choisirais une architecture simple et je la testerais sous charge dans un environnement de test.',
+        'L\'équipe était d\'accord, et après deux semaines nous avons livré la nouvelle version sans un seul incident.'],
+    ];
+    for (const answers of transcripts) expect(refused(interview(answers)), answers[0]).toBe('unsupported_language');
+  });
+
+  // Was a bug: notes typed tersely in English have few English function words ("the", "and"), under the threshold, and
+  // were refused as "answered in a language other than English".
+  it('does not take terse English notes for another language', () => {
+    const notes = [
+      'Hash map from value to index. One pass over array. Check complement first, then insert current value. O(n) time, O(n) space.',
+      'Edge cases: empty array, duplicates, negative numbers, no answer. Return empty pair when nothing found. Tests: small arrays, large random arrays.',
+      'Alternative: sort plus two pointers. O(n log n) time, O(1) extra space, but indices lost after sorting unless stored alongside values.',
+    ];
+    const r = assessQuality(interview(notes));
+    expect(r.stats.english_ratio).toBeLessThan(0.12);
+    expect(r.ok ? 'ok' : r.reason).not.toBe('unsupported_language');
+  });
+
   it('counts a code snapshot as an answer, never as words', () => {
     const turns = interview([
       'I will use a breadth-first search from island one, marking distances when I enqueue, so every island is visited once and it runs in linear time overall. Unreachable islands keep minus one, which is also the visited marker. I will read the input with a fast reader because there can be a hundred thousand lines.',

@@ -38,6 +38,10 @@ export interface QualityStats {
   echo_ratio: number;
   /** Share of candidate words that are common English function words (about 0.4 in English answers). */
   english_ratio: number;
+  /** Share of candidate words that are common function words of other Latin-script languages (not English words). */
+  other_language_ratio: number;
+  /** Share of the candidate's letters in scripts other than Latin. */
+  other_script_ratio: number;
   /** Share of candidate words that are filler ("um", "like", "you know"), which count towards nothing said. */
   filler_ratio: number;
 }
@@ -57,10 +61,30 @@ const MAX_REPEATED = 0.5;
 const MAX_ECHO = 0.6;
 const WINDOW = 50;
 /**
- * Below this share of English function words the answers are in another language: the built-in assessment reads
- * English cue words, and would score a full answer in Spanish as an empty one in English.
+ * Below this share of English function words the answers may be in another language: the built-in assessment reads
+ * English cue words, and would score a full answer in Spanish as an empty one in English. Terse English notes ("Hash
+ * map from value to index. One pass.") fall below it too, so another language needs evidence of its own: mostly
+ * letters of another script, or more function words of another language than of English.
  */
 const MIN_ENGLISH = 0.12;
+/**
+ * Frequent function words of the languages most often written in Latin script besides English (Spanish, Portuguese,
+ * French, Italian, German, Dutch, Polish, Turkish, Indonesian, Swedish), leaving out those that are English words too.
+ */
+const OTHER_FUNCTION_WORDS = new Set([
+  'el la los las del que y en un una es por para con se su al lo como más pero sus ya este porque esta entre cuando muy sin sobre también hasta hay donde desde todo nos durante todos les ni otros eso esto yo otro mucho nada cual poco ella estar algo nosotros',
+  'os da em um uma não mais foi ao ele das dos eles seu sua ou quando muito já eu também só pelo pela até isso ela depois sem mesmo aos ter seus nós essa num nem suas meu minha numa pelos elas havia seja qual será tem fazer',
+  'le les des et est pas qui dans ce il une sur du au avec pour mais ou sont nous vous ils elle cette été avoir fait être comme très aussi leur même sans peut tout je',
+  'il di che non si per una sono della nel alla anche ci questo ha gli dal più ho perché ma cosa lo sempre molto mi dei delle quando noi',
+  'der die und ist nicht das mit sich des auf für dem den ein eine auch es aus bei nach wie um oder wir ich sie er zum zur hat wird noch einen einer über vom sehr dann wenn weil mein meine haben war wurde',
+  'het een en van ik te dat niet op zijn voor met je wat maar ook er naar bij nog wij zij hij heb heeft geen wordt werd mijn ons',
+  'w z na się nie że jest od po jak co ale za tak dla już są być może przez oraz jego jej tylko był była było mnie ja tym które który która także',
+  've bir bu için ile çok ama gibi daha olarak sonra ben biz ne mi değil var yok kadar ise olan şey',
+  'yang dan di ini itu dengan untuk tidak dari dalam akan pada juga saya ke karena ada kami kita bisa sudah tersebut atau oleh',
+  'och att det som en är på för med har av till den inte om ett han men var jag sig från så kan',
+].join(' ').split(' '));
+/** Most letters in a script other than Latin: Cyrillic, Han, Arabic, Devanagari… */
+const OTHER_SCRIPT = 0.5;
 /** Frequent English words that are rarely words of other languages written in Latin script ("a", "in" are left out). */
 const ENGLISH_FUNCTION_WORDS = new Set(('the and to of it i we my our was were is are that this for with on at they he she you be been have had '
   + 'not but so as by from or would will could which what when then there their them me us an into about because just also did do does').split(' '));
@@ -148,6 +172,17 @@ function tokens(text: string): Array<{ norm: string; score: number }> {
 }
 
 // ---- measures --------------------------------------------------------------------------------------------------
+
+/** The share of letters in the candidate's text turns that are not Latin. */
+function otherScriptShare(said: Turn[]): number {
+  let letters = 0;
+  let latin = 0;
+  for (const turn of said) {
+    letters += turn.text.match(/\p{L}/gu)?.length ?? 0;
+    latin += turn.text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  }
+  return letters === 0 ? 0 : round3((letters - latin) / letters);
+}
 
 function movingDistinct(words: string[]): number {
   if (words.length === 0) return 0;
@@ -360,6 +395,8 @@ export function assessQuality(turns: Turn[]): QualityResult {
     repeated_answer_ratio: round3(longer === 0 ? 0 : repeats / longer),
     echo_ratio: round3(words.length === 0 ? 0 : echoed / words.length),
     english_ratio: round3(words.length === 0 ? 0 : words.filter((w) => ENGLISH_FUNCTION_WORDS.has(w)).length / words.length),
+    other_language_ratio: round3(words.length === 0 ? 0 : words.filter((w) => OTHER_FUNCTION_WORDS.has(w)).length / words.length),
+    other_script_ratio: otherScriptShare(said),
     filler_ratio: round3(words.length === 0 ? 0 : (words.length - meant) / words.length),
   };
   const refuse = (reason: QualityReason, message: string): QualityResult => ({ ok: false, reason, message, stats });
@@ -374,7 +411,8 @@ export function assessQuality(turns: Turn[]): QualityResult {
     if (repeats >= 2 && stats.repeated_answer_ratio >= MAX_REPEATED) return refuse('repetitive', 'The candidate gave the same answer to different questions.');
     if (stats.echo_ratio >= MAX_ECHO) return refuse('repetitive', 'The candidate\'s answers mostly repeat the interviewer\'s own words.');
   }
-  if (words.length >= MIN_WORDS && stats.english_ratio < MIN_ENGLISH) {
+  const otherLanguage = stats.other_script_ratio > OTHER_SCRIPT || stats.other_language_ratio > stats.english_ratio;
+  if (words.length >= MIN_WORDS && stats.english_ratio < MIN_ENGLISH && otherLanguage) {
     return refuse('unsupported_language', 'The candidate answered in a language other than English, which the built-in assessment does not read; the transcript is kept for a person (or a model) to assess.');
   }
   if (meant < MIN_WORDS || substantive < MIN_SUBSTANTIVE_ANSWERS) {
