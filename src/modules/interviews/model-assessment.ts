@@ -6,7 +6,7 @@ import type { Turn } from './interviewer/types.js';
 
 /** The model's rubric assessment, beside the built-in one: every quote checked against the turn it cites. */
 export type ModelAssessment =
-  | { status: 'assessed'; model: string; summary: string; competencies: Array<{ slug: string; rating: number; rationale: string; evidence: Array<{ turn: number; quote: string }> }>; quotes_dropped: number }
+  | { status: 'assessed'; model: string; summary: string; competencies: Array<{ slug: string; rating: number; rationale: string; evidence: Array<{ turn: number; quote: string }> }>; quotes_dropped: number; ratings_dropped: number }
   | { status: 'unavailable'; model: string | null; reason: string };
 
 const TRANSCRIPT_MAX_CHARS = 60_000;
@@ -63,19 +63,29 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
   const candidateTurns = new Map(turns.filter((t) => t.speaker === 'candidate' && t.kind === 'text' && !unrated.has(t.seq)).map((t) => [t.seq, t.text]));
   const known = new Set(method.competencies.map((c) => c.slug));
   let dropped = 0;
+  let ratingsDropped = 0;
   const rated = new Set<string>();
   const competencies = (Array.isArray(parsed.competencies) ? parsed.competencies : []).flatMap((c: any) => {
     // One rating per competency of the round, 1–5; anything else the model says is dropped.
     if (!c || typeof c !== 'object' || !known.has(c.slug) || rated.has(c.slug) || !Number.isInteger(c.rating) || c.rating < 1 || c.rating > 5) return [];
     rated.add(c.slug);
-    const evidence = (Array.isArray(c.evidence) ? c.evidence : []).filter((e: any) => {
+    const cited = Array.isArray(c.evidence) ? c.evidence : [];
+    const evidence = cited.filter((e: any) => {
       const ok = e && Number.isInteger(e.turn) && typeof e.quote === 'string' && e.quote.trim().length >= 3
         && (candidateTurns.get(e.turn) ?? '').includes(e.quote.trim());
       if (!ok) dropped++;
       return ok;
     }).slice(0, 4).map((e: any) => ({ turn: e.turn as number, quote: (e.quote as string).trim() }));
+    // A rating whose every quote the candidate never said rests on nothing they said: it goes with its quotes.
+    if (cited.length > 0 && evidence.length === 0) {
+      ratingsDropped++;
+      return [];
+    }
     return [{ slug: c.slug as string, rating: c.rating as number, rationale: typeof c.rationale === 'string' ? head(c.rationale, 600) : '', evidence }];
   });
-  if (competencies.length === 0) return { status: 'unavailable', model: model.id, reason: 'The model rated no competency of the round.' };
-  return { status: 'assessed', model: model.id, summary: typeof parsed.summary === 'string' ? head(parsed.summary, 1500) : '', competencies, quotes_dropped: dropped };
+  if (competencies.length === 0) {
+    const reason = ratingsDropped > 0 ? 'The model\'s ratings quoted nothing the candidate said.' : 'The model rated no competency of the round.';
+    return { status: 'unavailable', model: model.id, reason };
+  }
+  return { status: 'assessed', model: model.id, summary: typeof parsed.summary === 'string' ? head(parsed.summary, 1500) : '', competencies, quotes_dropped: dropped, ratings_dropped: ratingsDropped };
 }
