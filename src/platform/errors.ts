@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   attempts_exhausted: code('invalid_request_error', 400, 'Every attempt at this problem has been used.'),
   secret_rotation_limit: code('invalid_request_error', 400, 'Too many rotated secrets are still inside their grace window.'),
   domain_limit: code('invalid_request_error', 400, 'This environment allowlists the most origins it may; delete one first.'),
+  api_key_limit: code('invalid_request_error', 400, 'This environment holds the most API keys it may; revoke one first.'),
   webhook_endpoint_limit: code('invalid_request_error', 400, 'This environment has the most webhook endpoints it may have; delete one first.'),
   api_key_inactive: code('invalid_request_error', 400, 'This key is revoked or already rotated.'),
   rate_limited: code('rate_limit_error', 429, 'Too many requests; back off and retry after the Retry-After interval.'),

@@ -140,6 +140,28 @@ describe('POST /v1/api-keys', () => {
   });
 });
 
+describe('how many keys an environment holds', () => {
+  // Was a bug: any secret key could mint keys without end, each with a rate limit of its own.
+  it('mints at most 50 working keys per environment (api_key_limit); revoking one makes room; rotation is never refused', async () => {
+    const caller = org.keys.secret_test;
+    const working = (await listKeys(caller)).length; // the organisation's own test keys
+    const minted: any[] = [];
+    for (let i = working; i < 50; i++) minted.push(await createKey(caller, { type: i % 2 ? 'secret' : 'publishable' }));
+    expectError(await call('POST', '/v1/api-keys', caller, { type: 'secret' }), 400, 'api_key_limit');
+    // The other environment counts its own.
+    await createKey(org.keys.secret_live);
+    // A rotation replaces a key at the limit (51 work for a while); the key it replaces counts until it stops.
+    const rotated = await rotate(caller, minted[1].id, { grace_seconds: 60 });
+    expect(rotated.status, rotated.raw).toBe(201);
+    expect(await authOutcome(rotated.body.secret)).toBe(200);
+    expect((await call('DELETE', `/v1/api-keys/${minted[3].id}`, caller)).status).toBe(200);
+    expectError(await call('POST', '/v1/api-keys', caller, { type: 'secret' }), 400, 'api_key_limit'); // 50 still
+    h.clock.advance(61_000);
+    await createKey(caller); // the rotated-out key stopped: 49 worked
+    expectError(await call('POST', '/v1/api-keys', caller, { type: 'secret' }), 400, 'api_key_limit');
+  });
+});
+
 describe('DELETE /v1/api-keys/{id}', () => {
   it('revokes another key at once', async () => {
     const victim = await createKey(org.keys.secret_test);

@@ -40,6 +40,15 @@ export function createApiKeyRepo(database: Db) {
     },
 
     list: (tenant: Tenant, page: PageRequest) => pageOf(page, tenant.organizationId, livemodeFlag(tenant)),
+    /** The environment's keys that still work at `now` (neither revoked nor expired). */
+    async countLive(tx: Kysely<Database>, tenant: Tenant, now: number): Promise<number> {
+      const row = await tx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+        .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', now)]))
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
 
     /** Retires a key still active (not revoked, expiring or replaced); false when another request got there first. */
     async retireIfActive(tx: Kysely<Database>, id: string, changes: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'replaced_by'>>): Promise<boolean> {

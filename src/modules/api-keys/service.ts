@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockOrganization } from '../../db/locks.js';
 import type { Database } from '../../db/schema.js';
 import { toUnixSeconds, type Clock } from '../../platform/clock.js';
 import { livemodeFlag, type KeyAuth, type Tenant } from '../../platform/context.js';
@@ -9,6 +10,11 @@ import { generateKey, hashKey, parseKey, type KeyType } from './key-material.js'
 import type { ApiKeyRepo, ApiKeyRow } from './repo.js';
 
 export const ROTATION_GRACE_DEFAULT = 86_400;
+/**
+ * Keys an environment may hold unrevoked and unexpired: each has a rate limit of its own, so minting keys without
+ * end would make an organisation's limits mean nothing. Rotation replaces a key and is never refused for it.
+ */
+export const API_KEYS_MAX = 50;
 export const ROTATION_GRACE_MAX = 604_800;
 
 export interface IssueKeyInput extends Tenant {
@@ -104,9 +110,14 @@ export function createApiKeyService(deps: { db: Kysely<Database>; clock: Clock; 
 
     /** A sibling key of the caller's environment. */
     async create(caller: KeyAuth, input: { type: KeyType; name?: string }) {
-      return db.transaction().execute((tx) =>
-        issue(tx, { organizationId: caller.organizationId, livemode: caller.livemode, type: input.type, name: input.name, createdByKeyId: caller.keyId }),
-      );
+      return db.transaction().execute(async (tx) => {
+        // Counted under the organisation's lock, so that concurrent mints cannot pass the limit together.
+        await lockOrganization(tx, caller.organizationId);
+        if (await repo.countLive(tx, caller, clock.now()) >= API_KEYS_MAX) {
+          throw new ApiError('api_key_limit', { message: `This environment holds ${API_KEYS_MAX} keys, the most it may; revoke one first.` });
+        }
+        return issue(tx, { organizationId: caller.organizationId, livemode: caller.livemode, type: input.type, name: input.name, createdByKeyId: caller.keyId });
+      });
     },
 
     async revoke(caller: KeyAuth, id: string) {
