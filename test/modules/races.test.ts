@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/schema.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
@@ -18,6 +19,25 @@ beforeAll(async () => {
 afterAll(async () => { await h?.close(); await receivers?.close(); });
 
 const N = 20;
+
+/**
+ * A transaction that does `work` and then holds its locks, uncommitted, until `end()`: it then commits, or rolls back
+ * with `rollBack`. Resolves once `work` is done; `ended` settles when the transaction has.
+ */
+async function heldTransaction(work: (tx: Transaction<Database>) => Promise<unknown>, options: { rollBack?: boolean } = {}) {
+  let end!: () => void;
+  const ending = new Promise<void>((resolve) => { end = resolve; });
+  let holding!: () => void;
+  const holds = new Promise<void>((resolve) => { holding = resolve; });
+  const ended = h.db.kysely.transaction().execute(async (tx) => {
+    await work(tx);
+    holding();
+    await ending;
+    if (options.rollBack) throw new Error('rolled back');
+  }).catch((error) => { if (!options.rollBack) throw error; });
+  await holds;
+  return { end, ended };
+}
 
 /**
  * Requests racing on one thing, on both engines. On PostgreSQL (READ COMMITTED) transactions run at once, so a
@@ -108,21 +128,12 @@ describe('races', () => {
     const token = await client.token(key, 'coding', a.id);
     expect((await client.call('POST', `/v1/coding-sessions/${a.id}/start`, { token })).status).toBe(200);
     // Another transaction finalizes the session (as finalize does, under the row's lock) and holds it uncommitted.
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => { commit = resolve; });
-    let holding!: () => void;
-    const holds = new Promise<void>((resolve) => { holding = resolve; });
-    const finalizer = h.db.kysely.transaction().execute(async (tx) => {
-      await tx.updateTable('coding_sessions').set({ status: 'in_progress', finalize_requested_at: h.clock.now(), updated_at: h.clock.now() })
-        .where('id', '=', a.id).execute();
-      holding();
-      await committing;
-    });
-    await holds;
+    const finalizer = await heldTransaction((tx) => tx.updateTable('coding_sessions')
+      .set({ status: 'in_progress', finalize_requested_at: h.clock.now(), updated_at: h.clock.now() }).where('id', '=', a.id).execute());
     const reply = client.call('POST', `/v1/coding-sessions/${a.id}/events`, { token, body: { events: [{ type: 'tab_hidden' }] } });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    commit();
-    await finalizer;
+    finalizer.end();
+    await finalizer.ended;
     const answered = await reply;
     expect(answered.status, answered.raw).toBe(202);
     expect(answered.body.recorded).toBe(0);
@@ -145,19 +156,9 @@ describe('races', () => {
       const token = await client.token(key, 'psychometric', s.id);
       // Another transaction holds a report row for the session (uncommitted), so the abandonment waits inside its own,
       // holding the session's lock; the operation reads the assignment while it is still open and then meets that lock.
-      let rollBack!: () => void;
-      const held = new Promise<void>((resolve) => { rollBack = resolve; });
-      let holding!: () => void;
-      const holds = new Promise<void>((resolve) => { holding = resolve; });
-      const blocker = h.db.kysely.transaction().execute(async (tx) => {
-        await tx.insertInto('psychometric_reports').values({
-          session_id: s.id, organization_id: org.id, livemode: 0, test_id: row.test_id, raw_scores: '{}', report: '{}', created_at: windowEnd,
-        }).execute();
-        holding();
-        await held;
-        throw new Error('rolled back');
-      }).catch(() => undefined);
-      await holds;
+      const blocker = await heldTransaction((tx) => tx.insertInto('psychometric_reports').values({
+        session_id: s.id, organization_id: org.id, livemode: 0, test_id: row.test_id, raw_scores: '{}', report: '{}', created_at: windowEnd,
+      }).execute(), { rollBack: true });
       h.clock.set(windowEnd + 1_000);
       const abandonment = h.modules.psychometric.complete(s.id);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -167,8 +168,8 @@ describe('races', () => {
         : client.call('POST', `/v1/psychometric-sessions/${s.id}/cancel`, { key });
       await new Promise((resolve) => setTimeout(resolve, 200));
       h.clock.set(windowEnd + 1_500);
-      rollBack();
-      await blocker;
+      blocker.end();
+      await blocker.ended;
       await abandonment;
       const answered = await reply;
       const after = await h.db.kysely.selectFrom('psychometric_sessions').select('status').where('id', '=', s.id).executeTakeFirstOrThrow();
@@ -194,24 +195,15 @@ describe('races', () => {
     const token = await client.token(key, 'psychometric', s.id);
     // Another transaction holds the sandbox quota's row, so the re-assignment (balance locked, the assignment seen
     // lapsed, its credit returned) waits there; the start reads the assignment open and then waits on the balance.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    let holding!: () => void;
-    const holds = new Promise<void>((resolve) => { holding = resolve; });
-    const blocker = h.db.kysely.transaction().execute(async (tx) => {
-      await tx.updateTable('sandbox_quota').set({ used: sql`used` }).where('organization_id', '=', org.id).execute();
-      holding();
-      await held;
-    });
-    await holds;
+    const blocker = await heldTransaction((tx) => tx.updateTable('sandbox_quota').set({ used: sql`used` }).where('organization_id', '=', org.id).execute());
     h.clock.set(windowEnd + 1_000);
     const reassign = client.call('POST', '/v1/psychometric-sessions', { key, body: { candidate_id: s.candidateId, psychometric_test_id: row.test_id } });
     await new Promise((resolve) => setTimeout(resolve, 200));
     h.clock.set(windowEnd - 500);
     const start = client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    release();
-    await blocker;
+    blocker.end();
+    await blocker.ended;
     const [assigned, started] = await Promise.all([reassign, start]);
     expect([200, 201], assigned.raw).toContain(assigned.status);
     const entries = await h.db.kysely.selectFrom('credit_ledger').select(['entry_type']).where('reservation_id', '=', row.credit_reservation_id!).execute();
