@@ -30,10 +30,37 @@ export interface Pattern {
   flags: string;
 }
 
-/** Every regex assertion of the tasks (negated ones too), named by task, case and position. */
+/** Schema keywords whose value maps names to schemas; `patternProperties`' names are patterns. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Schema keywords whose value is data, never a schema. */
+const SCHEMA_DATA = new Set(['const', 'enum', 'default', 'examples']);
+
+/** The regular expressions of a JSON schema (`pattern`, `patternProperties`), which Ajv runs on the output's strings. */
+function schemaPatterns(schema: unknown, out: string[]): string[] {
+  if (Array.isArray(schema)) schema.forEach((s) => schemaPatterns(s, out));
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return out;
+  for (const [key, value] of Object.entries(schema)) {
+    if (SCHEMA_DATA.has(key)) continue;
+    if (key === 'pattern' && typeof value === 'string') out.push(value);
+    else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      if (key === 'patternProperties') out.push(...Object.keys(value));
+      Object.values(value).forEach((s) => schemaPatterns(s, out));
+    } else schemaPatterns(value, out);
+  }
+  return out;
+}
+
+/**
+ * Every regex assertion of the tasks (negated ones too), and every pattern in a json-schema assertion (run by Ajv with
+ * the u flag), named by task, case and position.
+ */
 export function patternsOf(tasks: LoadedTask[]): Pattern[] {
-  return tasks.flatMap((t) => [...t.definition.sample_cases, ...t.definition.hidden_cases].flatMap((c) => c.assert.flatMap((a, i) =>
-    (splitType(a.type).base === 'regex' ? [{ where: `${t.file.slug} ${c.name} assert[${i}]`, pattern: a.value as string, flags: a.flags ?? '' }] : []))));
+  return tasks.flatMap((t) => [...t.definition.sample_cases, ...t.definition.hidden_cases].flatMap((c) => c.assert.flatMap((a, i) => {
+    const where = `${t.file.slug} ${c.name} assert[${i}]`;
+    const base = splitType(a.type).base;
+    if (base === 'regex') return [{ where, pattern: a.value as string, flags: a.flags ?? '' }];
+    return base === 'json-schema' ? schemaPatterns(a.value, []).map((pattern) => ({ where, pattern, flags: 'u' })) : [];
+  })));
 }
 
 // Runs in a worker thread, so a pattern that never returns can be stopped: a message as each pattern begins and one
