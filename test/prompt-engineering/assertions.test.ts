@@ -102,6 +102,22 @@ describe('assertion types', () => {
     expect(check(a, 'nope').reason).toMatch(/not JSON/);
   });
 
+  // Was a bug: no format was known to the schema's Ajv, so `"format": "date"` or `"email"` was ignored (a warning in
+  // the log) and {"due": "next Tuesday"} passed a schema that asks for a date, as promptfoo's json-schema would not.
+  it('json-schema checks formats, but not url (its pattern backtracks on outputs a candidate can steer)', () => {
+    const a: Assertion = {
+      type: 'json-schema',
+      value: { type: 'object', properties: { due: { type: 'string', format: 'date' }, email: { type: 'string', format: 'email' }, link: { type: 'string', format: 'url' } } },
+    };
+    expect(check(a, '{"due": "2026-11-26", "email": "ana@example.com"}').passed).toBe(true);
+    expect(check(a, '{"due": "next Tuesday"}')).toMatchObject({ passed: false, reason: expect.stringMatching(/\/due must match format "date"/) });
+    expect(check(a, '{"due": "2026-02-30"}').passed).toBe(false);
+    expect(check(a, '{"email": "ana at example"}')).toMatchObject({ passed: false, reason: expect.stringMatching(/\/email must match format "email"/) });
+    const started = performance.now();
+    expect(check(a, JSON.stringify({ link: `http://${'a:'.repeat(30_000)}!` })).passed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
   it('sandbox and rubric are left to the grader, with what they need', () => {
     expect(compileAssertion({ type: 'sandbox', program: 'checkers/c.py' }, 't', { 'checkers/c.py': 'print(1)' })).toMatchObject({ kind: 'sandbox', program: 'checkers/c.py', negated: false });
     expect(compileAssertion({ type: 'not-rubric', value: 'Is rude.', weight: 2 }, 't')).toMatchObject({ kind: 'rubric', criterion: 'Is rude.', negated: true, weight: 2 });

@@ -1,4 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats, { type FormatName } from 'ajv-formats';
 import { head } from '../../platform/text.js';
 
 /**
@@ -50,6 +51,14 @@ export class AssertionError extends Error {}
 // addUsedSchema false: a schema's `$id` is not kept for later ones, so one task's (or organisation's) schema can neither
 // clash with another's nor be reached by its `$ref`.
 const ajv = new Ajv2020({ allErrors: false, strict: false, addUsedSchema: false });
+// The formats of ajv-formats, checked as promptfoo checks them; not `url`, whose pattern backtracks (seconds on 64 KiB a
+// candidate can ask the model for): a `format` not listed is ignored, as before.
+const FORMATS: FormatName[] = [
+  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'email', 'hostname',
+  'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float',
+  'double', 'password', 'binary',
+];
+ajvFormats.default(ajv, FORMATS);
 const REASON_QUOTE_MAX = 80;
 export const RUBRIC_MAX = 2000;
 /** The file a sandbox assertion's value is written to, beside its checker program. */
