@@ -168,6 +168,31 @@ describe('analyseCraft: elements', () => {
     expect(get('Return policy: 30 days.', 'output_format').found).toBe(false);
   });
 
+  // Was a bug: realistic prompts (the catalogue's own reference prompts among them) lost 15–25 points: a role written
+  // "You are the …" or "You are Formwell's …", and formats written "Output only the code, inside a single ```python
+  // code block" or "Output exactly one line in this form:", were not found; while any mention of a table ("CREATE TABLE
+  // orders", "the orders table has …", in every SQL prompt's schema) counted as an output format.
+  it('finds roles and formats as expert prompts write them, and no format in a database schema', () => {
+    expect(get("You are Formwell's support assistant. Formwell is a form builder.", 'role').found).toBe(true);
+    expect(get('You are the customer support assistant for the Aura thermostat.', 'role').found).toBe(true);
+    expect(get('You are given an email.', 'role').found).toBe(false);
+    expect(get('You are the one to decide.', 'role').found).toBe(true); // a role, loosely
+    for (const format of [
+      'Output only the code, inside a single ```python code block, with no explanation before or after it.',
+      'Output exactly one line in this form:\n<stars>/5 | <summary>',
+      'Work out the UTC time carefully, then output only the single canonical line.',
+      'Write the query in a single ```sql code block.',
+      'Reply in the following format: LABEL - reason',
+      'Present the results as a table.',
+    ]) expect(get(format, 'output_format').found, format).toBe(true);
+    for (const other of [
+      'Database schema:\nCREATE TABLE orders (id INTEGER, total REAL);',
+      'The orders table has one row per order.',
+      'Join the orders table to customers.',
+      'The output only matters when it is correct.',
+    ]) expect(get(other, 'output_format').found, other).toBe(false);
+  });
+
   it('examples', () => {
     expect(texts(get('Label the mood.\nExamples:\nsad -> negative', 'examples'))).toEqual(['Examples:']);
     expect(texts(get('Input: I love it\nOutput: positive\nNow label the review.', 'examples'))).toEqual(['Input: I love it\nOutput: positive']);

@@ -6,7 +6,7 @@
  */
 import { head } from '../../platform/text.js';
 
-export const CRAFT_VERSION = 'craft-1';
+export const CRAFT_VERSION = 'craft-2';
 export type CraftKey = 'role' | 'task' | 'context' | 'constraints' | 'output_format' | 'examples' | 'delimiters' | 'injection_guard';
 export interface CraftSpan { start: number; end: number; text: string }
 export interface CraftElement { key: CraftKey; name: string; found: boolean; weight: number; spans: CraftSpan[]; advice: string }
@@ -37,7 +37,8 @@ const SPEC: [CraftKey, string, number, string][] = [
 const BULLET = /^(?:[-*•+>]+|\d{1,3}[.)]|[a-z][.)]|#{1,6})?[ \t]*/i;
 
 const ROLE = new RegExp(
-  '^(?:(?:you are|you[\'’]re|you will be) (?:an?|now an?|acting as) \\S|(?:you will |you[\'’]ll )?(?:act|serve|behave) as\\b'
+  '^(?:(?:you are|you[\'’]re|you will be) (?:an?|the|now an?|acting as) \\S|(?:you are|you[\'’]re) [\\w-]{1,40}[\'’]s \\S'
+  + '|(?:you will |you[\'’]ll )?(?:act|serve|behave) as\\b'
   // "As a/an <role>," but not "As a result," and the like.
   + '|as an? (?!(?:result|rule|reminder|consequence|whole|matter|side|first|last|final|general|bonus|precaution|default|fallback|note|example|courtesy|starting|alternative|quick|short|brief)\\b)[a-z][\\w -]{0,60},'
   + '|your role is\\b|(?:role|persona)\\s*:|(?:pretend|imagine) (?:to be|you are) an? |(?:take on|play|assume) the role\\b)', 'i');
@@ -56,7 +57,7 @@ const CONTEXT = /^(?:context|background|situation|scenario)\s*:|^(?:the|our) (?:
 
 const CONSTRAINTS = /\b(?:must|mustn['’]t|never|only|avoid|exactly|limit(?:s|ed)?|do not|don['’]t|should not|shouldn['’]t)\b|\b(?:(?:at most|at least|no more than|fewer than|less than|up to)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a hundred)\b|under\s+\d+\s+(?:words?|characters?|sentences?|tokens?|lines?|items?)\b)/i;
 
-const OUTPUT_FORMAT = /\b(?:respond|reply|answer|output)\s+(?:only\s+)?(?:with|in|as)\b|\breturn\s+(?:only\s+)?(?:(?:a|an|the)\s+)?(?:json|list|table|csv|yaml|xml|single|one|number|integer|boolean|string|array|object|label|score|word)\b|^(?:output\s+)?format\s*:|\boutput format\b|\b(?:in|as)\s+(?:valid\s+)?json\b|\bjson\s+(?:object|array)\b|\bbullet(?:ed)?(?:[- ]point)?\s+list\b|\bone word\b|\ba single (?:word|label|line|number|sentence)\b|\btable\b|\bcsv\b|\bmarkdown\b|\bno (?:extra|other|additional) (?:text|words|commentary|prose)\b|\bwithout (?:any\s+)?(?:explanation|commentary|preamble)s?\b/i;
+const OUTPUT_FORMAT = /\b(?:respond|reply|answer|output)\s+(?:only\s+)?(?:with|in|as)\b|\breturn\s+(?:only\s+)?(?:(?:a|an|the)\s+)?(?:json|list|table|csv|yaml|xml|single|one|number|integer|boolean|string|array|object|label|score|word)\b|^(?:output\s+)?format\s*:|\boutput format\b|\b(?:in|as)\s+(?:valid\s+)?json\b|\bjson\s+(?:object|array)\b|\bbullet(?:ed)?(?:[- ]point)?\s+list\b|\bone word\b|\ba single (?:word|label|line|number|sentence)\b|\b(?:a|as|in|into)\s+(?:markdown\s+)?table\b|\bcode (?:block|fence)s?\b|(?<!\b(?:the|your|an?)\s)\boutput\s+(?:only|exactly)\b|\b(?:in|using)\s+(?:this|the following|the same)\s+(?:form|format|shape|template)\b|\bcsv\b|\bmarkdown\b|\bno (?:extra|other|additional) (?:text|words|commentary|prose)\b|\bwithout (?:any\s+)?(?:explanation|commentary|preamble)s?\b/i;
 
 const EXAMPLE = /\bexamples?(?:\s*#?\d{1,3})?\s*:|^examples?\s*$|\bfor (?:example|instance)\b|\be\.g\./i;
 const EXAMPLE_IN = /^(?:input|q|question|user)\s*:/i;
