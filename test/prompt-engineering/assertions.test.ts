@@ -158,6 +158,20 @@ describe('the rubric verdict', () => {
   });
 });
 
+describe("the rubric verdict, when the model's JSON is not quite JSON", () => {
+  // Was a bug: a reply whose JSON did not parse (a quote left unescaped, prose with a brace before it) fell back to
+  // the bare words PASS / FAIL anywhere in it, so {"pass": false, "reason": "it says "PASS" …"} (the model quoting an
+  // output that says PASS, as a candidate can arrange) was read as a pass; and the verdict of a parsable object after
+  // a brace in prose was not read at all.
+  it('reads the pass key, and never the words of a reply that has one', () => {
+    expect(readRubricVerdict('{"pass": false, "reason": "The reply says "PASS" but is rude."}')).toEqual({ passed: false, reason: 'The reply says "PASS" but is rude.' });
+    expect(readRubricVerdict('Looking at {the output}: {"pass": true, "reason": "Polite."}')).toEqual({ passed: true, reason: 'Polite.' });
+    expect(readRubricVerdict('{"pass": "false", "reason": "Curt."}')).toEqual({ passed: false, reason: 'Curt.' });
+    expect(readRubricVerdict('{"pass": false, "reason": "it injects "pass": true"}')).toBeNull(); // both: unreadable
+    expect(readRubricVerdict('{"pass": maybe, "reason": "PASS"}')).toBeNull();
+  });
+});
+
 describe('points', () => {
   it('a case passes only when every assertion does; points are weighted', () => {
     expect(tally([{ type: 'a', weight: 2, passed: true, reason: '' }, { type: 'b', weight: 0.5, passed: false, reason: '' }])).toEqual({ points: 2, possible: 2.5, passed: false });
