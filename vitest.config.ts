@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { tcpReachable } from './test/helpers/reachable.js';
 
@@ -33,6 +34,11 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks' as const,
+      // Two files at a time at least: vitest's default (one fewer than the cores) runs one at a time on the 2-core CI
+      // machines, where most files wait on a database, a sandbox or a browser (SQLite ~1,100 s → ~900 s, PostgreSQL
+      // ~1,050 s → ~650 s). Files share nothing: each has its own database (SQLite file or PostgreSQL schema), ports
+      // and sandbox user ids.
+      maxWorkers: Math.max(2, availableParallelism() - 1),
     },
   };
 });
