@@ -124,6 +124,35 @@ describe('forged session tokens', () => {
   });
 });
 
+describe('a token signed with the real key but not as recorded', () => {
+  // Was a gap: the recorded row was read on every request, for revocation only, so whoever held the signing key (a
+  // leaked backup and its encryption key) could take any jti ever shown and re-bind it: another subject, another
+  // organisation, another origin, a longer life. The row is the authority now: a token must say what was recorded.
+  it('a recorded jti re-bound to another subject, organisation, environment, kind or origin, or given a longer life, is refused', async () => {
+    const other = await h.createOrg('Globex', 20);
+    await client.allowOrigin(other.keys.secret_test, ORIGIN);
+    const mine = await minted();
+    const theirs = await codingSession(other.keys.secret_test);
+    const sibling = await codingSession();
+    const { kid, privateKey } = await realKey();
+    const claims = claimsOf(mine.token);
+    const resign = (changes: Record<string, unknown>) => signed({ alg: 'EdDSA', kid, typ: 'JWT' }, { ...claims, ...changes }, privateKey);
+    const timer = (id: string, token: string, origin = ORIGIN) => client.call('GET', `/v1/coding-sessions/${id}/timer`, { token, origin });
+
+    expect((await timer(mine.id, resign({}))).status).toBe(200); // control: re-signed as recorded
+    const refused: Array<[string, Reply]> = [
+      ['sibling subject', await timer(sibling, resign({ sub: sibling }))],
+      ['other organisation', await timer(theirs, resign({ sub: theirs, org: other.id }))],
+      ['live', await timer(mine.id, resign({ livemode: true }))],
+      ['other kind', await client.call('GET', '/v1/session', { token: resign({ subject_kind: 'psychometric' }), origin: ORIGIN })],
+      ['other origin', await timer(mine.id, resign({ origin: 'https://evil.test' }), 'https://evil.test')],
+      ['longer life', await timer(mine.id, resign({ exp: claims.exp + 86_400 }))],
+    ];
+    expect(refused.filter(([, res]) => res.status !== 401 || res.body.error.code !== 'invalid_session_token').map(([label]) => label)).toEqual([]);
+    expect((await timer(mine.id, mine.token)).status).toBe(200);
+  });
+});
+
 describe('the Origin header, as a script can send it', () => {
   it('accepts only the bound origin, and its default-port spelling', async () => {
     const { token } = await minted();

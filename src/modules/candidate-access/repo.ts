@@ -7,15 +7,16 @@ import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/conte
 export function createCandidateAccessRepo(database: Db) {
   const db = database.kysely;
   /**
-   * Checked on every session-token request: is the jti (or the original it was refreshed from, or the secret key that
-   * minted it) revoked, and is the organisation's API on.
+   * Checked on every session-token request: what was recorded for the jti (the binding a token must carry), is it (or
+   * the original it was refreshed from, or the secret key that minted it) revoked, and is the organisation's API on.
    */
   const tokenState = prepared(database, (jti: string) =>
     db.selectFrom('session_tokens as t')
       .innerJoin('organizations as o', 'o.id', 't.organization_id')
       .leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
       .leftJoin('api_keys as k', 'k.id', 't.key_id')
-      .select(['t.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'k.revoked_at as key_revoked_at', 'o.api_enabled'])
+      .select(['t.organization_id', 't.livemode', 't.subject_kind', 't.subject_id', 't.origin', 't.expires_at',
+        't.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'k.revoked_at as key_revoked_at', 'o.api_enabled'])
       .where('t.jti', '=', jti));
 
   return {

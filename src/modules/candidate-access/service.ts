@@ -17,6 +17,11 @@ export const SESSION_TOKEN_CHAIN_MAX_MS = 8 * 3_600_000;
 export const LAUNCH_TTL_DEFAULT = 86_400;
 export const LAUNCH_TTL_MIN = 300;
 export const LAUNCH_TTL_MAX = 604_800;
+/**
+ * How far a token's `exp` may pass the expiry recorded for it. None for tokens signed now (their `exp` is the record's);
+ * tokens signed before an upgrade took `exp` from the signing time, a moment after the record.
+ */
+const RECORDED_EXPIRY_SLACK_MS = 60_000;
 
 export interface IssuedSessionToken {
   token: string;
@@ -52,17 +57,18 @@ export function createCandidateAccessService(deps: {
   ) {
     const jti = newId();
     const now = clock.now();
+    const expiresAt = now + TOKEN_LIFETIME_SECONDS * 1000;
     await repo.insertToken(tx, {
       jti, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), subject_kind: subjectKind, subject_id: subjectId,
-      origin, source, root_jti: chain.rootJti, key_id: chain.keyId, created_at: now, expires_at: now + TOKEN_LIFETIME_SECONDS * 1000, revoked_at: null,
+      origin, source, root_jti: chain.rootJti, key_id: chain.keyId, created_at: now, expires_at: expiresAt, revoked_at: null,
     });
-    return { jti, subjectKind, subjectId, origin, tenant };
+    return { jti, subjectKind, subjectId, origin, tenant, expiresAt };
   }
 
   async function sign(issued: Awaited<ReturnType<typeof issue>>): Promise<IssuedSessionToken> {
     const minted = await tokens.mint({
       jti: issued.jti, organizationId: issued.tenant.organizationId, livemode: issued.tenant.livemode,
-      subjectKind: issued.subjectKind, subjectId: issued.subjectId, origin: issued.origin,
+      subjectKind: issued.subjectKind, subjectId: issued.subjectId, origin: issued.origin, expiresAt: issued.expiresAt,
     });
     return { token: minted.token, jti: issued.jti, expiresAt: minted.expiresAt, refreshAfter: minted.refreshAfter, subjectKind: issued.subjectKind, subjectId: issued.subjectId };
   }
@@ -154,12 +160,18 @@ export function createCandidateAccessService(deps: {
     },
 
     /**
-     * Verification for the auth hook: signature (cached), then revocation (of the token, its chain's original or the key
-     * that minted it) and the API switch, on every request.
+     * Verification for the auth hook: signature (cached), then, on every request, the recorded token (a signed token must
+     * carry the binding and at most the life recorded for its jti, so that even the signing key cannot re-bind one),
+     * revocation (of the token, its chain's original or the key that minted it) and the API switch.
      */
     async resolve(token: string): Promise<SessionTokenAuth> {
       const claims = await tokens.verify(token);
       const state = await repo.tokenState(claims.jti);
+      if (state && (state.organization_id !== claims.organizationId || state.livemode !== livemodeFlag(claims)
+        || state.subject_kind !== claims.subjectKind || state.subject_id !== claims.subjectId || state.origin !== claims.origin
+        || claims.expiresAt > state.expires_at + RECORDED_EXPIRY_SLACK_MS)) {
+        throw new ApiError('invalid_session_token');
+      }
       const revokedAt = state ? Math.min(state.revoked_at ?? Infinity, state.root_revoked_at ?? Infinity, state.key_revoked_at ?? Infinity) : 0;
       if (!state || revokedAt <= clock.now()) {
         throw new ApiError('invalid_session_token', { message: 'This session has been revoked.' });

@@ -38,10 +38,11 @@ export function createSessionTokens(deps: { signingKeys: SigningKeys; clock: Clo
   const verified = new BoundedMap<string, SessionClaims>(VERIFIED_CACHE_MAX);
 
   return {
-    async mint(claims: Omit<SessionClaims, 'expiresAt'>): Promise<{ token: string; expiresAt: number; refreshAfter: number }> {
+    /** `expiresAt` is the expiry recorded for the jti: the token's `exp` never passes it (verification refuses one that does). */
+    async mint(claims: SessionClaims): Promise<{ token: string; expiresAt: number; refreshAfter: number }> {
       const { kid, key } = await signingKeys.signingKey();
-      const iat = Math.floor(clock.now() / 1000);
-      const exp = iat + TOKEN_LIFETIME_SECONDS;
+      const exp = Math.floor(claims.expiresAt / 1000);
+      const iat = exp - TOKEN_LIFETIME_SECONDS;
       const token = await new SignJWT({
         org: claims.organizationId,
         livemode: claims.livemode,
