@@ -98,7 +98,10 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config.publicUrl);
-  await registerCors(app, { publicOrigin: config.publicUrl, isAllowlisted: modules.domainRepo.isAllowlistedAnywhere, allowlistChanges: modules.domainRepo.allowlistChanges });
+  await registerCors(app, {
+    publicOrigin: config.publicUrl, isAllowlisted: modules.domainRepo.isAllowlistedAnywhere, hasLiveSession: modules.candidateAccess.originInUse,
+    allowlistChanges: modules.domainRepo.allowlistChanges,
+  });
   const { authenticateSession } = registerAuth(app, {
     resolveSecretKey: services.apiKeys.resolveSecretKey,
     resolvePublishableKey: services.apiKeys.resolvePublishableKey,

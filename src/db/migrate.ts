@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_session_token_keys.js';
 import * as m0018 from './migrations/0018_event_id_byte_order.js';
 import * as m0019 from './migrations/0019_coding_submissions_judged_index.js';
 import * as m0020 from './migrations/0020_question_bank_search_text.js';
+import * as m0021 from './migrations/0021_session_tokens_origin_index.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018_event_id_byte_order': m0018,
   '0019_coding_submissions_judged_index': m0019,
   '0020_question_bank_search_text': m0020,
+  '0021_session_tokens_origin_index': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -267,16 +267,29 @@ describe('DELETE /v1/domains/{id}', () => {
     expectError(await req('POST', '/v1/sessions', { origin, coding_session_id: codingSessionId }), 403, 'origin_not_allowed');
 
     const context = (headers: Record<string, string>) => h.app.inject({ method: 'GET', url: '/v1/session', headers: bearer(token, headers) });
+    // What a browser needs for it: the preflight (Authorization is not a simple header) and the answer, granted to the origin.
+    // Was a bug: CORS followed the allowlist alone, so the removal ended the session at once in every browser.
+    const preflight = () => h.app.inject({
+      method: 'OPTIONS', url: '/v1/session', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect((await preflight()).headers['access-control-allow-origin']).toBe(origin);
     const still = await context({ origin });
     expect(still.statusCode, still.body).toBe(200);
+    expect(still.headers['access-control-allow-origin']).toBe(origin);
     expect(still.json()).toMatchObject({ subject_kind: 'coding', subject_id: codingSessionId, origin });
     // Still bound to that origin and no other.
     expectError(await context({ origin: freshOrigin('elsewhere') }), 403, 'origin_not_allowed');
 
     h.clock.advance(14 * 60_000);
     expect((await context({ origin })).statusCode).toBe(200);
+    expect((await preflight()).headers['access-control-allow-origin']).toBe(origin);
     h.clock.advance(61_000); // past the 15-minute lifetime
     expectError(await context({ origin }), 401, 'invalid_session_token');
+    // With no session left for it, the origin is granted nothing any more (once this process's decisions are forgotten,
+    // as any change to the allowlist does).
+    const unrelated = await addDomain(freshOrigin('unrelated'));
+    expect((await req('DELETE', `/v1/domains/${unrelated.id}`)).statusCode).toBe(200);
+    expect((await preflight()).headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 

@@ -19,8 +19,13 @@ export function createCandidateAccessRepo(database: Db) {
         't.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'k.revoked_at as key_revoked_at', 'o.api_enabled'])
       .where('t.jti', '=', jti));
 
+  const liveTokenFor = prepared(database, (origin: string, now: number) =>
+    db.selectFrom('session_tokens').select('jti').where('origin', '=', origin).where('expires_at', '>', now).limit(1));
+
   return {
     tokenState: async (jti: string) => (await tokenState(jti))[0],
+    /** Whether a token bound to this origin is still within its life (revoked or not), in any organisation. */
+    liveTokenFor: async (origin: string, now: number) => (await liveTokenFor(origin, now)).length > 0,
     insertToken: (tx: Kysely<Database>, row: SessionTokensTable) => tx.insertInto('session_tokens').values(row).execute(),
     getToken: (tenant: Tenant, jti: string) => db.selectFrom('session_tokens').selectAll()
       .where('jti', '=', jti).where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).executeTakeFirst(),

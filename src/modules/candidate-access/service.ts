@@ -224,6 +224,9 @@ export function createCandidateAccessService(deps: {
       return { tenant, subjectKind: link.subject_kind, context };
     },
 
+    /** Whether a session token bound to `origin` may still be presented (CORS serves it after its domain is removed). */
+    originInUse: (origin: string) => repo.liveTokenFor(origin, clock.now()),
+
     /** Retention: expired tokens and links are deleted a day after they expire. */
     sweep: () => repo.sweep(clock.now()),
 
