@@ -102,6 +102,23 @@ describe('assertion types', () => {
     expect(check(a, 'nope').reason).toMatch(/not JSON/);
   });
 
+  // Was a bug: a draft-07 schema (promptfoo's default) was refused ("no schema with key or ref"), though it says so.
+  it('json-schema reads a schema in the dialect its $schema names: draft-07 or 2020-12; any other is refused', () => {
+    const tuple = { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false };
+    const draft07: Assertion = { type: 'json-schema', value: { $schema: 'http://json-schema.org/draft-07/schema#', ...tuple } };
+    expect(check(draft07, '["a", 1]').passed).toBe(true);
+    expect(check(draft07, '["a", "b"]').passed).toBe(false);
+    expect(check(draft07, '["a", 1, 2]').passed).toBe(false);
+    const draft2020: Assertion = { type: 'json-schema', value: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'array', prefixItems: [{ type: 'string' }], items: false } };
+    expect(check(draft2020, '["a"]').passed).toBe(true);
+    expect(check(draft2020, '["a", 1]').passed).toBe(false);
+    const formatted: Assertion = { type: 'json-schema', value: { $schema: 'http://json-schema.org/draft-07/schema', type: 'string', format: 'date' } };
+    expect(check(formatted, '"2026-11-26"').passed).toBe(true);
+    expect(check(formatted, '"next Tuesday"').passed).toBe(false);
+    expect(() => compileAssertion({ type: 'json-schema', value: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' } }, 'task t case 1'))
+      .toThrow(/\$schema must be draft 2020-12 \(the default\) or draft-07/);
+  });
+
   // Was a bug: no format was known to the schema's Ajv, so `"format": "date"` or `"email"` was ignored (a warning in
   // the log) and {"due": "next Tuesday"} passed a schema that asks for a date, as promptfoo's json-schema would not.
   it('json-schema checks formats, but not url (its pattern backtracks on outputs a candidate can steer)', () => {

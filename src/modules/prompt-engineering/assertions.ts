@@ -1,3 +1,4 @@
+import { Ajv as AjvDraft07 } from 'ajv';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats, { type FormatName } from 'ajv-formats';
 import { head } from '../../platform/text.js';
@@ -50,7 +51,12 @@ export class AssertionError extends Error {}
 
 // addUsedSchema false: a schema's `$id` is not kept for later ones, so one task's (or organisation's) schema can neither
 // clash with another's nor be reached by its `$ref`.
-const ajv = new Ajv2020({ allErrors: false, strict: false, addUsedSchema: false });
+const AJV_OPTIONS = { allErrors: false, strict: false, addUsedSchema: false };
+const ajv = new Ajv2020(AJV_OPTIONS);
+// Draft-07 too, for a schema that says so in `$schema` (promptfoo's and many tools' default; its `items` differs).
+const ajv07 = new AjvDraft07(AJV_OPTIONS);
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const DRAFT_2020 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 // The formats of ajv-formats, checked as promptfoo checks them; not `url`, whose pattern backtracks (seconds on 64 KiB a
 // candidate can ask the model for): a `format` not listed is ignored, as before.
 const FORMATS: FormatName[] = [
@@ -59,6 +65,15 @@ const FORMATS: FormatName[] = [
   'double', 'password', 'binary',
 ];
 ajvFormats.default(ajv, FORMATS);
+ajvFormats.default(ajv07, FORMATS);
+
+/** The validator for a schema's dialect: draft 2020-12 unless `$schema` names draft-07; any other dialect is refused. */
+function validatorFor(schema: Record<string, unknown>, where: string): AjvDraft07 | Ajv2020 {
+  const dialect = schema.$schema;
+  if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020.test(dialect))) return ajv;
+  if (typeof dialect === 'string' && DRAFT_07.test(dialect)) return ajv07;
+  throw new AssertionError(`${where}: json-schema's $schema must be draft 2020-12 (the default) or draft-07, not ${JSON.stringify(dialect).slice(0, 80)}`);
+}
 const REASON_QUOTE_MAX = 80;
 export const RUBRIC_MAX = 2000;
 /** The file a sandbox assertion's value is written to, beside its checker program. */
@@ -184,9 +199,10 @@ function localChecker(base: AssertionType, a: Assertion, where: string): (output
       };
     case 'json-schema': {
       if (typeof a.value !== 'object' || a.value === null || Array.isArray(a.value)) throw new AssertionError(`${where}: json-schema needs a schema object as its value`);
+      const validator = validatorFor(a.value as Record<string, unknown>, where);
       let validate: ValidateFunction;
       try {
-        validate = ajv.compile(a.value);
+        validate = validator.compile(a.value);
       } catch (error) {
         throw new AssertionError(`${where}: the schema does not compile: ${(error as Error).message}`);
       }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TextModel } from '../../ai/model.js';
+import { head } from '../../platform/text.js';
 import { clip, type Verdict } from './assertions.js';
 
 /** The `rubric` assertion: one model call judging one output against one criterion. */
@@ -50,7 +51,7 @@ export function readRubricVerdict(reply: string): Verdict | null {
  */
 export async function askRubric(model: TextModel, criterion: string, output: string, timeoutMs: number): Promise<Verdict> {
   const marker = randomBytes(8).toString('hex');
-  const shown = output.length > OUTPUT_SHOWN_MAX ? `${output.slice(0, OUTPUT_SHOWN_MAX)}\n… (cut for grading)` : output;
+  const shown = output.length > OUTPUT_SHOWN_MAX ? `${head(output, OUTPUT_SHOWN_MAX)}\n… (cut for grading)` : output;
   const reply = await model.complete({
     system: RUBRIC_SYSTEM, user: `Criterion:\n${criterion}\n\nOutput between the markers:\n<<<OUTPUT-${marker}\n${shown}\nOUTPUT-${marker}>>>`,
   }, { maxOutputTokens: 200, timeoutMs, retries: 0 });
