@@ -48,8 +48,16 @@ export interface TextModel {
  * see); `message` has the detail, for logs.
  */
 export class ModelError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly summary: string = message) {
+  constructor(message: string, readonly retryable: boolean, readonly summary: string = message, readonly status: number | null = null) {
     super(message);
+  }
+
+  /**
+   * The server refused the request itself (HTTP 4xx but 408, 409 and 429: too long a prompt, a wrong key or model):
+   * the same request will be refused again, however often or late it is sent.
+   */
+  get refused(): boolean {
+    return this.status !== null && this.status >= 400 && this.status < 500 && ![408, 409, 429].includes(this.status);
   }
 }
 
@@ -196,7 +204,7 @@ export function createModel(config: Config['model']): TextModel | null {
     } catch { /* reported below */ }
     if (!res.ok) {
       const said = body?.error?.message ?? raw.slice(0, ERROR_BODY_SHOWN);
-      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500, `the model answered HTTP ${res.status}`);
+      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500, `the model answered HTTP ${res.status}`, res.status);
     }
     const text = body?.choices?.[0]?.message?.content;
     if (typeof text !== 'string') throw new ModelError(`the model's reply has no message: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, 'the model\'s reply has no message');
@@ -238,7 +246,7 @@ export function createModel(config: Config['model']): TextModel | null {
   async function streamed(res: Reply, started: number, onDelta: (text: string) => void): Promise<Completion> {
     if (!res.ok) {
       const raw = await readCapped(res, REPLY_MAX_BYTES).catch(() => '');
-      throw new ModelError(`the model answered HTTP ${res.status}: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, `the model answered HTTP ${res.status}`);
+      throw new ModelError(`the model answered HTTP ${res.status}: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, `the model answered HTTP ${res.status}`, res.status);
     }
     if (!res.contentType.includes('text/event-stream')) {
       // A server that ignores `stream` answers in one piece.

@@ -10,7 +10,7 @@ export interface FakeModelRequest {
 
 /**
  * A local OpenAI-compatible chat server standing in for a model, deterministic: it records what it was asked and
- * answers with `reply(request)` (a 500 while `failing` is set; nothing at all, until released, while `holding`).
+ * answers with `reply(request)` (`failStatus`, 500 unless set, while `failing` is set; nothing at all, until released, while `holding`).
  * Token counts are the words of the messages and of the reply, so usage is predictable too.
  */
 export async function startFakeModel(reply: (request: FakeModelRequest) => string) {
@@ -18,6 +18,8 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
   const model = {
     requests: [] as { url: string | undefined; auth: string | undefined; body: any }[],
     failing: false,
+    /** The status a failing model answers with. */
+    failStatus: 500,
     /** While true, a streamed reply stops halfway with the connection dropped. */
     breakStream: false,
     /** While true, requests are answered only when `release()` is called (or the server closes). */
@@ -39,7 +41,7 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
       model.requests.push({ url: req.url, auth: req.headers.authorization, body: parsed });
       const answer = () => {
         if (model.failing) {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
+          res.writeHead(model.failStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
           return;
         }
         const messages = (parsed.messages ?? []) as Array<{ role: string; content: string | Array<{ text?: string }> }>;

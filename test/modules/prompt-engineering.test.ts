@@ -193,6 +193,30 @@ describe('attempts', () => {
     expect(next.remaining).toBe(2);
   });
 
+  // Was a bug: a request the model server refuses (400: a prompt too long for it) was retried for about 4 minutes,
+  // refused each time, while the candidate waited for nothing.
+  it('a request the model refuses (HTTP 400) is not retried: status error at once, not counted against the budget', async () => {
+    const org = await h.createOrg('Refusing model', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    model.failing = true;
+    model.failStatus = 400;
+    try {
+      const r = await kit.submit(s, f.taskId, GOOD_PROMPT);
+      await kit.settle();
+      const a = await kit.attempt(s, r.id);
+      expect(a).toMatchObject({ status: 'error', score: null });
+      expect(a.error).toMatch(/the model did not answer: the model answered HTTP 400/);
+      const job = await h.db.kysely.selectFrom('background_jobs').select(['attempts']).where('kind', '=', 'prompt_engineering.grade').where('payload', 'like', `%${r.id}%`).executeTakeFirstOrThrow();
+      expect(job.attempts).toBe(1);
+    } finally {
+      model.failing = false;
+      model.failStatus = 500;
+    }
+    expect((await kit.submit(s, f.taskId, GOOD_PROMPT)).remaining).toBe(2);
+    await kit.settle();
+  });
+
   it('another session\'s attempt is not found; the token of one session cannot read another\'s attempts', async () => {
     const a = await kit.session(key(), fixture.assessmentId);
     const b = await kit.session(key(), fixture.assessmentId);

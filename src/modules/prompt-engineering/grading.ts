@@ -141,8 +141,11 @@ export function createGrader(deps: GraderDeps) {
       saved.set(c.name, row);
       writer.add(row);
     })));
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw new Error(`the model did not answer: ${failureSummary(failed.reason)}`);
+    const failures = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as unknown);
+    // A request the model server refuses (a prompt too long for it) is refused again on every retry: failed now.
+    const refused = failures.find((e) => e instanceof ModelError && e.refused);
+    if (refused) throw new GradingFailure(`the model did not answer: ${failureSummary(refused)}`);
+    if (failures.length > 0) throw new Error(`the model did not answer: ${failureSummary(failures[0])}`);
     return saved;
   }
 
