@@ -280,8 +280,12 @@ org.command('catalog').description("The organisation's own catalogue entries").c
   }));
 
 program.command('signing-keys').description('Session-token signing keys').command('rotate')
-  .description('Add a new current signing key; tokens signed by the old one stay valid until they expire')
-  .action(() => withServices(async (s) => print(`New signing key ${await s.signingKeys.rotate()} is current.`)));
+  .description('Add a signing key, published at once and signing 5 minutes later (JWKS caches hold it by then); tokens signed by the old one stay valid until they expire')
+  .option('--now', 'sign with the new key at once (a leaked key): verifiers holding a JWKS cached before it may refuse tokens for up to 5 minutes')
+  .action((opts: { now?: boolean }) => withServices(async (s) => {
+    const { kid, signsFrom } = await s.signingKeys.rotate({ immediately: opts.now === true });
+    print(opts.now ? `New signing key ${kid} is current.` : `New signing key ${kid} is published; it signs from ${new Date(signsFrom).toISOString()}.`);
+  }));
 
 const keys = program.command('keys').description('API keys');
 

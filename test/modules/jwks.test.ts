@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETIRED_KEY_GRACE_MS } from '../../src/modules/signing-keys/service.js';
+import { JWKS_MAX_AGE_SECONDS, PUBLISH_LEAD_MS, RETIRED_KEY_GRACE_MS } from '../../src/modules/signing-keys/service.js';
 import { createEncryption } from '../../src/platform/encryption.js';
 import { testClient, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -97,20 +97,31 @@ describe('signing keys, JWKS and rotation', () => {
     expect(publicOfPrivate.x).toBe(jwk.x);
   });
 
-  it('rotates while tokens are live: both kids published, old tokens keep working, new tokens use the new kid', async () => {
+  // Was a bug: a rotated-in key signed at once, while the JWKS may be cached 5 minutes (max-age=300, by a proxy too):
+  // a verifier re-fetching on the unknown kid could get a copy without it and refuse valid tokens.
+  it('rotates while tokens are live: the new kid is published at once and signs once JWKS caches hold it', async () => {
     const t1 = await k.token();
     const unseen = await k.token(); // first presented only after the rotation
     const k1 = t1.kid;
     expect((await k.timer(t1.id, t1.token)).status).toBe(200);
 
-    const k2 = await h.services.signingKeys.rotate();
+    const rotated = await h.services.signingKeys.rotate();
+    const k2 = rotated.kid;
     expect(k2).not.toBe(k1);
+    expect(rotated.signsFrom).toBe(h.clock.now() + PUBLISH_LEAD_MS);
+    expect(PUBLISH_LEAD_MS).toBeGreaterThanOrEqual(JWKS_MAX_AGE_SECONDS * 1000);
     const retired = await h.db.kysely.selectFrom('signing_keys').select('retired_at').where('kid', '=', k1).executeTakeFirstOrThrow();
-    expect(Number(retired.retired_at)).toBe(h.clock.now());
+    expect(Number(retired.retired_at)).toBe(rotated.signsFrom);
 
     const both = await k.jwks();
     expect(both.map((key) => key.kid).sort()).toEqual([k1, k2].sort());
     expect((await k.timer(t1.id, t1.token)).status).toBe(200);
+    // Until a JWKS cached just before the rotation has expired, the old key signs.
+    expect((await k.token()).kid).toBe(k1);
+    h.clock.advance(PUBLISH_LEAD_MS - 1000);
+    expect((await k.token()).kid).toBe(k1);
+    h.clock.advance(1000 + 31_000); // and the process's 30 s key cache
+    expect((await k.jwks()).map((key) => key.kid).sort()).toEqual([k1, k2].sort());
 
     const t2 = await k.token();
     expect(t2.kid).toBe(k2);
@@ -119,12 +130,12 @@ describe('signing keys, JWKS and rotation', () => {
     expect((await k.timer(t2.id, t2.token)).status).toBe(200);
 
     // 14 minutes on (past every key cache): a token of the old key, never seen before, is still accepted.
-    h.clock.advance(14 * 60_000);
+    h.clock.advance(14 * 60_000 - PUBLISH_LEAD_MS - 32_000);
     expect((await k.timer(unseen.id, unseen.token)).status).toBe(200);
     expect((await k.jwks()).map((key) => key.kid)).toContain(k1);
 
-    // Until the grace (token lifetime + cache + skew) has passed, the old key stays published.
-    h.clock.advance(RETIRED_KEY_GRACE_MS - 14 * 60_000 - 1000);
+    // Until the grace (token lifetime + cache + skew) after it stopped signing has passed, the old key stays published.
+    h.clock.advance(PUBLISH_LEAD_MS + RETIRED_KEY_GRACE_MS - 14 * 60_000 - 1000);
     expect(RETIRED_KEY_GRACE_MS).toBeGreaterThan(15 * 60_000);
     expect((await k.jwks()).map((key) => key.kid)).toEqual(expect.arrayContaining([k1, k2]));
 
@@ -159,21 +170,29 @@ describe('npx prep signing-keys rotate', () => {
   });
   afterAll(() => h.close());
 
-  it('adds a current key that the running app signs with once its 30 s cache has passed', async () => {
+  it('publishes a key that signs 5 minutes on; with --now, one that the running app signs with once its 30 s cache has passed', async () => {
     const before = await k.token();
-    const { stdout } = await run(process.execPath, ['bin/prep.js', 'signing-keys', 'rotate'], { env: { ...process.env, ...h.env } });
-    const kid = /New signing key (\S+) is current/.exec(stdout)?.[1];
+    const rotate = async (...args: string[]) => (await run(process.execPath, ['bin/prep.js', 'signing-keys', 'rotate', ...args], { env: { ...process.env, ...h.env } })).stdout;
+    const ahead = /New signing key (\S+) is published; it signs from (\S+)\./.exec(await rotate());
+    expect(ahead).not.toBeNull();
+    const published = await h.db.kysely.selectFrom('signing_keys').select(['kid', 'created_at', 'retired_at']).execute();
+    expect(published).toHaveLength(2);
+    const fresh = published.find((r) => r.kid === ahead![1])!;
+    expect(Number(published.find((r) => r.kid === before.kid)!.retired_at)).toBe(Number(fresh.created_at) + PUBLISH_LEAD_MS);
+    expect(Date.parse(ahead![2]!)).toBe(Number(fresh.created_at) + PUBLISH_LEAD_MS);
+
+    const kid = /New signing key (\S+) is current/.exec(await rotate('--now'))?.[1];
     expect(kid).toBeDefined();
     expect(kid).not.toBe(before.kid);
 
     const rows = await h.db.kysely.selectFrom('signing_keys').select(['kid', 'retired_at', 'private_key']).execute();
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(rows.find((r) => r.kid === kid)).toMatchObject({ retired_at: null });
     expect(rows.find((r) => r.kid === before.kid)!.retired_at).not.toBeNull();
     // The CLI sealed the key with the same configured key.
     expect(rows.find((r) => r.kid === kid)!.private_key).toMatch(/^v1\./);
 
-    expect((await k.jwks()).map((key) => key.kid).sort()).toEqual([before.kid, kid].sort());
+    expect((await k.jwks()).map((key) => key.kid).sort()).toEqual([before.kid, ahead![1], kid].sort());
     expect((await k.timer(before.id, before.token)).status).toBe(200);
 
     h.clock.advance(31_000);

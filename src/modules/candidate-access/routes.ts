@@ -5,7 +5,7 @@ import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { operation } from '../../platform/route.js';
 import { Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { Branding } from '../branding/routes.js';
-import type { SigningKeys } from '../signing-keys/service.js';
+import { JWKS_MAX_AGE_SECONDS, type SigningKeys } from '../signing-keys/service.js';
 import type { IssuedSessionToken, CandidateAccessService } from './service.js';
 import { SUBJECT_FIELDS } from './subjects.js';
 import { SUBJECT_KIND_NAMES } from '../../platform/kinds.js';
@@ -61,7 +61,7 @@ export function candidateAccessRoutes(app: App, deps: { candidateAccess: Candida
     ...operation({ id: 'getJwks', tag: TAG, summary: 'Public keys that can verify a session token still valid', auth: 'none' },
       { response: { 200: Jwks } }),
     handler: async (_request, reply) => {
-      reply.header('Cache-Control', 'public, max-age=300');
+      reply.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`); // a rotated-in key is published that long before it signs
       return signingKeys.jwks();
     },
   });

@@ -8,10 +8,13 @@ export function createSigningKeyRepo(db: Kysely<Database>) {
 
   return {
     insert: (tx: Kysely<Database>, row: SigningKeysTable) => tx.insertInto('signing_keys').values(row).execute(),
-    retireAllBut: (tx: Kysely<Database>, kid: string, now: number) => tx.updateTable('signing_keys').set({ retired_at: now })
-      .where('retired_at', 'is', null).where('kid', '!=', kid).execute(),
-    newestActive: () => db.selectFrom('signing_keys').selectAll().where('retired_at', 'is', null)
-      .orderBy('created_at', 'desc').orderBy('kid', 'desc').limit(1).executeTakeFirst(),
+    /** Every other key stops signing at `at` at the latest (now, or later: a rotation published ahead). */
+    retireAllBut: (tx: Kysely<Database>, kid: string, at: number) => tx.updateTable('signing_keys').set({ retired_at: at })
+      .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', at)])).where('kid', '!=', kid).execute(),
+    /** The keys that may sign at `now` (not retired by then), oldest first. */
+    signable: (now: number) => db.selectFrom('signing_keys').selectAll()
+      .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', now)]))
+      .orderBy('created_at').orderBy('kid').execute(),
     usable: (retiredAfter: number) => usable(retiredAfter).orderBy('created_at', 'desc').execute(),
     usableByKid: (kid: string, retiredAfter: number) => usable(retiredAfter).where('kid', '=', kid).executeTakeFirst(),
   };

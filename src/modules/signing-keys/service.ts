@@ -11,6 +11,13 @@ import type { SigningKeyRepo } from './repo.js';
 export const TOKEN_LIFETIME_SECONDS = 900;
 /** How long a process may keep signing with a key after another process rotated it. */
 const CURRENT_KEY_CACHE_MS = 30_000;
+/** How long the JWKS may be cached (its Cache-Control max-age), by clients and the proxies between. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+/**
+ * A rotated-in key is published this long before it signs: a verifier that re-fetches the JWKS on an unknown `kid`
+ * may get a copy cached up to max-age ago, which must already hold the key.
+ */
+export const PUBLISH_LEAD_MS = JWKS_MAX_AGE_SECONDS * 1000;
 /**
  * A retired key stays published and accepted until no token it signed can still be valid: the token
  * lifetime, plus the time a process may take to notice the rotation, plus a minute of clock skew.
@@ -27,8 +34,10 @@ export interface PublicJwk {
 }
 
 /**
- * Ed25519 signing keys in the database (private halves encrypted at rest). The newest key that is not
- * retired signs; rotating adds a new key and retires the others. Parsed keys are cached per process.
+ * Ed25519 signing keys in the database (private halves encrypted at rest). Rotating adds a key, published at once,
+ * and retires the others PUBLISH_LEAD_MS later (at once when it must be immediate); the key that signs is the newest
+ * not retired that has been published that long, else (the first key; an immediate rotation) the oldest not retired.
+ * Parsed keys are cached per process.
  */
 export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; encryption: Encryption; repo: SigningKeyRepo }) {
   const { db, clock, encryption, repo } = deps;
@@ -51,32 +60,39 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
     return row;
   }
 
-  const newestActive = repo.newestActive;
+  /** The key that signs at `now`: the newest published PUBLISH_LEAD_MS ago, else the oldest (none: undefined). */
+  async function signer(now: number): Promise<SigningKeysTable | undefined> {
+    const keys = await repo.signable(now);
+    return keys.findLast((k) => k.created_at <= now - PUBLISH_LEAD_MS) ?? keys[0];
+  }
 
   return {
     /** Makes sure a signing key exists (first start). */
     async ensureKey(): Promise<void> {
-      if (!(await newestActive())) await insertKey(db);
+      if (!(await signer(clock.now()))) await insertKey(db);
     },
 
-    /** Adds a new current key; the previous ones stay valid for tokens they signed. */
-    async rotate(): Promise<string> {
+    /**
+     * Adds a key, published at once; it signs once PUBLISH_LEAD_MS has passed, when the others retire (they stay
+     * valid for the tokens they signed). `immediately` (a leaked key): the others retire and it signs now.
+     */
+    async rotate(options: { immediately?: boolean } = {}): Promise<{ kid: string; signsFrom: number }> {
       const row = await db.transaction().execute(async (tx) => {
         const fresh = await insertKey(tx);
-        await repo.retireAllBut(tx, fresh.kid, clock.now());
+        await repo.retireAllBut(tx, fresh.kid, fresh.created_at + (options.immediately ? 0 : PUBLISH_LEAD_MS));
         return fresh;
       });
       current = null;
-      return row.kid;
+      return { kid: row.kid, signsFrom: row.created_at + (options.immediately ? 0 : PUBLISH_LEAD_MS) };
     },
 
     /** The key that signs new tokens. */
     async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
       if (current && clock.now() - current.loadedAt < CURRENT_KEY_CACHE_MS) return current;
-      let row = await newestActive();
+      let row = await signer(clock.now());
       if (!row) {
         await insertKey(db);
-        row = (await newestActive())!;
+        row = (await signer(clock.now()))!;
       }
       if (current?.kid !== row.kid) {
         current = { kid: row.kid, key: await importPKCS8(encryption.decrypt(row.private_key), 'EdDSA'), loadedAt: clock.now() };
