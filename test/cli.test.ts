@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { App } from '../src/app-types.js';
 import { loadConfig } from '../src/config.js';
@@ -12,6 +12,9 @@ import { MIN_NODE, supportsNode } from '../src/platform/node-version.js';
 import { bearer, throwawayDatabase } from './helpers/harness.js';
 
 const run = promisify(execFile);
+// Each `prep` here is a process of its own (start, migrate, run): a test running ten of them on a loaded 2-core
+// machine took 30 s, the default limit.
+vi.setConfig({ testTimeout: 120_000 });
 
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
 let env: Record<string, string>;
