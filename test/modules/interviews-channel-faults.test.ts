@@ -136,3 +136,28 @@ describe('the conversation channel when storage fails', () => {
     await channel.close();
   });
 });
+
+describe('the conversation channel when an answer cannot be stored', () => {
+  // Was a gap: a fault of ours while an answer was stored (the database failing for a moment) answered internal_error
+  // without the answer's id, so the room could not tell which answer to give back: it stayed "sending…" until a
+  // reconnect resent it, after the candidate had typed it again, and the transcript held it twice.
+  it('names the answer in the internal_error, and the answer sent again is stored once', async () => {
+    const { interview, channel } = await kit.started(key());
+    const conversation = h.modules.conversation;
+    const answer = conversation.answer;
+    conversation.answer = async () => { throw new Error('transient database error'); };
+    try {
+      channel.send({ type: 'answer', id: 'faulted', text: 'I led the migration of our billing system and measured the savings.' });
+      const error = await channel.next('error');
+      expect(error).toMatchObject({ code: 'internal_error', id: 'faulted' });
+      expect(error.message).not.toMatch(/database/);
+      expect(channel.closed).toBeNull();
+    } finally {
+      conversation.answer = answer;
+    }
+    await channel.answer('I led the migration of our billing system and measured the savings.', 'faulted');
+    const stored = await h.db.kysely.selectFrom('interview_turns').select('client_id').where('interview_id', '=', interview.id).where('client_id', '=', 'faulted').execute();
+    expect(stored).toHaveLength(1);
+    await channel.close();
+  });
+});

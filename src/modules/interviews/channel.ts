@@ -433,7 +433,8 @@ export function channelRoute(app: App, deps: {
           try {
             await conversation.answer(connection.interviewId, id, message.text);
           } catch (error) {
-            if (!(error instanceof ConversationError)) throw error;
+            // A fault of ours names the answer too: the room gives it back (or resends it), never leaves it hanging.
+            if (!(error instanceof ConversationError)) return failed(error, id);
             send(socket, { type: 'error', code: error.code, message: error.message, id });
           } finally {
             answersWaiting--;
@@ -473,9 +474,9 @@ export function channelRoute(app: App, deps: {
       }
     }
 
-    function failed(error: unknown): void {
+    function failed(error: unknown, id?: string): void {
       request.log.error({ err: error }, 'interview channel message failed');
-      send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; send it again.' });
+      send(socket, { type: 'error', code: 'internal_error', message: 'Something went wrong on our side; send it again.', ...(id === undefined ? {} : { id }) });
     }
 
     socket.on('message', (raw: Buffer, isBinary: boolean) => void onMessage(raw, isBinary).catch(failed));
