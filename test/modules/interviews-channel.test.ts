@@ -217,6 +217,23 @@ describe('the conversation channel: hostile clients', () => {
     await channel.close();
   });
 
+  // Was a gap: a recording piece's index went through Number(), so null, "" and false asked for piece 0, true for
+  // piece 1 and "3" or [3] for piece 3: a malformed request was served as another one (and could overwrite a piece).
+  it('refuses a recording piece whose index is not a number', async () => {
+    const { channel } = await kit.started(org.keys.secret_live);
+    for (const index of [null, '', false, true, '3', [3], -1, 1.5]) {
+      const at = channel.messages.length;
+      channel.send({ type: 'recording.chunk_url', index });
+      expect(await channel.until(() => channel.messages.slice(at).find((m) => m.type === 'error' || m.type === 'recording.chunk_url'), `the answer for ${JSON.stringify(index)}`))
+        .toMatchObject({ type: 'error', code: 'parameter_invalid' });
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // a new second for the flood counter
+    channel.send({ type: 'recording.chunk_url', index: 3 });
+    expect(await channel.next('recording.chunk_url')).toMatchObject({ index: 3 });
+    expect(channel.closed).toBeNull();
+    await channel.close();
+  });
+
   it('does not let one organisation\'s token open another\'s interview', async () => {
     const mine = await kit.started(key());
     const other = await h.createOrg('Intruder');

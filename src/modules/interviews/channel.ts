@@ -457,7 +457,8 @@ export function channelRoute(app: App, deps: {
           }
           return;
         case 'recording.chunk_url': {
-          const index = Number(message.index);
+          // A number, not whatever Number() makes of it (null, false and "" would ask for piece 0).
+          const index = typeof message.index === 'number' ? message.index : NaN;
           try {
             const upload = await service.recordingChunkUrl(sessionOf!, connection.interviewId, index);
             return send(socket, { type: 'recording.chunk_url', index, url: upload.url, expires_in: upload.expiresIn, max_bytes: RECORDING_CHUNK_MAX_BYTES });
