@@ -96,6 +96,23 @@ describe('the conversation channel: taking over a dead connection', () => {
   });
 });
 
+describe('the conversation channel: turns in flight at a takeover', () => {
+  it('gives the new connection every turn after its last_seq once: the answer the first sent, and its reply', async () => {
+    const { interview, token, channel } = await kit.started(key());
+    await channel.answer('I led the migration of our billing system to a new database.');
+    const held = channel.lastSeq;
+    (channel.socket as unknown as { _socket: { pause(): void } })._socket.pause(); // the first tab stops reading
+    channel.send({ type: 'answer', id: 'in-flight', text: 'We measured the result: thirty percent cheaper and no downtime at all.' });
+    const next = await kit.connect(token, interview.id, { lastSeq: held });
+    await next.next('ready');
+    const mine = await next.until(() => next.turns.find((t) => t.client_id === 'in-flight'), 'the answer sent on the first tab');
+    await next.interviewerTurn(mine.seq);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(next.turnSeqs).toEqual([held + 1, held + 2]);
+    await next.close();
+  });
+});
+
 describe('the conversation channel: a tab that stopped reading', () => {
   // Was a gap: any pong answered the takeover's ping, so a tab that stopped reading but sent pongs of its own kept the
   // interview from the candidate's new connection.
@@ -174,6 +191,14 @@ describe('the conversation channel: turns', () => {
     await channel.until(() => channel.messages.find((m) => m.type === 'status' && m.status === 'in_progress'), 'the resumed status');
     await channel.answer('Back again: we shipped the feature two weeks early.');
     await channel.close();
+  });
+
+  it('ends a test-mode interview at five minutes: `ended` with time_up, then 1000', async () => {
+    const { channel } = await kit.started(key());
+    h.clock.advance(5 * 60_000 + 1000);
+    expect(await channel.next('ended')).toMatchObject({ status: 'ended', status_code: 30, reason: 'time_up' });
+    await channel.until(() => channel.closed, 'close');
+    expect(channel.closed!.code).toBe(1000);
   });
 
   it('closes the channel when the interview ends, after the last turn', async () => {
