@@ -62,6 +62,11 @@ const ACK_AFTER_MS = 250;
  * the rest wait in the outbox and go out as earlier ones are stored.
  */
 const ANSWERS_OUT_MAX = 10;
+/**
+ * Speech recognition reports what it hears many times a second: the interim text goes at most this often (the latest
+ * then), so that talking never trips the server's 20-messages-a-second close.
+ */
+export const INTERIM_EVERY_MS = 250;
 const pageHidden = () => (globalThis as { document?: { visibilityState: string } }).document?.visibilityState === 'hidden';
 const OPEN = 1;
 
@@ -82,6 +87,9 @@ export class InterviewChannel {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private lastPong = 0;
   private counter = 0;
+  private interimText: string | null = null;
+  private interimTimer: ReturnType<typeof setTimeout> | null = null;
+  private interimSentAt = -Infinity;
 
   constructor(private readonly options: {
     url: string; interviewId: string; token: () => string; events: ChannelEvents;
@@ -121,14 +129,31 @@ export class InterviewChannel {
   /** Says a final answer; returns its id. Kept until the server's stored turn carries the id back. */
   answer(text: string): string {
     const id = this.options.newId?.() ?? `a-${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.interimText = null; // the answer says it all; what was heard on the way is stale
     this.outbox.push({ id, text });
     this.outboxChanged();
     this.sendAnswers();
     return id;
   }
 
+  /** What is heard so far of an answer: the latest goes out, at most every INTERIM_EVERY_MS. */
   interim(text: string): void {
-    if (this.ready) this.send({ type: 'interim', text: text.slice(0, 8000) });
+    this.interimText = text.slice(0, 8000);
+    if (this.interimTimer) return;
+    const wait = this.interimSentAt + INTERIM_EVERY_MS - this.now();
+    if (wait <= 0) return this.sendInterim();
+    this.interimTimer = setTimeout(() => {
+      this.interimTimer = null;
+      this.sendInterim();
+    }, wait);
+  }
+
+  private sendInterim(): void {
+    if (this.ready && this.interimText !== null) {
+      this.send({ type: 'interim', text: this.interimText });
+      this.interimSentAt = this.now();
+    }
+    this.interimText = null;
   }
 
   /** The session token was refreshed: the server rechecks the channel's token every 30 s. */
@@ -329,9 +354,11 @@ export class InterviewChannel {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
     if (this.ackTimer) clearTimeout(this.ackTimer);
+    if (this.interimTimer) clearTimeout(this.interimTimer);
     this.retryTimer = null;
     this.pingTimer = null;
     this.ackTimer = null;
+    this.interimTimer = null;
   }
 
   private send(message: Record<string, unknown>): void {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InterviewChannel, type ChannelEvents, type ChannelTurn } from '../../src/room/interview-channel.js';
+import { INTERIM_EVERY_MS, InterviewChannel, type ChannelEvents, type ChannelTurn } from '../../src/room/interview-channel.js';
 import { InterviewClock } from '../../src/room/interview-clock.js';
 import { chooseVoice, createSpeaker, listenFailure, speakingMs } from '../../src/room/speech.js';
 
@@ -89,6 +89,30 @@ describe('the interview channel client', () => {
     vi.advanceTimersByTime(300);
     expect(s.of('ack')).toEqual([{ type: 'ack', seq: 2 }]);
     expect(seen.clocks).toEqual([900]);
+  });
+
+  // Was a bug: every speech-recognition result went out as an `interim` message; talking fast sent over 20 a second,
+  // which the server answers by closing the channel (4429), and the room reconnected in a loop.
+  it('sends what is heard at most every 250 ms, the latest text, and none of it once the answer is said', () => {
+    const { channel, sockets, ready } = setup();
+    channel.start();
+    const s = sockets[0]!;
+    ready(s);
+    for (let i = 1; i <= 60; i++) {
+      channel.interim(`word `.repeat(i).trim());
+      vi.advanceTimersByTime(20); // 50 results a second, for 1.2 s
+    }
+    const sent = s.of('interim');
+    expect(sent.length).toBeLessThanOrEqual(Math.ceil(1200 / INTERIM_EVERY_MS) + 1);
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    vi.advanceTimersByTime(INTERIM_EVERY_MS);
+    expect(s.of('interim').at(-1)!.text).toBe('word '.repeat(60).trim()); // the last heard goes out
+    channel.interim('the final words');
+    channel.interim('the final words, said');
+    channel.answer('the final words, said.');
+    vi.advanceTimersByTime(1000);
+    expect(s.of('interim').map((m) => m.text)).not.toContain('the final words, said');
+    expect(s.of('answer')).toHaveLength(1);
   });
 
   it('resends an answer not yet stored after a reconnect, from the last turn it holds, and drops it once stored', () => {
