@@ -20,6 +20,12 @@ export interface EnqueueOptions {
  */
 export const PERSISTENT_MAX_ATTEMPTS = 32;
 
+/** A recurring job's next run, queued in the transaction that records the outcome of this one. */
+export interface NextRun {
+  kind: string;
+  runAt: number;
+}
+
 const LAST_ERROR_MAX = 2000;
 const LEASE_CHECK_MS = 1000;
 
@@ -68,28 +74,42 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
   };
   let leasesCheckedAt = -Infinity;
   /** An update of a job only while `workerId` still holds the lease it was given (a worker whose lease ran out cannot). */
-  const heldBy = (job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string) => db.updateTable('background_jobs')
+  const heldBy = (job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, on: Kysely<Database> = db) => on.updateTable('background_jobs')
     .where('id', '=', job.id).where('locked_by', '=', workerId).where('attempts', '=', job.attempts).where('status', '=', 'running');
+  const recurring = (tx: Kysely<Database>, kind: string, runAt: number) => enqueue(tx, kind, null, { runAt, uniqueKey: `recurring:${kind}`, maxAttempts: 3 });
+  /**
+   * Records a job's outcome; with `next` (a recurring job's next run), queues that run in the same transaction, after
+   * the outcome has freed the job's key: a failure leaves neither, and the job to its lease, so the chain never breaks.
+   */
+  const settling = async (next: NextRun | undefined, record: (on: Kysely<Database>) => Promise<boolean>): Promise<boolean> => {
+    if (!next) return record(db);
+    return db.transaction().execute(async (tx) => {
+      const recorded = await record(tx);
+      await recurring(tx, next.kind, next.runAt);
+      return recorded;
+    });
+  };
+  async function enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
+    const now = clock.now();
+    const row: BackgroundJobsTable = {
+      id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
+      attempts: 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
+      locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
+    };
+    if (row.unique_key === null) {
+      await tx.insertInto('background_jobs').values(row).execute();
+      return row.id;
+    }
+    const r = await tx.insertInto('background_jobs').values(row).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
+  }
   const settle = preparedStatement(deps.db, (id: string, workerId: string, attempts: number, now: number) => db.updateTable('background_jobs')
     .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: now })
     .where('id', '=', id).where('locked_by', '=', workerId).where('attempts', '=', attempts).where('status', '=', 'running')
     .returning('id'));
 
   return {
-    async enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
-      const now = clock.now();
-      const row: BackgroundJobsTable = {
-        id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
-        attempts: 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
-        locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
-      };
-      if (row.unique_key === null) {
-        await tx.insertInto('background_jobs').values(row).execute();
-        return row.id;
-      }
-      const r = await tx.insertInto('background_jobs').values(row).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
-    },
+    enqueue,
 
     /**
      * Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs: first those whose worker died
@@ -114,18 +134,27 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       return jobs.sort((a, b) => a.run_at - b.run_at);
     },
 
-    /** Done. Only the current lease holder can settle a job (a worker whose lease ran out cannot). */
-    async succeed(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<boolean> {
-      return (await settle.run(job.id, workerId, job.attempts, clock.now())).length === 1;
+    /**
+     * Done. Only the current lease holder can settle a job (a worker whose lease ran out cannot). `next`: a recurring
+     * job's next run, queued with the outcome.
+     */
+    async succeed(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, next?: NextRun): Promise<boolean> {
+      if (!next) return (await settle.run(job.id, workerId, job.attempts, clock.now())).length === 1;
+      return settling(next, async (on) => {
+        const r = await heldBy(job, workerId, on).set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: clock.now() }).executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      });
     },
 
-    /** Failed this attempt: runs again at `retryAt`, or is marked failed when `retryAt` is null. */
-    async fail(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, error: string, retryAt: number | null): Promise<boolean> {
+    /** Failed this attempt: runs again at `retryAt`, or is marked failed when `retryAt` is null (then `next` as for succeed). */
+    async fail(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, error: string, retryAt: number | null, next?: NextRun): Promise<boolean> {
       const changes = retryAt === null
         ? { status: 'failed' as const, unique_key: null, lease_until: null }
         : { status: 'queued' as const, run_at: retryAt, lease_until: null, locked_by: null };
-      const r = await heldBy(job, workerId).set({ ...changes, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() }).executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      return settling(retryAt === null ? next : undefined, async (on) => {
+        const r = await heldBy(job, workerId, on).set({ ...changes, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() }).executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      });
     },
 
     /** Still its worker's, until a new lease end (false: the lease was lost, another worker has the job). */
@@ -163,11 +192,13 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     },
 
     /** A job leased by `leaseExhausted` whose handler has settled it: failed for good, as a thrown error would leave it. */
-    async failAbandoned(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string): Promise<boolean> {
-      const r = await heldBy(job, workerId)
-        .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: clock.now() })
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+    async failAbandoned(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, next?: NextRun): Promise<boolean> {
+      return settling(next, async (on) => {
+        const r = await heldBy(job, workerId, on)
+          .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: clock.now() })
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      });
     },
 
     /**
@@ -189,7 +220,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     /** Makes sure a recurring job has its next run queued (a no-op when it already has). */
     async ensureRecurring(kind: string, runAt: number): Promise<void> {
       try {
-        await this.enqueue(db, kind, null, { runAt, uniqueKey: `recurring:${kind}`, maxAttempts: 3 });
+        await recurring(db, kind, runAt);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }

@@ -79,16 +79,16 @@ export function createWorker(deps: {
         await queue.release(job, id, failure.error.runAt);
         return;
       }
+      // A recurring kind's next run is queued with the outcome, in its transaction (or neither: the lease then runs out).
+      const next = handler.everyMs ? { kind: job.kind, runAt: clock.now() + handler.everyMs } : undefined;
       if (!failure) {
-        await queue.succeed(job, id);
-        if (handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);
+        await queue.succeed(job, id, next);
         return;
       }
       const delays = handler.retryDelaysSeconds ?? DEFAULT_RETRY_SECONDS;
       const retryAt = job.attempts < job.max_attempts ? clock.now() + delays[Math.min(job.attempts - 1, delays.length - 1)] * 1000 : null;
       log.error({ err: failure.error, job_id: job.id, kind: job.kind, attempt: job.attempts }, retryAt === null ? 'job failed for good' : 'job failed, will retry');
-      await queue.fail(job, id, (failure.error as Error)?.message ?? String(failure.error), retryAt);
-      if (retryAt === null && handler.everyMs) await queue.ensureRecurring(job.kind, clock.now() + handler.everyMs);
+      await queue.fail(job, id, (failure.error as Error)?.message ?? String(failure.error), retryAt, next);
     } catch (error) {
       log.error({ err: error, job_id: job.id, kind: job.kind, attempt: job.attempts }, 'could not record the job\'s outcome: it runs again when its lease runs out');
     }
@@ -113,8 +113,7 @@ export function createWorker(deps: {
         continue;
       }
       log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
-      await queue.failAbandoned(job, id);
-      if (handler.everyMs) await queue.ensureRecurring(job.kind, now + handler.everyMs);
+      await queue.failAbandoned(job, id, handler.everyMs ? { kind: job.kind, runAt: now + handler.everyMs } : undefined);
     }
   }
 

@@ -1,0 +1,152 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorker, type JobHandler } from '../../src/jobs/worker.js';
+import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const silent = { error: () => {} };
+const jobsOf = (kind: string) => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', kind).orderBy('id').execute();
+let kindSeq = 0;
+const freshKind = () => `hazard.kind-${++kindSeq}-${Date.now()}`;
+
+/** Runs `body` while the database refuses new jobs of `kind`, as a database that is busy or gone would. */
+async function refuseInserts(kind: string, body: () => Promise<void>): Promise<void> {
+  if (DIALECT === 'postgres') {
+    await sql`create function refuse_job() returns trigger language plpgsql as $$ begin raise exception 'database is locked'; end $$`.execute(h.db.kysely);
+    await sql.raw(`create trigger refuse_job before insert on background_jobs for each row when (new.kind = '${kind}') execute function refuse_job()`).execute(h.db.kysely);
+  } else {
+    await sql.raw(`create trigger refuse_job before insert on background_jobs when new.kind = '${kind}' begin select raise(abort, 'database is locked'); end`).execute(h.db.kysely);
+  }
+  try {
+    await body();
+  } finally {
+    await sql`drop trigger refuse_job${sql.raw(DIALECT === 'postgres' ? ' on background_jobs' : '')}`.execute(h.db.kysely);
+    if (DIALECT === 'postgres') await sql`drop function refuse_job()`.execute(h.db.kysely);
+  }
+}
+
+function worker(handlers: JobHandler[], leaseMs = 60_000) {
+  return createWorker({ queue: h.services.queue, clock: h.clock, handlers, log: silent, leaseMs });
+}
+
+describe('job queue hazards', () => {
+  it('two enqueues of one unique key at once, in open transactions, keep one job; a rolled-back one frees the key', async () => {
+    const kind = freshKind();
+    const key = `${kind}:k`;
+    const q = h.services.queue;
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    const first = h.db.kysely.transaction().execute(async (tx) => {
+      const id = await q.enqueue(tx, kind, 1, { uniqueKey: key });
+      await firstHeld;
+      return id;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const second = h.db.kysely.transaction().execute((tx) => q.enqueue(tx, kind, 2, { uniqueKey: key }));
+    await new Promise((r) => setTimeout(r, 50));
+    releaseFirst();
+    const ids = await Promise.all([first, second]);
+    expect(ids[0]).not.toBeNull();
+    expect(ids[1]).toBeNull();
+    expect(await jobsOf(kind)).toHaveLength(1);
+
+    const kind2 = freshKind();
+    const key2 = `${kind2}:k`;
+    let abortFirst!: () => void;
+    const held = new Promise<void>((r) => (abortFirst = r));
+    const rolledBack = h.db.kysely.transaction().execute(async (tx) => {
+      await q.enqueue(tx, kind2, 1, { uniqueKey: key2 });
+      await held;
+      throw new Error('rolled back');
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const after = h.db.kysely.transaction().execute((tx) => q.enqueue(tx, kind2, 2, { uniqueKey: key2 }));
+    await new Promise((r) => setTimeout(r, 50));
+    abortFirst();
+    await expect(rolledBack).rejects.toThrow('rolled back');
+    expect(await after).not.toBeNull();
+    expect((await jobsOf(kind2)).map((j) => JSON.parse(j.payload))).toEqual([2]);
+  });
+
+  it('claimers racing for the same jobs never get one job twice', async () => {
+    const kind = freshKind();
+    const q = h.services.queue;
+    for (let i = 0; i < 40; i++) await q.enqueue(h.db.kysely, kind, i);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => q.claim(`racer-${i}`, [kind], 10, 60_000)));
+    const ids = claims.flat().map((j) => j.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(40);
+  });
+
+  it('a handler that throws synchronously (not a rejected promise) is a failed attempt, retried', async () => {
+    const kind = freshKind();
+    const w = worker([{ kind, run: (() => { throw new Error('sync boom'); }) as unknown as JobHandler['run'] }]);
+    await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 2 });
+    expect(await w.runOnce()).toBe(1);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'queued', attempts: 1, last_error: 'sync boom', locked_by: null });
+  });
+
+  it('a payload that is not JSON is a failed attempt, not a crash', async () => {
+    const kind = freshKind();
+    const id = (await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 1 }))!;
+    await h.db.kysely.updateTable('background_jobs').set({ payload: '{not json' }).where('id', '=', id).execute();
+    let runs = 0;
+    expect(await worker([{ kind, run: async () => { runs++; } }]).runOnce()).toBe(1);
+    expect(runs).toBe(0);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('retries far along the schedule stay in the future and finite', async () => {
+    const kind = freshKind();
+    const w = worker([{ kind, retryDelaysSeconds: [1, 2], run: async () => { throw new Error('no'); } }]);
+    const id = (await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 40 }))!;
+    await h.db.kysely.updateTable('background_jobs').set({ attempts: 30 }).where('id', '=', id).execute();
+    expect(await w.runOnce()).toBe(1);
+    const [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: 'queued', attempts: 31, run_at: h.clock.now() + 2_000 });
+  });
+
+  it('retention deletes settled jobs after a day and never a queued or running one', async () => {
+    const kind = freshKind();
+    const q = h.services.queue;
+    const queued = (await q.enqueue(h.db.kysely, kind, 'queued', { runAt: h.clock.now() + 10 * 86_400_000 }))!;
+    const running = (await q.enqueue(h.db.kysely, kind, 'running'))!;
+    await q.claim('slow', [kind], 1, 10 * 86_400_000);
+    const done = (await q.enqueue(h.db.kysely, kind, 'done'))!;
+    await worker([{ kind, run: async () => {} }]).runOnce();
+    h.clock.advance(86_400_001);
+    await q.sweep();
+    expect((await jobsOf(kind)).map((j) => j.id).sort()).toEqual([queued, running].sort());
+    expect(done).toBeTruthy();
+  });
+});
+
+describe('recurring work', () => {
+  // Was a bug: a recurring job's next run was queued after its outcome was recorded, in a statement of its own; one
+  // that failed (the database busy for a moment) left the job settled and nothing queued: the work (a timeout sweep
+  // every 10 s) stopped until some process restarted. The next run is now queued in the transaction that settles.
+  it('never loses the next run of a recurring job: a failure to queue it leaves the run to its lease', async () => {
+    const kind = freshKind();
+    let runs = 0;
+    await h.services.queue.ensureRecurring(kind, h.clock.now());
+    const w = createWorker({ queue: h.services.queue, clock: h.clock, log: silent, leaseMs: 30_000, handlers: [{ kind, everyMs: 10_000, run: async () => { runs++; } }] });
+    await refuseInserts(kind, async () => expect(await w.runOnce()).toBe(1));
+    expect(runs).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      h.clock.advance(10_000);
+      await w.runOnce();
+    }
+    expect(runs).toBe(2); // run again once its lease (30 s) ran out
+    h.clock.advance(10_000);
+    expect(await w.runOnce()).toBe(1);
+    expect(runs).toBe(3);
+    const jobs = await jobsOf(kind);
+    expect(jobs.filter((j) => j.status === 'queued')).toHaveLength(1);
+    expect(jobs.filter((j) => j.status === 'running')).toHaveLength(0);
+  });
+});
