@@ -32,6 +32,17 @@ export class JobPostponed extends Error {
   }
 }
 
+/** A thrown value as the job's last_error: anything can be thrown, and an Error-like object's message need not be text. */
+function errorText(error: unknown): string {
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  if (typeof message === 'string') return message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error); // no way to text (Object.create(null))
+  }
+}
+
 const DEFAULT_RETRY_SECONDS = [30, 120, 600, 3600, 21_600];
 /** How long a worker holds an abandoned job while its handler settles it (then another try, by any worker). */
 const ABANDON_LEASE_MS = 60_000;
@@ -88,7 +99,7 @@ export function createWorker(deps: {
       const delays = handler.retryDelaysSeconds ?? DEFAULT_RETRY_SECONDS;
       const retryAt = job.attempts < job.max_attempts ? clock.now() + delays[Math.min(job.attempts - 1, delays.length - 1)] * 1000 : null;
       log.error({ err: failure.error, job_id: job.id, kind: job.kind, attempt: job.attempts }, retryAt === null ? 'job failed for good' : 'job failed, will retry');
-      await queue.fail(job, id, (failure.error as Error)?.message ?? String(failure.error), retryAt, next);
+      await queue.fail(job, id, errorText(failure.error), retryAt, next);
     } catch (error) {
       log.error({ err: error, job_id: job.id, kind: job.kind, attempt: job.attempts }, 'could not record the job\'s outcome: it runs again when its lease runs out');
     }

@@ -91,6 +91,18 @@ describe('job queue hazards', () => {
     expect((await jobsOf(kind))[0]).toMatchObject({ status: 'queued', attempts: 1, last_error: 'sync boom', locked_by: null });
   });
 
+  // Was a bug: a thrown value whose message is not text (`{ message: 7 }`, an object with no toString) failed the
+  // write of the outcome: the job sat out its lease (2 minutes) on every attempt, logged as unrecordable.
+  it('a handler that throws something that is not an Error still has its failure recorded', async () => {
+    for (const thrown of [null, undefined, 'a string', 42, { message: 7 }, { message: { nested: true } }, Object.create(null)]) {
+      const kind = freshKind();
+      const w = worker([{ kind, run: async () => { throw thrown; } }]);
+      await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 2 });
+      expect(await w.runOnce()).toBe(1);
+      expect((await jobsOf(kind))[0], typeof thrown).toMatchObject({ status: 'queued', attempts: 1, locked_by: null, last_error: expect.any(String) });
+    }
+  });
+
   it('a payload that is not JSON is a failed attempt, not a crash', async () => {
     const kind = freshKind();
     const id = (await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 1 }))!;
