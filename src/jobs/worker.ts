@@ -46,6 +46,11 @@ function errorText(error: unknown): string {
 const DEFAULT_RETRY_SECONDS = [30, 120, 600, 3600, 21_600];
 /** How long a worker holds an abandoned job while its handler settles it (then another try, by any worker). */
 const ABANDON_LEASE_MS = 60_000;
+/**
+ * The longest a handler may run: every job's own waits (a delivery, a model call, a sandbox run) end well before. One
+ * that never settles (something it awaits hangs) stops having its lease renewed and gives up its slot.
+ */
+const MAX_RUN_MS = 3_600_000;
 
 /**
  * Claims due jobs of the kinds it has handlers for and runs them, a few at a time. Any number of workers
@@ -53,13 +58,14 @@ const ABANDON_LEASE_MS = 60_000;
  */
 export function createWorker(deps: {
   queue: JobQueue; clock: Clock; handlers: JobHandler[]; log: WorkerLog;
-  concurrency?: number; pollMs?: number; leaseMs?: number;
+  concurrency?: number; pollMs?: number; leaseMs?: number; maxRunMs?: number;
 }) {
   const { queue, clock, log } = deps;
   const handlers = new Map(deps.handlers.map((h) => [h.kind, h]));
   const kinds = [...handlers.keys()];
   const concurrency = deps.concurrency ?? 16;
   const leaseMs = deps.leaseMs ?? 120_000;
+  const maxRunMs = deps.maxRunMs ?? MAX_RUN_MS;
   const id = `${hostname()}:${process.pid}:${randomToken(6)}`;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
@@ -71,19 +77,29 @@ export function createWorker(deps: {
   /**
    * Runs one job and records how it went. Its lease is renewed while it runs, so a long job is never claimed again
    * beside itself; a failure to record the outcome (the database busy or gone) is logged, never thrown: the job's
-   * lease then runs out and it is claimed again, within its attempts.
+   * lease then runs out and it is claimed again, within its attempts. A handler still running after maxRunMs is left
+   * (what it does after is not recorded) with its lease no longer renewed: the job runs again as if its worker had
+   * died, and its slot is free for other work.
    */
   async function execute(job: BackgroundJobsTable): Promise<void> {
     const handler = handlers.get(job.kind)!;
     const renewal = setInterval(() => void queue.renew(job, id, clock.now() + leaseMs).catch(() => undefined), leaseMs / 3);
     renewal.unref();
+    let limit: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (limit = setTimeout(() => resolve('late'), maxRunMs)));
     let failure: { error: unknown } | null = null;
     try {
-      await handler.run(JSON.parse(job.payload) as unknown, job);
+      const run = (async () => handler.run(JSON.parse(job.payload) as unknown, job))();
+      if (await Promise.race([run, late]) === 'late') {
+        run.catch(() => undefined);
+        log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job ran past its time limit: left to its lease, it runs again once that runs out');
+        return;
+      }
     } catch (error) {
       failure = { error };
     } finally {
       clearInterval(renewal);
+      clearTimeout(limit);
     }
     try {
       if (failure?.error instanceof JobPostponed) {

@@ -162,3 +162,38 @@ describe('recurring work', () => {
     expect(jobs.filter((j) => j.status === 'running')).toHaveLength(0);
   });
 });
+
+describe('a handler that never settles', () => {
+  // Was a bug: its lease was renewed for ever, so it held its slot and stayed `running` for good; a few such jobs
+  // held every slot and the worker ran nothing else (timeouts, deliveries, retention). Past the worker's time limit it
+  // now lets the job's lease run out (the job runs again as if its worker had died) and frees the slot.
+  it('gives up its slot and its lease after the time limit; the job runs again, once, and other work goes on', async () => {
+    const hung = freshKind();
+    const other = freshKind();
+    let hungRuns = 0;
+    let otherRuns = 0;
+    const w = createWorker({
+      queue: h.services.queue, clock: h.clock, log: silent, concurrency: 1, pollMs: 5, leaseMs: 3_000, maxRunMs: 1_500,
+      handlers: [
+        { kind: hung, run: () => (++hungRuns === 1 ? new Promise<void>(() => {}) : Promise.resolve()) },
+        { kind: other, run: async () => { otherRuns++; } },
+      ],
+    });
+    const id = (await h.services.queue.enqueue(h.db.kysely, hung, null))!;
+    await w.start();
+    try {
+      await expect.poll(() => hungRuns).toBe(1);
+      await h.services.queue.enqueue(h.db.kysely, other, null);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // within the time limit
+      expect(otherRuns).toBe(0); // its one slot is taken
+      await expect.poll(() => otherRuns, { timeout: 3_000 }).toBe(1); // past the time limit: the slot is free
+      expect((await jobsOf(hung))[0]).toMatchObject({ id, status: 'running', attempts: 1 });
+      h.clock.advance(3_000); // its last renewed lease runs out
+      await expect.poll(async () => (await jobsOf(hung))[0]!.status, { timeout: 3_000 }).toBe('succeeded');
+      expect(hungRuns).toBe(2);
+      expect((await jobsOf(hung))[0]).toMatchObject({ attempts: 2 });
+    } finally {
+      await w.stop();
+    }
+  }, 20_000);
+});
