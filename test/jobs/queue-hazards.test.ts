@@ -83,6 +83,36 @@ describe('job queue hazards', () => {
     expect(ids.length).toBe(40);
   });
 
+  it('settlers racing for an abandoned job: one gets it', async () => {
+    const kind = freshKind();
+    const q = h.services.queue;
+    await q.enqueue(h.db.kysely, kind, null, { maxAttempts: 1 });
+    for (let i = 0; i < 2; i++) {
+      await q.claim('dying', [kind], 1, 10_000);
+      h.clock.advance(10_000);
+    }
+    const got = await Promise.all(Array.from({ length: 6 }, (_, i) => q.leaseExhausted(`settler-${i}`, [kind], 60_000)));
+    expect(got.flat()).toHaveLength(1);
+  });
+
+  it('stop() waits for a running job and records its outcome; nothing is dropped', async () => {
+    const kind = freshKind();
+    let finish!: () => void;
+    let started = false;
+    const w = createWorker({ queue: h.services.queue, clock: h.clock, log: silent, pollMs: 5,
+      handlers: [{ kind, run: () => { started = true; return new Promise<void>((r) => (finish = r)); } }] });
+    await h.services.queue.enqueue(h.db.kysely, kind, null);
+    await w.start();
+    await expect.poll(() => started).toBe(true);
+    let stopped = false;
+    const stopping = w.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
   it('a handler that throws synchronously (not a rejected promise) is a failed attempt, retried', async () => {
     const kind = freshKind();
     const w = worker([{ kind, run: (() => { throw new Error('sync boom'); }) as unknown as JobHandler['run'] }]);
