@@ -74,6 +74,20 @@ export function createWorker(deps: {
   let stopping = false;
   let foundWork = false;
 
+  /** `work`, or `late` once it has run `ms` without settling: it is then left (what it does after is ignored). */
+  async function withinTimeLimit(ms: number, work: () => Promise<void>): Promise<'late' | void> {
+    let limit: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (limit = setTimeout(() => resolve('late'), ms)));
+    const running = work();
+    try {
+      const outcome = await Promise.race([running, late]);
+      if (outcome === 'late') running.catch(() => undefined);
+      return outcome;
+    } finally {
+      clearTimeout(limit);
+    }
+  }
+
   /**
    * Runs one job and records how it went. Its lease is renewed while it runs, so a long job is never claimed again
    * beside itself; a failure to record the outcome (the database busy or gone) is logged, never thrown: the job's
@@ -85,13 +99,9 @@ export function createWorker(deps: {
     const handler = handlers.get(job.kind)!;
     const renewal = setInterval(() => void queue.renew(job, id, clock.now() + leaseMs).catch(() => undefined), leaseMs / 3);
     renewal.unref();
-    let limit: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (limit = setTimeout(() => resolve('late'), maxRunMs)));
     let failure: { error: unknown } | null = null;
     try {
-      const run = (async () => handler.run(JSON.parse(job.payload) as unknown, job))();
-      if (await Promise.race([run, late]) === 'late') {
-        run.catch(() => undefined);
+      if (await withinTimeLimit(maxRunMs, async () => handler.run(JSON.parse(job.payload) as unknown, job)) === 'late') {
         log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job ran past its time limit: left to its lease, it runs again once that runs out');
         return;
       }
@@ -99,7 +109,6 @@ export function createWorker(deps: {
       failure = { error };
     } finally {
       clearInterval(renewal);
-      clearTimeout(limit);
     }
     try {
       if (failure?.error instanceof JobPostponed) {
@@ -123,8 +132,8 @@ export function createWorker(deps: {
 
   /**
    * Jobs whose worker died on their last attempt fail for good once their handler has settled what they were for (at
-   * most one look a second); recurring kinds go on. A handler that fails is tried again when the job's lease
-   * (ABANDON_LEASE_MS) runs out.
+   * most one look a second); recurring kinds go on. A handler that fails, or is still running when the job's lease
+   * (ABANDON_LEASE_MS) runs out (claiming waits for it), is tried again then.
    */
   let exhaustedCheckedAt = -Infinity;
   async function settleAbandoned(): Promise<void> {
@@ -134,7 +143,7 @@ export function createWorker(deps: {
     for (const job of await queue.leaseExhausted(id, kinds, ABANDON_LEASE_MS)) {
       const handler = handlers.get(job.kind)!;
       try {
-        await handler.abandoned?.(JSON.parse(job.payload) as unknown, job);
+        if (await withinTimeLimit(Math.min(maxRunMs, ABANDON_LEASE_MS), async () => handler.abandoned?.(JSON.parse(job.payload) as unknown, job)) === 'late') throw new Error('its handler ran past its time limit');
       } catch (error) {
         log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not settle an abandoned job: tried again when its lease runs out');
         continue;

@@ -226,4 +226,36 @@ describe('a handler that never settles', () => {
       await w.stop();
     }
   }, 20_000);
+
+  // Was a bug: abandoned jobs are settled inside the claim pass; a settling handler that never returned (a lock wait
+  // with no end) held that pass for good, and the worker claimed nothing again. It is now left after the time limit
+  // (the job's settling lease then runs out and it is tried again) and claiming goes on.
+  it('a settling handler of an abandoned job that never returns does not stop the worker claiming', async () => {
+    const kind = freshKind();
+    const other = freshKind();
+    const q = h.services.queue;
+    await q.enqueue(h.db.kysely, kind, null, { maxAttempts: 1 });
+    for (let i = 0; i < 2; i++) {
+      await q.claim('dying', [kind], 1, 10_000);
+      h.clock.advance(10_000);
+    }
+    let settles = 0;
+    let otherRuns = 0;
+    const w = createWorker({
+      queue: q, clock: h.clock, log: silent, pollMs: 5, maxRunMs: 500,
+      handlers: [
+        { kind, run: async () => {}, abandoned: () => { settles++; return new Promise<void>(() => {}); } },
+        { kind: other, run: async () => { otherRuns++; } },
+      ],
+    });
+    await w.start();
+    try {
+      await expect.poll(() => settles).toBe(1);
+      await q.enqueue(h.db.kysely, other, null);
+      await expect.poll(() => otherRuns, { timeout: 3_000 }).toBe(1);
+      expect((await jobsOf(kind))[0]).toMatchObject({ status: 'running', locked_by: w.id }); // held until its settling lease runs out
+    } finally {
+      await w.stop();
+    }
+  }, 20_000);
 });
