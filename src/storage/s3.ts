@@ -18,7 +18,17 @@ export interface S3StorageConfig {
   secretAccessKey: string | null;
   /** Prepended to every key as is (so usually ends with `/`); may be empty. */
   prefix: string;
+  /** How long a request may wait for the server to say anything (default S3_IDLE_TIMEOUT_MS; tests shorten it). */
+  idleTimeoutMs?: number;
 }
+
+/**
+ * A server that accepts a connection and then says nothing holds a request this long at most (the SDK has no limit
+ * of its own: a hung endpoint held an upload, a deletion or a recording join for ever). Idle time, not total: a large
+ * object streaming slowly is not cut.
+ */
+export const S3_IDLE_TIMEOUT_MS = 30_000;
+const S3_CONNECT_TIMEOUT_MS = 5_000;
 
 /** A multipart upload's part size (S3: at least 5 MiB, except the last part). */
 export const MULTIPART_PART_BYTES = 8 * 1_048_576;
@@ -151,6 +161,10 @@ function clientConfig(config: S3StorageConfig): S3ClientConfig {
     // which a plain browser PUT does not satisfy.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: {
+      connectionTimeout: Math.min(S3_CONNECT_TIMEOUT_MS, config.idleTimeoutMs ?? S3_CONNECT_TIMEOUT_MS),
+      socketTimeout: config.idleTimeoutMs ?? S3_IDLE_TIMEOUT_MS,
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createS3Storage, type S3StorageConfig } from '../../src/storage/s3.js';
 import { ObjectTooLarge, type ObjectStorage } from '../../src/storage/storage.js';
@@ -23,6 +24,31 @@ afterAll(async () => {
   await storage?.close();
   await bare?.close();
   await server?.close();
+});
+
+// Was a bug: the S3 client had no time limit, so an endpoint that accepted connections and never answered held a
+// request (an upload's check, an erasure's deletions, a recording join) for ever.
+describe('S3 storage against a server that never answers', () => {
+  it('gives up on a request once the server has said nothing for the idle limit', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => { sockets.push(socket); });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const hung = createS3Storage({ ...config(''), endpoint: `http://127.0.0.1:${port}`, idleTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const outcome = await Promise.race([
+        hung.head('resumes/a.pdf').then(() => 'answered', (e: Error) => `failed: ${e.name}`),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 15_000)),
+      ]);
+      expect(outcome).toMatch(/^failed/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await hung.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
 });
 
 describe('S3 storage (s3rver)', () => {
