@@ -21,8 +21,10 @@ export interface Db {
    * Runs a compiled read outside any transaction. On SQLite it uses a separate read-only connection, so hot
    * reads never queue behind (or see into) an open write transaction on the main one, and results are kept until
    * a commit changes what they read (ReadCache); on PostgreSQL the pool. Rows are frozen: callers share them.
+   * `cached: false` for a read whose parameters change every time (a poll stamped with the time): it would only fill
+   * the cache, whose every 2,000th entry empties it.
    */
-  read<R>(query: CompiledQuery<R>): Promise<R[]>;
+  read<R>(query: CompiledQuery<R>, options?: { cached?: boolean }): Promise<R[]>;
   /**
    * Runs one statement on its own (autocommit, a write or a read that must see the latest commit) and returns its
    * rows once it is committed. On SQLite, on the writing connection: a read at once; a write with the others of this
@@ -125,9 +127,10 @@ export function openDatabase(options: DatabaseOptions): Db {
       if (sqlite.inTransaction) return executeAllThrough(kysely, steps); // after the transaction that holds the connection
       return writes.unit(steps.map(({ query, proceed }) => ({ sql: query.sql, parameters: query.parameters, proceed })));
     },
-    async read<R>(query: CompiledQuery<R>): Promise<R[]> {
-      const key = results.key(query);
-      const hit = results.get(query.sql, key);
+    async read<R>(query: CompiledQuery<R>, options?: { cached?: boolean }): Promise<R[]> {
+      const cached = options?.cached !== false;
+      const key = cached ? results.key(query) : '';
+      const hit = cached ? results.get(query.sql, key) : undefined;
       if (hit) return hit as R[];
       const statement = readStatements.prepare(query.sql);
       let columns = columnsOf.get(statement);
@@ -138,11 +141,12 @@ export function openDatabase(options: DatabaseOptions): Db {
       }
       // Rows as arrays, made into objects here: cheaper than better-sqlite3 building each object.
       const rows = statement.all(...(query.parameters as unknown[])) as unknown[][];
-      return results.put(query.sql, key, rows.map((row) => {
+      const objects = rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < columns.length; i++) out[columns[i]] = row[i];
         return Object.freeze(out) as R;
-      }));
+      });
+      return cached ? results.put(query.sql, key, objects) : objects;
     },
     close: async () => {
       await writes.close();

@@ -12,9 +12,9 @@ type Slot = { arg: number } | { value: unknown };
  * `build` must use each argument only as a bound value; an argument that is `undefined` selects another
  * shape (e.g. an optional filter left out).
  */
-export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>) {
+export function prepared<A extends unknown[], R>(db: Db, build: (...args: A) => Compilable<R>, options?: { cached?: boolean }) {
   const bind = compiledShapes(build);
-  return async (...args: A): Promise<R[]> => db.read<R>(bind(args));
+  return async (...args: A): Promise<R[]> => db.read<R>(bind(args), options);
 }
 
 /**

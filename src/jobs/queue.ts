@@ -45,9 +45,13 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
   // claim read all 200 (a claim's select took 107 µs, then 45, in bench/prompt-grading.mjs).
   const dueQueued = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', sql.lit('queued')), eb('run_at', '<=', now)]);
   const leaseExpired = (eb: ExpressionBuilder<Database, 'background_jobs'>, now: number) => eb.and([eb('status', '=', sql.lit('running')), eb('lease_until', '<=', now)]);
-  /** Cheap reads (no transaction, no write lock) that tell an idle worker whether claiming is worth it. */
-  const anyQueued = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => dueQueued(eb, now)).limit(1));
-  const anyExpired = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).limit(1));
+  /**
+   * Cheap reads (no transaction, no write lock) that tell an idle worker whether claiming is worth it. Not cached: each
+   * is stamped with the time, so every poll (20 a second) would add an entry and empty the read cache of the API's
+   * reads every 2,000.
+   */
+  const anyQueued = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => dueQueued(eb, now)).limit(1), { cached: false });
+  const anyExpired = prepared(deps.db, (now: number) => db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).limit(1), { cached: false });
   /** The two leasing statements for a worker's kinds (one list per worker), compiled once. */
   const leasesByKinds = new Map<string, ReturnType<typeof leases>>();
   const leasesFor = (kinds: string[]) => {
