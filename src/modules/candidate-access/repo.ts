@@ -19,8 +19,9 @@ export function createCandidateAccessRepo(database: Db) {
         't.revoked_at', 't.root_jti', 'root.revoked_at as root_revoked_at', 'k.revoked_at as key_revoked_at', 'o.api_enabled'])
       .where('t.jti', '=', jti));
 
+  // Not cached: stamped with the time (and asked for any origin a request names), each would be an entry of its own.
   const liveTokenFor = prepared(database, (origin: string, now: number) =>
-    db.selectFrom('session_tokens').select('jti').where('origin', '=', origin).where('expires_at', '>', now).limit(1));
+    db.selectFrom('session_tokens').select('jti').where('origin', '=', origin).where('expires_at', '>', now).limit(1), { cached: false });
 
   return {
     tokenState: async (jti: string) => (await tokenState(jti))[0],
