@@ -48,6 +48,8 @@ const migrations: Record<string, Migration> = {
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** PostgreSQL errors a catalogue read meets when another schema or table goes away during it. */
+const CATALOGUE_RACES = new Set(['42P01', '3F000']);
 
 /**
  * On PostgreSQL the migration tables are looked up in the database's own schema: Kysely otherwise takes a
@@ -64,9 +66,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     }
     const { error, results } = outcome;
     // Kysely looks for its tables by reading the whole catalogue, which PostgreSQL can fail with "relation … does
-    // not exist" while another schema's tables are created or dropped (seen in CI, many test schemas at once).
-    // Nothing was applied (each migration runs under the migration lock): reading again is safe.
-    if (error && (error as { code?: string }).code === '42P01' && attempt < 3) {
+    // not exist" (42P01) or "schema … does not exist" (3F000, from its has_schema_privilege) while another schema or
+    // its tables are created or dropped (seen in CI, test files creating and dropping schemas at once). Nothing was
+    // applied (each migration runs under the migration lock): reading again is safe.
+    if (error && CATALOGUE_RACES.has((error as { code?: string }).code ?? '') && attempt < 5) {
       await new Promise((r) => setTimeout(r, 100 * attempt));
       continue;
     }

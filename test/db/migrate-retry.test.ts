@@ -18,6 +18,8 @@ vi.mock('kysely/migration', async (original) => {
 const { migrateToLatest } = await import('../../src/db/migrate.js');
 const db = { kysely: {}, schema: null } as never;
 const undefinedTable = () => { throw Object.assign(new Error('relation "t.kysely_migration_lock" does not exist'), { code: '42P01' }); };
+// Seen with test files run two at a time: has_schema_privilege() over a schema another file dropped during the read.
+const undefinedSchema = () => { throw Object.assign(new Error('schema "t_mwx8620m_k5s1pq" does not exist'), { code: '3F000' }); };
 
 describe('migrateToLatest', () => {
   it('reads again after a catalogue race, then reports what it applied', async () => {
@@ -27,11 +29,18 @@ describe('migrateToLatest', () => {
     expect(calls).toBe(2);
   });
 
-  it('gives up after three tries, and never retries any other error', async () => {
+  it('reads again after a schema dropped during the read', async () => {
     calls = 0;
-    outcomes.push(undefinedTable, undefinedTable, undefinedTable);
-    await expect(migrateToLatest(db)).rejects.toMatchObject({ code: '42P01' });
+    outcomes.push(undefinedSchema, undefinedTable, () => ({ results: [{ migrationName: '0002', status: 'Success' }] }));
+    await expect(migrateToLatest(db)).resolves.toEqual(['0002']);
     expect(calls).toBe(3);
+  });
+
+  it('gives up after five tries, and never retries any other error', async () => {
+    calls = 0;
+    outcomes.push(undefinedTable, undefinedSchema, undefinedTable, undefinedTable, undefinedTable);
+    await expect(migrateToLatest(db)).rejects.toMatchObject({ code: '42P01' });
+    expect(calls).toBe(5);
     calls = 0;
     outcomes.push(() => ({ error: new Error('syntax error') }));
     await expect(migrateToLatest(db)).rejects.toThrow('syntax error');
