@@ -225,6 +225,17 @@ describe('analyseDesign and analyseCodingTalk', () => {
     expect(analyseCodingTalk(said('I\'d start by sorting the intervals.')).approach).not.toBeNull();
   });
 
+  // Was a bug: an algorithm over a data structure, said with a verb outside the short list ("model", "treat"), was not
+  // an approach, and the interviewer asked for the approach the candidate had just given.
+  it('takes an algorithm named with its data structure for an approach, however it is phrased', () => {
+    for (const text of [
+      'I\'d model the ferries as an undirected graph with an adjacency list and run a BFS from the start island, tracking distances in an array.',
+      'treat it as a graph and bfs from island 1 keeping a dist array',
+      'Sliding window over the array, with a hash map of the counts.',
+    ]) expect(analyseCodingTalk(said(text)).approach, text).not.toBeNull();
+    for (const text of ['It is a graph problem.', 'I have used a hash map before.']) expect(analyseCodingTalk(said(text)).approach, text).toBeNull();
+  });
+
   it('finds approach, complexity and testing talk', () => {
     const talk = analyseCodingTalk(said('My approach is a BFS from island 1.', 'That is O(n + m) time.', 'I would test it with m = 0 and the example.'));
     expect(talk.approach!.seq).toBe(1);

@@ -391,6 +391,13 @@ describe('coding rounds', () => {
     expect(planned.moves[2].text).toMatch(/reasonable plan|let's see it in code/);
   });
 
+  // Was a bug: "I'd model … as a graph … and run a BFS" was not read as an approach, and the interviewer asked for it.
+  it('does not ask for the approach the candidate has just given', () => {
+    const run = play(setup(), [{ say: 'I\'d model the ferries as an undirected graph with an adjacency list and run a BFS from island 1, tracking distances in an array.' }]);
+    expect(run.reasons).toEqual(['ask', 'probe:coding:code']);
+    expect(run.moves[1].text).toMatch(/reasonable plan|let's see it in code/);
+  });
+
   it('says nothing about code in other rounds, or twice about the same failure', () => {
     const tech = setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet']);
     const state: InterviewerState = { phase: 'question', index: 0, askedAtMs: 0, probes: [], answers: 0 };

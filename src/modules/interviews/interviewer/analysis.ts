@@ -631,7 +631,10 @@ const CODING: Record<keyof CodingTalk, Cue[]> = {
     [/\b(?:my|the|our) (?:approach|idea|plan|strategy|algorithm|solution) (?:is|was|would be|will be)\b/, 2],
     // Not "I'd just start coding" / "I'll try something and see": that is the absence of a plan.
     [/\b(?:i'd|i would|i will|i'll|we can|we could|let's|i'm going to|i am going to|i plan to|i want to|you can|you could)\s+(?:\w+\s+)?(?:use|do|build|sort|iterate|loop|keep|store|maintain|traverse|scan|walk|start|compute|go|run|put|create|make|count|track|try|process|read|push|pop|split|group|map|merge|compare|check)\b(?!\s+(?:coding|typing|hacking|writing (?:the )?code|writing it|to code|something|stuff|things|it and see|and see|with it|from there)\b)/, 2],
-    [/\b(?:bfs|dfs|breadth[\s-]first|depth[\s-]first|binary search|hash[\s-]?(?:map|set|table)|dictionary|heap|priority queue|sort(?:ing|ed)?|two pointers?|sliding window|dynamic programming|dp|greedy|recursion|recursive|stack|queue|prefix sums?|union[\s-]find|dijkstra|graph|tree|array|iterate|brute[\s-]force)\b/, 1],
+    // An algorithm and a data structure, weak alone ("it is a graph problem"), together make an approach however it
+    // is phrased ("I'd model it as a graph with an adjacency list and run a BFS").
+    [/\b(?:bfs|dfs|breadth[\s-]first|depth[\s-]first|binary search|sort(?:ing)?|two pointers?|sliding window|dynamic programming|dp|greedy|recursion|recursive|prefix sums?|union[\s-]find|dijkstra|topological sort|memoi[sz]\w*|iterate|brute[\s-]force)\b/, 1],
+    [/\b(?:hash[\s-]?(?:map|set|table)|dictionary|dict|heap|priority queue|stack|queue|deque|graph|tree|trie|array|list|set|map|adjacency (?:list|matrix))\b/, 1],
     [/\b(?:first|then|after that|finally)\b/, 1],
   ],
   complexity: [
