@@ -410,6 +410,23 @@ describe('coding rounds', () => {
 });
 
 describe('system design rounds', () => {
+  // Was a bug: a design that touched the five phases was complete, whatever the question asked: the 40-minute
+  // interview closed at minute 5 with the API and code generation (asked for by name) never discussed.
+  it('does not call a design complete while what the question asked for is missing and time is left', () => {
+    const s = setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 35, duration: 45 });
+    const run = play(s, [
+      { say: 'First the requirements: users create short links and clicks redirect; analytics are a nice-to-have. For scale, say 10 million new links a day and 100k redirects per second at peak.' },
+      { say: 'I\'d store links in a key-value store like DynamoDB keyed by the short code, with a Redis cache in front for hot links.' },
+      { say: 'The trade-off is eventual consistency for analytics rather than strong consistency, which is cheaper.' },
+      { say: 'If a cache node fails we fall back to the database; we replicate across zones and retry with backoff.' },
+    ]);
+    expect(run.reasons.slice(0, 4)).toEqual(['ask', 'probe:design:data', 'probe:design:trade_offs', 'probe:design:failure']);
+    expect(run.reasons[4]).toMatch(/^probe:/);
+    expect(run.moves[4].text).toMatch(/API|codes are generated/);
+    expect(run.state.phase).toBe('question');
+    expectNoLeak(s, run.moves);
+  });
+
   it('walks requirements, scale, data, trade-offs and failure in order, skipping what was covered', () => {
     const s = setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 30, duration: 40 });
     const run = play(s, [

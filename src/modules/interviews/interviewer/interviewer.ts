@@ -505,7 +505,10 @@ function assessDesign(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   const phases = analyseDesign(turns);
   const coverage = coverKeyPoints(q.keyPoints, turns);
   const open = DESIGN_PHASES.filter((p) => !phases[p]);
-  const complete = open.length === 0 || (open.length === 1 && used(state, `design:${open[0]}`)) || (open.length <= 1 && share(coverage) >= POINTS_COMPLETE_SHARE);
+  // Walked through (every phase, or all but one already asked about) and, with guidance, most of its points: touching
+  // the five phases is not answering the question ("Cover the API, how codes are generated…" went unasked).
+  const walked = open.length === 0 || (open.length === 1 && used(state, `design:${open[0]}`));
+  const complete = q.keyPoints.length === 0 ? walked : open.length <= 1 && share(coverage) >= POINTS_COMPLETE_SHARE;
   if (complete) return { complete, probes: [], coverage };
   // One phase per probe, in the order a design is walked; then the guidance's follow-ups.
   const probes: Probe[] = open.map((p, i) => ({ id: `design:${p}`, text: pick(DESIGN_PROBES[p], q.position, i) }));
