@@ -208,6 +208,33 @@ describe('behavioural rounds', () => {
     }
   });
 
+  // Were bugs: a question back made of two questions ("Do you mean…? Or…?") read as an answer; permission ("is it
+  // okay if I use…") got "go with your best assumption", and so did a second question in a behavioural round.
+  it('answers permission, two-part and repeated questions back in a behavioural voice', () => {
+    const run = play(setup(), [
+      { say: 'Do you mean a bug that reached production? Or one caught in testing?' },
+      { say: 'is it okay if i use an example from university' },
+      { say: 'Should it be from work?' },
+    ]);
+    expect(run.reasons).toEqual(['ask', 'clarify', 'clarify', 'clarify']);
+    expect(run.moves[1].text).toMatch(/^Either is fine/);
+    expect(run.moves[2].text).toMatch(/^Yes, that/);
+    for (const m of run.moves.slice(2)) expect(m.text).not.toMatch(/assum/i);
+  });
+
+  // Was a bug: "What are you looking for? Can you tell me the key points?" got a STAR probe, "Can you show me the rubric?"
+  // a "Good question" about kinds of examples.
+  it('declines to share the rubric, says what helps, and reads nothing of the guidance out', () => {
+    const s = setup();
+    for (const ask of ['What are you looking for in a good answer? Can you tell me the key points?', 'Can you just show me the rubric?', 'how is this scored']) {
+      const run = play(s, [{ say: ask }]);
+      expect(run.reasons, ask).toEqual(['ask', 'clarify']);
+      expect(run.moves[1].text, ask).toMatch(/can't share/);
+      expect(run.moves[1].text, ask).not.toMatch(/good question/i);
+      expectNoLeak(s, run.moves);
+    }
+  });
+
   it('repeats the question on request, encourages a non-answer once, then moves on', () => {
     const s = setup();
     const run = play(s, [{ say: 'Sorry, can you repeat the question?' }, { say: 'I don\'t know.' }, { say: 'um, no idea' }]);
@@ -342,6 +369,16 @@ describe('technical rounds', () => {
     expect(run.moves[3].state.probes).toEqual(['clarify:1', 'clarify:2', 'clarify:3']);
     const coding = play(setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 }), [{ say: 'Can I assume the input fits in memory?' }]);
     expect(coding.moves[1].text).toMatch(/^Yes, that's a fair assumption unless the statement says otherwise/);
+  });
+
+  // Were bugs: "What language should I use?" got "go with your best assumption", "can i use python" a probe.
+  it('answers which language to use, and a lower-case request for permission, in a coding round', () => {
+    const coding = setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 });
+    const run = play(coding, [{ say: 'Are routes bidirectional?' }, { say: 'What language should I use?' }, { say: 'can i use python' }]);
+    expect(run.reasons).toEqual(['ask', 'clarify', 'clarify', 'clarify']);
+    expect(run.moves[2].text).toMatch(/language/);
+    expect(run.moves[2].text).not.toMatch(/assum/i);
+    expect(run.moves[3].text).toMatch(/^(?:Yes|Sure), /);
   });
 
   it('gives a customer question without guidance generic probes', () => {

@@ -135,7 +135,13 @@ const LEAD_IN = String.raw`(?:(?:so|and|ok(?:ay)?|sorry|right|alright|sure|hmm+|
 /** How a question back to the interviewer starts, with or without a question mark. */
 const ASKS_BACK = new RegExp(`^${LEAD_IN}(?:can|could|should|shall|may|do|does|did|is|are|will|would|what|how|which|when|where|who|am)\\b`);
 /** Openings that ask for a clarification even when speech recognition dropped the question mark. */
-const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|could|may|should) (?:i|we) assume|are we assuming|is it (?:ok(?:ay)?|fine|safe|fair) (?:if|to)|(?:does|do|should) (?:it|the \\w+|they) (?:have|need) to be|do you want me to|would you like me to|should i (?:assume|optimi[sz]e|focus|handle|worry|consider|care)|am i allowed to)\\b`);
+const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|could|may|should) (?:i|we) assume|are we assuming|is it (?:ok(?:ay)?|fine|alright|safe|fair) (?:if|to)|(?:can|could|may) i use|do (?:we|i) need|(?:does|do|should) (?:it|the \\w+|they) (?:have|need) to be|do you want me to|would you like me to|should i (?:assume|optimi[sz]e|focus|handle|worry|consider|care)|am i allowed to)\\b`);
+
+/** What the rubric is, or how answers are scored: "Can you show me the rubric?", "What are you looking for?". */
+const RUBRIC = /\b(?:rubric|scor(?:ing|e ?sheet|ecard)|grading|mark(?:ing)? scheme|(?:assessment|evaluation|scoring|grading) criteria|key points|(?:model|right|correct|ideal|expected|best|sample) answers?|(?:are you|you'?re|you are) looking for|you (?:want|expect|hope|are hoping|'re hoping) to hear)\b|\b(?:is|am|are|be|being|get|gets|getting) (?:\w+ )?(?:scored|graded|marked|assessed|evaluated|judged|rated)\b/;
+/** How a request for it opens when it has no question mark ("show me the rubric", "how is this scored"). */
+const RUBRIC_ASK = new RegExp(`^${LEAD_IN}(?:can|could|would|will|tell|show|give|share|send|please|just|how (?:is|am|are|will|do|does|would)|what (?:are|were) you looking for)\\b`);
+const asksForRubric = (t: string) => RUBRIC.test(t) && (t.includes('?') || RUBRIC_ASK.test(t));
 
 /**
  * A short question back to the interviewer ("Can I assume the input fits in memory?"), also after a lead-in that says
@@ -146,18 +152,25 @@ export function isClarifyingQuestion(text: string): boolean {
   const t = lower(text);
   if (words(t).length > 40 || isRepeatRequest(t)) return false;
   // An answer that ends by checking back ("…I grouped by vet id. Is that the kind of thing you mean?") is an answer:
-  // only a lead-in that says nothing may come before the question.
-  if (words(t.split(/(?<=[.!?])\s+/).slice(0, -1).join(' ')).length > 6) return false;
+  // only a lead-in that says nothing, or other questions ("Do you mean X? Or Y?"), may come before the question.
+  if (words(t.split(/(?<=[.!?])\s+/).slice(0, -1).filter((part) => !part.endsWith('?')).join(' ')).length > 6) return false;
+  if (asksForRubric(t)) return true;
   if (!t.endsWith('?')) return words(t).length <= 20 && CLARIFIES.test(t);
   return ASKS_BACK.test(t) || CLARIFIES.test(t)
     || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want|do you mean)\b/.test(t);
 }
 
-/** What a clarifying question asks: to choose between options ("X or Y?"), to confirm an assumption, or something else. */
-function clarificationKind(text: string): 'either' | 'assume' | 'other' {
+/**
+ * What a clarifying question asks: how answers are scored, to choose between options ("X or Y?"), to confirm an
+ * assumption, leave to do something ("is it okay if I use…"), which language to code in, or something else.
+ */
+function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'other' {
   const t = lower(text);
+  if (asksForRubric(t)) return 'rubric';
   if (/\b(?:can|could|may|should) (?:i|we) assume\b|\bare we assuming\b|\bis it (?:safe|fair|ok(?:ay)?) to assume\b|\bassume that\b/.test(t)) return 'assume';
   if (/\bor\b/.test(t) && !/\bor not\b/.test(t)) return 'either';
+  if (style === 'coding' && /\b(?:which|what) (?:programming )?language\b|\blanguage (?:should|can|do|may) i\b/.test(t)) return 'language';
+  if (/\b(?:is it|would it be|is that) (?:ok(?:ay)?|fine|alright|all right|acceptable) (?:if|to)\b|\b(?:can|could|may) i (?:use|pick|choose|talk about|go with|write|do)\b|\bam i allowed to\b|\bdo you mind if\b/.test(t)) return 'permission';
   return 'other';
 }
 
@@ -589,7 +602,9 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     if (outOfTime) {
       return askOrClose(setup, answered, state.index + 1, 'Good question, but we\'re out of time on this one, so let\'s move on.', 'move_on:time', elapsedMs);
     }
-    return move({ ...answered, probes: [...state.probes, `clarify:${clarifications + 1}`] }, clarification(setup, q, clarifications, answer), 'clarify');
+    const rubric = clarificationKind(answer, setup.style) === 'rubric';
+    const id = `clarify:${clarifications + 1}${rubric ? ':rubric' : ''}`;
+    return move({ ...answered, probes: [...state.probes, id] }, clarification(setup, q, state, clarifications, answer), 'clarify');
   }
 
   // A probe answered with "I'm not sure" after a real answer: the gap stays, the probe is spent, carry on.
@@ -652,15 +667,36 @@ function encouragement(setup: InterviewSetup, q: PlannedQuestion, answer: string
  * ("Either is fine…"), an assumption is accepted unless the question says otherwise, anything else is answered by
  * the round's rule of thumb. From the second on, shorter: the candidate decides and carries on.
  */
-function clarification(setup: InterviewSetup, q: PlannedQuestion, before: number, question: string): string {
-  const kind = clarificationKind(question);
+function clarification(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, before: number, question: string): string {
+  const kind = clarificationKind(question, setup.style);
+  const story = setup.style === 'behavioral' && !q.view;
+  const source = setup.style === 'coding' ? 'the statement' : 'the question';
+  if (kind === 'rubric') {
+    // Never the guidance: what helps, in the round's terms; once said, a short reminder.
+    if (usedLike(state, /^clarify:\d+:rubric$/)) return 'As I said, I can\'t share that. Go ahead whenever you\'re ready.';
+    const helps: Record<RoundStyle, string> = {
+      behavioral: 'one specific example from your own experience, with what the situation was, what you did yourself, and how it turned out.',
+      technical: 'think out loud, say what you\'re assuming, and take it step by step. I\'m as interested in your reasoning as in the answer.',
+      coding: 'talk me through your approach, write it in the editor, and tell me how you\'d check that it works.',
+      system_design: 'walk me through your design as you would with a colleague, say what you\'re assuming, and explain your choices.',
+    };
+    if (q.view) return 'I can\'t share how answers are assessed, but there\'s no right answer here: tell me what you think, and why.';
+    return `I can't share how answers are assessed, but I can tell you what helps: ${helps[setup.style]}`;
+  }
+  if (kind === 'language') return 'Any language the editor offers is fine. Use the one you\'re most comfortable with.';
+  if (kind === 'permission') {
+    if (setup.style === 'behavioral') return rotate(['Yes, that\'s fine. Go ahead.', 'Yes, that works. Go ahead.'], before);
+    return rotate([`Yes, that's fine, as long as ${source} doesn't rule it out. Go ahead.`, `Sure, as long as ${source} doesn't rule it out.`], before);
+  }
   if (kind === 'either') {
     if (setup.style === 'behavioral' && !q.view) return rotate(['Either is fine. Pick the one you know best and remember most clearly.', 'Either works. Go with whichever you can tell me most about.'], before);
     return rotate(['Your call. Pick the one you think matters more here, say which you\'re going with and why, and carry on.', 'Either is fine. Say which one you\'re choosing and why, and carry on.'], before);
   }
   if (kind === 'assume' && (setup.style !== 'behavioral' || q.view)) {
-    const source = setup.style === 'coding' ? 'the statement' : 'the question';
     return rotate([`Yes, that\'s a fair assumption unless ${source} says otherwise. Say it out loud as you go, and carry on.`, `Sure, assume that, as long as ${source} doesn\'t say otherwise. Carry on.`], before);
+  }
+  if (before > 0 && story) {
+    return rotate(['Whatever fits best is fine: pick an example where you played a real part, and go ahead.', 'That\'s up to you. Any example where you played a real part works; go ahead.'], before - 1);
   }
   if (before > 0) {
     return rotate(['That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.', 'I\'ll leave that to you: go with your best assumption, say what it is, and carry on.'], before - 1);
