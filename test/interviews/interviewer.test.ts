@@ -235,6 +235,20 @@ describe('behavioural rounds', () => {
     }
   });
 
+  // Was a bug: "Can we skip this one?" was answered as a clarifying question ("Good question. Any situation…"), and
+  // "just move on", "I'd rather not answer this one", "Next question, please." got probes.
+  it('moves on when asked to skip, however it is put, after the candidate has said something', () => {
+    for (const ask of ['Can we skip this one?', 'just move on', 'can we move on to the next question', 'I\'d rather not answer this one', 'I would prefer to skip this question', 'Could we move on please?', 'Next question, please.']) {
+      const run = play(setup(), [{ say: 'At my last job we shipped a bug in billing.' }, { say: ask }]);
+      expect(run.reasons[2], ask).toBe('move_on:skip');
+      const early = play(setup(), [{ say: ask }]);
+      expect(early.reasons[1], ask).toBe('encourage');
+      expect(early.moves[1].text, ask).toMatch(/^We can move on if you'd like/);
+    }
+    // Said as an answer, it is one.
+    expect(play(setup(), [{ say: 'I\'d just move on and fix it properly the next week.' }]).reasons[1]).not.toBe('encourage');
+  });
+
   it('repeats the question on request, encourages a non-answer once, then moves on', () => {
     const s = setup();
     const run = play(s, [{ say: 'Sorry, can you repeat the question?' }, { say: 'I don\'t know.' }, { say: 'um, no idea' }]);

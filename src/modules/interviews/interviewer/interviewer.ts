@@ -108,8 +108,12 @@ export function isRepeatRequest(text: string): boolean {
     || /^(?:sorry[,.]? )?(?:repeat|again)(?: (?:that|please))?[?.!]*$/.test(t);
 }
 
-/** "Skip", "pass", "next question": the candidate asks to move on. */
-const isSkipRequest = (text: string) => /^(?:can we |could we |let's |i'd like to |i want to )?(?:skip|pass|move on|next(?: question)?)(?: (?:this|this one|it|please))*[.!]*$/.test(lower(text));
+/**
+ * "Skip", "pass", "Can we skip this one?", "Next question, please.", "I'd rather not answer this one": the candidate
+ * asks to move on (not "I'd just move on and fix it", which is an answer).
+ */
+const SKIP = /^(?:(?:ok(?:ay)?|sorry|so|um+|uh+|honestly|actually) )*(?:(?:can|could|may) (?:we|i) |let'?s |let us |i'?d (?:like|prefer|rather) (?:to )?|i would (?:like|prefer|rather) (?:to )?|i want to |please |just )*(?:skip|pass(?: on)?|move on|next(?: question| one)?|not answer)(?: (?:to|on to|onto|the next|this|that|one|it|question|please|if (?:that'?s|it'?s) (?:ok(?:ay)?|alright|fine)|if possible))*$/;
+const isSkipRequest = (text: string) => SKIP.test(lower(text).replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim());
 
 /** Whole answers that say "I have nothing" (after fillers such as "um", "sorry", "honestly" are dropped). */
 const NON_ANSWERS: RegExp[] = [
