@@ -76,6 +76,16 @@ describe('analyseStar', () => {
     expect(analyseStar(said('It was a hard project with lots of stakeholders.')).ownership).toBe('unclear');
   });
 
+  // Was a bug: "I rolled back the deploy, wrote a script and added a test" counted one action of the candidate's, so a
+  // story with two "we" sentences of setting and outcome read as "we" and the interviewer asked for the candidate's part.
+  it('counts the actions that share one "I" ("I rolled back…, wrote… and added…")', () => {
+    const text = 'At my last job we shipped a bug in the billing service. I rolled back the deploy, wrote a script to refund everyone and added a test. In the end we refunded 300 customers within a day.';
+    expect(analyseStar(said(text)).ownership).not.toBe('we');
+    expect(analyseStar(said('so at my last job we shipped a bug that double charged customers i rolled back the deploy then wrote a refund script and added a test in the end we refunded everyone')).ownership).not.toBe('we');
+    // The team's own chain stays the team's.
+    expect(analyseStar(said('We rolled back the deploy, wrote a script and added a test. I watched.')).ownership).toBe('we');
+  });
+
   it('finds nothing in a non-answer, and ignores the interviewer', () => {
     const star = analyseStar([
       { seq: 1, speaker: 'interviewer', kind: 'text', text: 'At my last job I built a cache and as a result latency dropped 50%.', questionPosition: 0, atMs: 0, code: null },

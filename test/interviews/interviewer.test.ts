@@ -190,6 +190,13 @@ describe('behavioural rounds', () => {
     expect(run.moves[2].text).toMatch(/your own part|drive yourself/);
   });
 
+  // Was a bug: "I rolled back the deploy, wrote a script and added a test" read as one action of the candidate's, and the
+  // story was asked "Which parts of that did you drive yourself?" right after saying so.
+  it('does not ask for the candidate\'s own part after actions that share one "I"', () => {
+    const run = play(setup(), [{ say: 'At my last job we shipped a bug in the billing service. I rolled back the deploy, wrote a script to refund everyone and added a test. In the end we refunded 300 customers within a day.' }]);
+    expect(run.reasons[1]).not.toBe('probe:star:ownership');
+  });
+
   it('moves on when the question\'s time is spent', () => {
     const run = play(setup(), [{ say: 'We had an outage once.', after: 2 }, { say: 'It was a database thing.', after: 9 }]);
     expect(run.reasons).toEqual(['ask', 'probe:star:task', 'move_on:time']);

@@ -251,8 +251,23 @@ const WE_ACTION = actionStatement('we');
 
 const I_ACTIONS = new RegExp(I_ACTION.source, 'g');
 const WE_ACTIONS = new RegExp(WE_ACTION.source, 'g');
-/** How many action statements of the speaker's own, and of the team's, a (normalised) sentence holds. */
-const actionCounts = memoByText((sentence: string) => Object.freeze([sentence.match(I_ACTIONS)?.length ?? 0, sentence.match(WE_ACTIONS)?.length ?? 0] as const), SENTENCE_MEMO);
+/** A past-tense verb that shares the subject before it: "I rolled back the deploy, wrote a script and then added a test". */
+const CHAINED = new RegExp(`(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+)${ADVERB}(?:(?:${IRREGULAR_PAST})|(?!(?:${[...NOT_ACTIONS].join('|')})\\b)[a-z]{3,}ed)\\b`, 'g');
+/**
+ * How many action statements of the speaker's own, and of the team's, a (normalised) sentence holds; a verb chained to
+ * one ("…, wrote a script and added a test") counts for the subject of the action statement before it.
+ */
+const actionCounts = memoByText((sentence: string) => {
+  const subjects = [...[...sentence.matchAll(I_ACTIONS)].map((m) => [m.index, 0] as const), ...[...sentence.matchAll(WE_ACTIONS)].map((m) => [m.index, 1] as const)]
+    .sort((a, b) => a[0] - b[0]);
+  const counts = [0, 0];
+  for (const [, who] of subjects) counts[who]++;
+  for (const m of sentence.matchAll(CHAINED)) {
+    const before = subjects.filter(([at]) => at < m.index).at(-1);
+    if (before) counts[before[1]]++;
+  }
+  return Object.freeze([counts[0], counts[1]] as const);
+}, SENTENCE_MEMO);
 
 const SITUATION: Cue[] = [
   [/\b(?:at|in) my (?:last|previous|current|old|first|second|former) (?:job|company|role|team|employer|internship|position|workplace|startup)\b/, 2],
@@ -331,14 +346,21 @@ export function analyseStar(turns: Turn[]): StarAnalysis {
   return { ...parts, missing, ownership: ownershipOf(sentences) };
 }
 
-/** "i" when the speaker's own action statements outnumber the team's two to one, "we" the other way round. */
+/**
+ * "i" when the speaker's own action statements outnumber the team's two to one, "we" the other way round. Counted in
+ * whole sentences as punctuated, not the clauses a long one is cut into: "…i rolled back the deploy then wrote a
+ * refund script…" shares one "i".
+ */
 function ownershipOf(sentences: Sentence[]): StarAnalysis['ownership'] {
   let mine = 0;
   let ours = 0;
-  for (const s of sentences) {
-    const [i, we] = actionCounts(normalised(sentenceText(s)));
-    mine += i;
-    ours += we;
+  const texts = new Map(sentences.map((s) => [s.seq, s.text]));
+  for (const text of texts.values()) {
+    for (const sentence of normalised(text).split(/[.!?;]+(?=\s)|\n+/)) {
+      const [i, we] = actionCounts(sentence);
+      mine += i;
+      ours += we;
+    }
   }
   if (mine === 0 && ours === 0) return 'unclear';
   if (mine >= 2 * ours) return 'i';
