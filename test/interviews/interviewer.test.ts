@@ -119,6 +119,16 @@ describe('the opening', () => {
     expect(m).toMatchObject({ questionPosition: 0, reason: 'ask', end: false, problem: null });
   });
 
+  // Was a bug: a name typed in lower case or taken from an all-capitals resume heading was greeted as is ("Hi MAYA").
+  it('greets a name given in lower case or capitals as a name, and leaves mixed case alone', () => {
+    const greet = (name: string) => openInterview(setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned'], { name }), 0).text.split(',')[0];
+    expect(greet('maya patel')).toBe('Hi Maya');
+    expect(greet('MAYA PATEL')).toBe('Hi Maya');
+    expect(greet('mary-jane o\'brien')).toBe('Hi Mary-Jane');
+    expect(greet('DeShawn Lee')).toBe('Hi DeShawn');
+    expect(greet('Zoë Ng')).toBe('Hi Zoë');
+  });
+
   it('puts a coding problem in the editor', () => {
     const setup = setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 30, name: null });
     setup.resume = null;

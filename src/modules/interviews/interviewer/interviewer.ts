@@ -78,7 +78,13 @@ const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 function firstName(setup: InterviewSetup): string | null {
   const full = (setup.candidateName ?? setup.resume?.name ?? '').trim();
   const parts = full.split(/\s+/).filter((p) => p.length > 0 && !/\.$/.test(p));
-  return parts[0] ?? null;
+  return parts[0] ? asName(parts[0]) : null;
+}
+
+/** A name typed all in lower case or all in capitals ("maya", "MAYA", a resume's heading) as a name is written: "Maya". */
+function asName(word: string): string {
+  if (word !== word.toLowerCase() && word !== word.toUpperCase()) return word; // mixed case is the person's own ("DeShawn")
+  return word.toLowerCase().replace(/(^|[-'\u2019])(\p{L})/gu, (_, sep: string, letter: string) => sep + letter.toUpperCase());
 }
 
 function move(state: InterviewerState, text: string, reason: string, extra: Partial<InterviewerMove> = {}): InterviewerMove {
