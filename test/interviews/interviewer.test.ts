@@ -412,6 +412,20 @@ describe('technical rounds', () => {
     expect(run.moves[3].text).toMatch(/^(?:Yes|Sure), /);
   });
 
+  // Was a bug: a re-read part of the question had its first letter lower-cased whatever the word ("sQL injection…").
+  it('re-reads a part of the question without lower-casing an acronym', () => {
+    const s = setup();
+    s.plan = [{
+      position: 0, source: 'customer', questionId: null, title: 'Web security', minutes: 12, problem: null, followUps: [],
+      prompt: 'Our web app stores user comments and renders them on a public page.\n\nSQL injection and XSS: explain how you would prevent each in this app.\n\nDescribe how you would test that the defences work.',
+      keyPoints: ['Uses parameterised queries rather than string concatenation.', 'Escapes output by context and sets a Content Security Policy.', 'Tests with malicious payloads.'],
+    }];
+    const run = play(s, [{ say: 'I would validate the input.' }, { say: 'Yes, sanitise everything.' }]);
+    expect(run.reasons.slice(1)).toEqual(['probe:ask:0', 'probe:ask:1']);
+    expect(run.moves[1].text).toContain(': SQL injection and XSS: explain');
+    expect(run.moves[2].text).toContain(': describe how you would test');
+  });
+
   it('gives a customer question without guidance generic probes', () => {
     const s = setup();
     s.plan = [{ position: 0, source: 'customer', questionId: null, title: 'Caching', prompt: 'How do you decide what to cache in a web application?', keyPoints: [], followUps: [], minutes: 8, problem: null }];

@@ -451,7 +451,8 @@ function requestProbes(q: PlannedQuestion, state: InterviewerState, turns: Turn[
 const isWholeQuestion = (q: PlannedQuestion, part: string) => part.length >= 0.6 * q.prompt.replace(/```[\s\S]*?```/g, '').trim().length;
 
 function requestText(q: PlannedQuestion, part: string, j: number): string {
-  const asked = part.charAt(0).toLowerCase() + part.slice(1);
+  // After a colon, a capitalised word starts lower-case ("describe how…"); an acronym or "I'd" stays as written.
+  const asked = /^\p{Lu}\p{Ll}/u.test(part) ? part.charAt(0).toLowerCase() + part.slice(1) : part;
   return `${pick(['One part of the question I\'d like to come back to:', 'Coming back to the question for a moment:'], q.position, j)} ${asked}`;
 }
 
