@@ -396,10 +396,26 @@ describe('technical rounds', () => {
     expect(run.reasons).toEqual(['ask', 'clarify', 'clarify', 'clarify']);
     expect(run.moves[1].text).toMatch(/^Your call\. Pick the one you think matters more here/);
     expect(run.moves[2].text).toMatch(/^Sure, assume that, as long as the question doesn't say otherwise/);
-    expect(run.moves[3].text).toMatch(/^I'll leave that to you: go with your best assumption/);
+    expect(run.moves[3].text).toMatch(/^Where the question doesn't say, I'll leave it to you: go with your best assumption/);
     expect(run.moves[3].state.probes).toEqual(['clarify:1', 'clarify:2', 'clarify:3']);
     const coding = play(setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 }), [{ say: 'Can I assume the input fits in memory?' }]);
     expect(coding.moves[1].text).toMatch(/^Yes, that's a fair assumption unless the statement says otherwise/);
+  });
+
+  // Were bugs: "Am I on the right track?" got "That's your call. Pick whatever seems most reasonable…", "Is that okay?"
+  // "Good question. Any situation…", "does that make sense" a probe; and from the second question back on, "That's your
+  // call" dropped "where the statement doesn't say" (the statement says what an unreachable island prints).
+  it('answers a check-back without judging it, and keeps to the statement where it settles a question', () => {
+    for (const [style, file, slug] of [['behavioral', 'behavioral', 'bug-you-shipped-and-owned'], ['technical', 'sql-data', 'vet-clinic-monthly-appointment-outcomes-per-vet'], ['coding', 'coding', 'ferry-hop-distances']] as const) {
+      const run = play(setupOf(style, file, [slug], { minutes: 20 }), [
+        { say: 'I would start with the basics and keep it simple.' }, { say: 'Is that okay?' }, { say: 'does that make sense' }, { say: 'Am I on the right track?' },
+      ]);
+      expect(run.reasons.slice(2), style).toEqual(['clarify', 'clarify', 'clarify']);
+      for (const m of run.moves.slice(2)) expect(m.text, style).toMatch(/keep going|carry on/i);
+      for (const m of run.moves.slice(2)) expect(m.text, style).not.toMatch(/good question|your call|assum|any situation/i);
+    }
+    const coding = play(setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 20 }), [{ say: 'Are routes bidirectional?' }, { say: 'What should the output be for unreachable islands?' }]);
+    expect(coding.moves[2].text).toMatch(/statement/);
   });
 
   // Were bugs: "What language should I use?" got "go with your best assumption", "can i use python" a probe.

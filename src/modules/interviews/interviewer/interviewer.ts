@@ -152,6 +152,8 @@ const RUBRIC = /\b(?:rubric|scor(?:ing|e ?sheet|ecard)|grading|mark(?:ing)? sche
 /** How a request for it opens when it has no question mark ("show me the rubric", "how is this scored"). */
 const RUBRIC_ASK = new RegExp(`^${LEAD_IN}(?:can|could|would|will|tell|show|give|share|send|please|just|how (?:is|am|are|will|do|does|would)|what (?:are|were) you looking for)\\b`);
 const asksForRubric = (t: string) => RUBRIC.test(t) && (t.includes('?') || RUBRIC_ASK.test(t));
+/** A check-back on the answer so far: "Is that okay?", "does that make sense", "Am I on the right track?", "Should I keep going?". */
+const CHECKS_BACK = new RegExp(`^${LEAD_IN}(?:is|does|was|would|am|are|have|did|should) (?:that|this|it|i|we) (?:\\w+ )?(?:ok(?:ay)?|alright|all right|right|correct|fine|good|enough|clear|make sense|makes sense|on (?:the )?(?:right )?track|what you (?:mean|meant|want|wanted|were after|had in mind)|(?:keep|go) (?:going|on)|continue|carry on|go ahead)\\b(?! (?:if|to)\\b)`);
 
 /**
  * A short question back to the interviewer ("Can I assume the input fits in memory?"), also after a lead-in that says
@@ -164,7 +166,7 @@ export function isClarifyingQuestion(text: string): boolean {
   // An answer that ends by checking back ("…I grouped by vet id. Is that the kind of thing you mean?") is an answer:
   // only a lead-in that says nothing, or other questions ("Do you mean X? Or Y?"), may come before the question.
   if (words(t.split(/(?<=[.!?])\s+/).slice(0, -1).filter((part) => !part.endsWith('?')).join(' ')).length > 6) return false;
-  if (asksForRubric(t)) return true;
+  if (asksForRubric(t) || (words(t).length <= 12 && CHECKS_BACK.test(t))) return true;
   if (!t.endsWith('?')) return words(t).length <= 20 && CLARIFIES.test(t);
   return ASKS_BACK.test(t) || CLARIFIES.test(t)
     || /\b(?:can i assume|should i|do we|is it|are there|is there|what if|how many|how much|what about|do you want|do you mean)\b/.test(t);
@@ -174,13 +176,14 @@ export function isClarifyingQuestion(text: string): boolean {
  * What a clarifying question asks: how answers are scored, to choose between options ("X or Y?"), to confirm an
  * assumption, leave to do something ("is it okay if I use…"), which language to code in, or something else.
  */
-function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'other' {
+function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'check' | 'other' {
   const t = lower(text);
   if (asksForRubric(t)) return 'rubric';
   if (/\b(?:can|could|may|should) (?:i|we) assume\b|\bare we assuming\b|\bis it (?:safe|fair|ok(?:ay)?) to assume\b|\bassume that\b/.test(t)) return 'assume';
   if (/\bor\b/.test(t) && !/\bor not\b/.test(t)) return 'either';
   if (style === 'coding' && /\b(?:which|what) (?:programming )?language\b|\blanguage (?:should|can|do|may) i\b/.test(t)) return 'language';
   if (/\b(?:is it|would it be|is that) (?:ok(?:ay)?|fine|alright|all right|acceptable) (?:if|to)\b|\b(?:can|could|may) i (?:use|pick|choose|talk about|go with|write|do)\b|\bam i allowed to\b|\bdo you mind if\b/.test(t)) return 'permission';
+  if (CHECKS_BACK.test(t)) return 'check';
   return 'other';
 }
 
@@ -694,6 +697,11 @@ function clarification(setup: InterviewSetup, q: PlannedQuestion, state: Intervi
     if (q.view) return 'I can\'t share how answers are assessed, but there\'s no right answer here: tell me what you think, and why.';
     return `I can't share how answers are assessed, but I can tell you what helps: ${helps[setup.style]}`;
   }
+  if (kind === 'check') {
+    // Neither praise nor a verdict mid-interview: the candidate carries on, and the follow-ups dig where needed.
+    if (story) return rotate(['Keep going. I\'ll ask if I want more on any part.', 'Yes, carry on; I\'ll follow up where I want more detail.'], before);
+    return rotate(['I won\'t say either way during the interview, but keep going, and tell me why you think it holds up.', 'Keep going; talk me through why you think it works, and I\'ll follow up where I want more.'], before);
+  }
   if (kind === 'language') return 'Any language the editor offers is fine. Use the one you\'re most comfortable with.';
   if (kind === 'permission') {
     if (setup.style === 'behavioral') return rotate(['Yes, that\'s fine. Go ahead.', 'Yes, that works. Go ahead.'], before);
@@ -710,7 +718,8 @@ function clarification(setup: InterviewSetup, q: PlannedQuestion, state: Intervi
     return rotate(['Whatever fits best is fine: pick an example where you played a real part, and go ahead.', 'That\'s up to you. Any example where you played a real part works; go ahead.'], before - 1);
   }
   if (before > 0) {
-    return rotate(['That\'s your call. Pick whatever seems most reasonable, tell me what you\'re assuming, and carry on.', 'I\'ll leave that to you: go with your best assumption, say what it is, and carry on.'], before - 1);
+    // Shorter, but still "where it doesn't say": the statement may settle it (what an unreachable island prints).
+    return rotate([`If ${source} doesn't settle it, that's your call: pick whatever seems most reasonable, say what you're assuming, and carry on.`, `Where ${source} doesn't say, I'll leave it to you: go with your best assumption, say what it is, and carry on.`], before - 1);
   }
   if (q.view) return 'Good question. Take it whichever way is most useful to you; I\'m interested in what you think, and why.';
   const text: Record<RoundStyle, string> = {
