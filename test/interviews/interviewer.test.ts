@@ -496,6 +496,23 @@ describe('coding rounds', () => {
     expect(run.moves[1].text).toMatch(/reasonable plan|let's see it in code/);
   });
 
+  // Was a bug: while waiting for code, "I'm not sure how to start the code" got "Sounds good. I'm here if you want to
+  // talk anything through." and "i don't know how to write it" "Sure, take your time."
+  it('helps a candidate who is stuck before writing code, instead of saying "sounds good"', () => {
+    const run = play(setup(), [
+      { say: 'I\'d use BFS over an adjacency list from island 1.' }, { say: 'I am not sure how to start the code' }, { say: 'i don\'t know how to write it' },
+    ]);
+    expect(run.reasons[1]).toBe('probe:coding:code');
+    for (const m of run.moves.slice(2)) expect(m.text).not.toMatch(/sounds good|^sure/i);
+    expect(run.moves[2].text).toMatch(/simplest/);
+    expect(run.moves[3].text).not.toBe(run.moves[2].text);
+    expect(run.moves[3].state.probes.filter((p) => p === 'coding:unstick')).toHaveLength(1);
+    // "ok" or "hmm" while writing is not being stuck.
+    const writing = play(setup(), [{ say: 'I\'d use BFS over an adjacency list from island 1.' }, { say: 'ok' }, { say: 'hmm' }]);
+    expect(writing.moves.slice(2).map((m) => m.reason)).toEqual(['wait', 'wait']);
+    for (const m of writing.moves.slice(2)) expect(m.text).not.toMatch(/simplest|one step/);
+  });
+
   it('says nothing about code in other rounds, or twice about the same failure', () => {
     const tech = setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet']);
     const state: InterviewerState = { phase: 'question', index: 0, askedAtMs: 0, probes: [], answers: 0 };

@@ -94,7 +94,7 @@ function move(state: InterviewerState, text: string, reason: string, extra: Part
   };
 }
 
-const isMarker = (id: string) => /^(?:encourage|clarify|repeat|greet|coding:code|coding:wrap|run:)/.test(id);
+const isMarker = (id: string) => /^(?:encourage|clarify|repeat|greet|coding:code|coding:wrap|coding:unstick|run:)/.test(id);
 const probeCount = (state: InterviewerState) => state.probes.filter((p) => !isMarker(p)).length;
 const used = (state: InterviewerState, id: string) => state.probes.includes(id);
 const usedLike = (state: InterviewerState, pattern: RegExp) => state.probes.some((p) => pattern.test(p));
@@ -192,6 +192,10 @@ export function isThinkingPause(text: string): boolean {
   const t = lower(text);
   return words(t).length <= 14 && /\b(?:(?:a|one) (?:minute|moment|second|sec)|some time to think|time to think|let me think|think about (?:it|this|that) for|give me a (?:minute|moment|second|sec))\b/.test(t);
 }
+
+/** A short turn saying the candidate is stuck: "I'm not sure how to start the code", "i don't know how to write it". */
+const isStuck = (text: string) =>
+  words(text).length <= 15 && /\b(?:not sure|unsure|(?:don'?t|do not|dont) know|idk|dunno|no (?:idea|clue)|stuck|confused|lost|struggling|can'?t (?:figure|work out|think|see))\b/.test(lower(text));
 
 /** Small talk before the first answer ("Hi, thanks, ready when you are"). */
 function isPleasantry(text: string): boolean {
@@ -643,6 +647,13 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     const ack = acknowledgement(setup, turn, probe, answer, previous);
     const next: InterviewerState = { ...answered, probes: [...state.probes, probe.id] };
     return move(next, `${ack} ${withoutOpener(probe.text, previous)}`, `probe:${probe.id}`);
+  }
+  if (assessment.wait && isStuck(answer)) {
+    // Stuck before any code: a way in once ("Sounds good." to "I'm not sure how to start" was a bug), then patience.
+    if (!used(state, 'coding:unstick')) {
+      return move({ ...answered, probes: [...state.probes, 'coding:unstick'] }, 'That\'s okay. Start small: write the simplest version that handles the example, even if it\'s slow, and we can improve it from there.', 'encourage');
+    }
+    return move(answered, 'That\'s okay. Take it one step at a time, and tell me what you\'re thinking as you go.', 'wait');
   }
   if (assessment.wait) {
     return move(answered, fresh(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'Sounds good. I\'m here if you want to talk anything through.'], turn, previous), 'wait');
