@@ -513,6 +513,17 @@ describe('coding rounds', () => {
     for (const m of writing.moves.slice(2)) expect(m.text).not.toMatch(/simplest|one step/);
   });
 
+  // Was a bug: "Is there anything you'd change before we move on?" — "No, I think it is fine." — "Can you walk me
+  // through your reasoning on that, step by step?"
+  it('moves on after asking whether there is anything to change before moving on', () => {
+    const run = play(setup(), [
+      { say: 'I\'d use BFS over an adjacency list from island 1.' }, { code: 'ok' }, { say: 'not sure' }, { say: 'no idea' }, { code: 'ok' }, { say: 'No, I think it is fine.' },
+    ]);
+    const wrap = run.reasons.indexOf('probe:coding:wrap');
+    expect(wrap).toBeGreaterThan(0);
+    expect(run.reasons[wrap + 1]).toMatch(/^(?:move_on|close)/);
+  });
+
   it('says nothing about code in other rounds, or twice about the same failure', () => {
     const tech = setupOf('technical', 'sql-data', ['vet-clinic-monthly-appointment-outcomes-per-vet']);
     const state: InterviewerState = { phase: 'question', index: 0, askedAtMs: 0, probes: [], answers: 0 };

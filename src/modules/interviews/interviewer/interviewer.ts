@@ -516,6 +516,8 @@ function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
     probes.push({ id: 'coding:code', free: true, text: nudge });
     return { complete: false, probes, wait: true };
   }
+  // "Is there anything you'd change before we move on?" was asked: whatever the reply, we move on.
+  if (used(state, 'coding:wrap')) return { complete: true, probes: [], coverage };
   if (!talk.complexity) probes.push({ id: 'coding:complexity', text: v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']) });
   if (!talk.testing) probes.push({ id: 'coding:tests', text: v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']) });
   const complete = Boolean(talk.complexity && talk.testing) && (q.keyPoints.length === 0 || share(coverage) >= POINTS_COMPLETE_SHARE || probeCount(state) >= 3);
@@ -669,7 +671,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
  * and their depth went unmeasured; one question, not a hunt for every point (a structured interview moves on).
  */
 function deeperProbe(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[], elapsedMs: number, measured?: PointCoverage[]): Probe | null {
-  if (q.keyPoints.length === 0 || probeCount(state) > 0 || used(state, 'deeper')) return null;
+  if (q.keyPoints.length === 0 || probeCount(state) > 0 || used(state, 'deeper') || used(state, 'coding:wrap')) return null;
   if (elapsedMs - state.askedAtMs >= (q.minutes * 60_000) / 2) return null;
   return pointProbes(setup, q, state, measured ?? coverKeyPoints(q.keyPoints, turns)).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
 }
