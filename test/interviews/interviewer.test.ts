@@ -442,6 +442,21 @@ describe('technical rounds', () => {
     expect(run.moves[2].text).toContain(': describe how you would test');
   });
 
+  // Was a bug: a technical answer is a proposal, yet the probe for alternatives asked "What else could you have done
+  // there, and why didn't you?", as if about a past story.
+  it('asks about alternatives to a proposal in the present, not as a past story', () => {
+    const s = setup();
+    s.plan = [{
+      position: 0, source: 'customer', questionId: null, title: 'Web security', minutes: 12, problem: null, followUps: [],
+      prompt: 'Our web app stores user comments and renders them on a public page. How would you protect it against SQL injection?',
+      keyPoints: ['Uses parameterised queries or an ORM rather than string concatenation for SQL.', 'Escapes output by context.', 'Tests with malicious payloads.'],
+    }];
+    const run = play(s, [{ say: 'I would validate the input.' }, { say: 'not sure' }, { say: 'no idea' }]);
+    const asked = run.moves.filter((m) => /topic:alternatives/.test(m.reason));
+    expect(asked).toHaveLength(1);
+    expect(asked[0].text).not.toMatch(/could you have|didn't you/);
+  });
+
   it('gives a customer question without guidance generic probes', () => {
     const s = setup();
     s.plan = [{ position: 0, source: 'customer', questionId: null, title: 'Caching', prompt: 'How do you decide what to cache in a web application?', keyPoints: [], followUps: [], minutes: 8, problem: null }];
