@@ -207,6 +207,16 @@ describe('behavioural rounds', () => {
     expect(run.reasons[1]).not.toBe('probe:star:ownership');
   });
 
+  // Was a bug: the ownership probe could open "That sounds like a good outcome." whatever the outcome was.
+  it('does not call an outcome good before asking for the candidate\'s own part', () => {
+    const bad = 'Last year at my previous company our team shipped a release that corrupted customer invoices. We rolled it back, we wrote a migration to repair the data and we contacted every affected customer. In the end we lost two customers and the project was cancelled.';
+    for (const before of [[], ['Sorry, can you repeat the question?'], ['Let me think for a moment.', 'Sorry, can you repeat the question?']]) {
+      const run = play(setup(), [...before.map((say) => ({ say })), { say: bad }]);
+      expect(run.reasons.at(-1)).toBe('probe:star:ownership');
+      expect(run.moves.at(-1)!.text).not.toMatch(/good outcome/);
+    }
+  });
+
   it('moves on when the question\'s time is spent', () => {
     const run = play(setup(), [{ say: 'We had an outage once.', after: 2 }, { say: 'It was a database thing.', after: 9 }]);
     expect(run.reasons).toEqual(['ask', 'probe:star:task', 'move_on:time']);

@@ -567,7 +567,8 @@ function acknowledgement(setup: InterviewSetup, turn: number, probe: Probe, answ
   // would "Good, thanks." after one that talks around the question ("it really depends on the context…").
   if (words(answer).length < 25 || evasionCount(answer) >= 2) return say(['Okay.', 'Alright.', 'I see.', 'Okay, thanks.', '']);
   if (probe.id === 'star:result') return say(['Thanks, that\'s a clear picture of what you did.', 'Okay, I can follow what you did there.', 'Got it, thanks.']);
-  if (probe.id === 'star:ownership') return say(['That sounds like a good outcome.', 'Thanks, that\'s helpful.']);
+  // Neutral about the outcome: the story may have ended badly ("we lost two customers").
+  if (probe.id === 'star:ownership') return say(['Thanks, I can follow what happened.', 'Thanks, that\'s helpful.']);
   if (probe.id.startsWith('star:')) return say(['Thanks.', 'Okay.']);
   if (probe.id.startsWith('design:')) return say(['Got it.', 'Okay, that makes sense.', 'Right.', 'Okay.']);
   if (/(?:^|:)ask:/.test(probe.id) || probe.id === 'coding:approach' || probe.id === 'coding:code') return say(['Thanks.', 'Okay.', '']);
