@@ -532,6 +532,10 @@ describe('coding rounds', () => {
     expect(run.moves[2].text).toMatch(/simplest/);
     expect(run.moves[3].text).not.toBe(run.moves[2].text);
     expect(run.moves[3].state.probes.filter((p) => p === 'coding:unstick')).toHaveLength(1);
+    // Waiting agrees with nothing: "Sounds good." answered "I love hiking and my dog is called Rex."
+    const chat = play(setup(), [{ say: 'I\'d use BFS over an adjacency list from island 1.' }, ...['I love hiking and my dog is called Rex.', 'The weather is nice.', 'I like trains.', 'Chess is fun.'].map((say) => ({ say }))]);
+    expect(chat.reasons.slice(2)).toEqual(['wait', 'wait', 'wait', 'wait']);
+    for (const m of chat.moves.slice(2)) expect(m.text).not.toMatch(/sounds good/i);
     // "ok" or "hmm" while writing is not being stuck.
     const writing = play(setup(), [{ say: 'I\'d use BFS over an adjacency list from island 1.' }, { say: 'ok' }, { say: 'hmm' }]);
     expect(writing.moves.slice(2).map((m) => m.reason)).toEqual(['wait', 'wait']);

@@ -659,7 +659,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     return move(answered, 'That\'s okay. Take it one step at a time, and tell me what you\'re thinking as you go.', 'wait');
   }
   if (assessment.wait) {
-    return move(answered, fresh(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'Sounds good. I\'m here if you want to talk anything through.'], turn, previous), 'wait');
+    return move(answered, fresh(['Sure, take your time. Share your code when you\'d like me to look at it.', 'Okay, keep going, and run it whenever you\'re ready.', 'I\'m here if you want to talk anything through.'], turn, previous), 'wait');
   }
   const lead = isNonAnswer(answer) ? 'That\'s alright, thanks.' : fresh(['Okay, thank you.', 'Alright, thanks.', 'Thanks for that.'], turn, previous);
   return askOrClose(setup, answered, state.index + 1, lead, 'move_on:probes', elapsedMs);
