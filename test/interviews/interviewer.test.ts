@@ -272,6 +272,10 @@ describe('behavioural rounds', () => {
       expect(early.reasons[1], ask).toBe('encourage');
       expect(early.moves[1].text, ask).toMatch(/^We can move on if you'd like/);
     }
+    // On the last question there is nothing to move on to: "Sure, let's move on. That's all the questions I had".
+    const last = play(setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned']), [{ say: 'At my last job we shipped a bug.' }, { say: 'Can we skip this one?' }]);
+    expect(last.reasons[2]).toBe('close');
+    expect(last.moves[2].text).not.toMatch(/move on/);
     // Said as an answer, it is one.
     expect(play(setup(), [{ say: 'I\'d just move on and fix it properly the next week.' }]).reasons[1]).not.toBe('encourage');
   });

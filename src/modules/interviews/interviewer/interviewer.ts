@@ -614,7 +614,8 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, q, answer), 'encourage');
     return askOrClose(setup, answered, state.index + 1, 'That\'s alright, let\'s leave that one.', 'move_on:no_answer', elapsedMs);
   }
-  if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s move on.', 'move_on:skip', elapsedMs);
+  // "Sure, let's leave that one." reads before the next question and before "That's all the questions I had" alike.
+  if (isSkipRequest(answer)) return askOrClose(setup, answered, state.index + 1, 'Sure, let\'s leave that one.', 'move_on:skip', elapsedMs);
   // Every question back gets an answer (a probe instead would be a non-sequitur) while the question has time left;
   // once it is spent, the interview moves on, so questions back cannot hold one question for the whole interview.
   const clarifications = state.probes.filter((p) => p.startsWith('clarify')).length;
