@@ -280,6 +280,18 @@ describe('behavioural rounds', () => {
     expect(play(setup(), [{ say: 'I\'d just move on and fix it properly the next week.' }]).reasons[1]).not.toBe('encourage');
   });
 
+  // Was a bug: code pasted as an answer to a story question was acknowledged and probed as a story ("Alright. Can you
+  // think of one particular time?", then "I see. What did you do yourself, step by step?").
+  it('says once that a story round needs no code, then treats pasted code as nothing said', () => {
+    const code = 'def refund(users):\n    for u in users:\n        if u.charged > 1:\n            refund(u)\n    return True';
+    const run = play(setup(), [{ say: code }, { say: '```python\nprint("hello")\n```' }, { say: code }]);
+    expect(run.reasons).toEqual(['ask', 'encourage', 'encourage', 'move_on:no_answer']);
+    expect(run.moves[1].text).toMatch(/no need for code/i);
+    // An answer laid out like the prompt's list is not code.
+    const listed = play(setup(), [{ say: '- what I had to deliver: a billing fix by Friday;\n- what I did: I rolled back the deploy and wrote a test;\n- the outcome: refunds went out in a day.' }]);
+    expect(listed.reasons[1]).not.toBe('encourage');
+  });
+
   it('repeats the question on request, encourages a non-answer once, then moves on', () => {
     const s = setup();
     const run = play(s, [{ say: 'Sorry, can you repeat the question?' }, { say: 'I don\'t know.' }, { say: 'um, no idea' }]);

@@ -197,6 +197,11 @@ export function isThinkingPause(text: string): boolean {
 const isStuck = (text: string) =>
   words(text).length <= 15 && /\b(?:not sure|unsure|(?:don'?t|do not|dont) know|idk|dunno|no (?:idea|clue)|stuck|confused|lost|struggling|can'?t (?:figure|work out|think|see))\b/.test(lower(text));
 
+/** A line of code: a definition, a statement, an assignment, a line opening or closing a block. */
+const CODE_LINE = /^\s*(?:def |class |function\b|return\b|if\s*\(|for\s*\(|for \w+ in\b|while\s*\(|import |from \S+ import|const |let |var |public |private |#include|print\(|console\.|[}\])]|.*[{]\s*$|.*\)\s*:\s*$|[\w.]+\s*[-+*/]?=\s*\S)/;
+/** Pasted code: a fenced block, or two lines of code. */
+const looksLikeCode = (text: string) => text.includes('```') || text.split('\n').filter((line) => CODE_LINE.test(line)).length >= 2;
+
 /** Small talk before the first answer ("Hi, thanks, ready when you are"). */
 function isPleasantry(text: string): boolean {
   const t = lower(text).replace(/[^\p{L}\p{N}' ]+/gu, ' ');
@@ -606,9 +611,15 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   const mine = questionTurns(turns, state.index, answer);
   // Turns that only talked around the question ("it really depends on the context…") said nothing either: after them,
   // "I don't know" is encouraged and then moved on from, not met with probes about a proposal never made.
-  const earlier = substantive(mine.slice(0, -1)).filter((t) => !turnTalksAround(q, t.text));
+  // Code pasted into a behavioural round is no story nor view: said once, then it counts as nothing said.
+  const codeOnly = (text: string) => setup.style === 'behavioral' && looksLikeCode(text);
+  const earlier = substantive(mine.slice(0, -1)).filter((t) => !turnTalksAround(q, t.text) && !codeOnly(t.text));
+  if (codeOnly(answer) && !used(state, 'encourage:code')) {
+    const instead = q.view ? 'Tell me in your own words instead.' : 'Tell me about one specific time instead: where it was, and what you did.';
+    return move({ ...answered, probes: [...state.probes, 'encourage:code'] }, `There's no need for code in this round; I'm interested in ${q.view ? 'what you think' : 'your own experience'}. ${instead}`, 'encourage');
+  }
   // Once encouraged, talking around the question again is no answer either.
-  const nothing = isNonAnswer(answer) || (used(state, 'encourage') && turnTalksAround(q, answer));
+  const nothing = isNonAnswer(answer) || codeOnly(answer) || (used(state, 'encourage') && turnTalksAround(q, answer));
   if (nothing && earlier.length === 0) {
     // Nothing said yet on this question: encourage once, then move on.
     if (!used(state, 'encourage')) return move({ ...answered, probes: [...state.probes, 'encourage'] }, encouragement(setup, q, answer), 'encourage');
