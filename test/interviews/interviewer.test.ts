@@ -129,6 +129,14 @@ describe('the opening', () => {
     expect(greet('Zoë Ng')).toBe('Hi Zoë');
   });
 
+  // Was a bug: "with about 1 minutes for each" (a five-minute test-mode interview with three questions).
+  it('says "a minute", not "1 minutes"', () => {
+    const three = openInterview(setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned', 'tough-code-review-feedback-received', 'unblocking-a-struggling-teammate'], { minutes: 1, duration: 5 }), 0);
+    expect(three.text).toContain('with about a minute for each');
+    expect(three.text).not.toMatch(/\b1 minutes\b/);
+    expect(openInterview(setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned'], { minutes: 1, duration: 5 }), 0).text).toContain('with about a minute for it');
+  });
+
   it('puts a coding problem in the editor', () => {
     const setup = setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 30, name: null });
     setup.resume = null;

@@ -286,8 +286,9 @@ export function openInterview(setup: InterviewSetup, elapsedMs: number): Intervi
   const total = minutes(setup.durationMs);
   const each = n > 0 && setup.plan.every((q) => q.minutes === setup.plan[0].minutes) ? setup.plan[0].minutes : null;
   const count = n === 1 ? 'one question' : `${NUMBERS[n] ?? n} questions`;
-  const timing = n === 0 ? `We have about ${total} minutes.`
-    : `We have about ${total} minutes: I'll ask you ${count}${each && n > 1 ? `, with about ${each} minutes for each` : each ? `, with about ${each} minutes for it` : ''}, and I may follow up on your answers. I'll keep an eye on the time and move us along when needed.`;
+  const span = (m: number) => (m === 1 ? 'a minute' : `${m} minutes`); // never "1 minutes"
+  const timing = n === 0 ? `We have about ${span(total)}.`
+    : `We have about ${span(total)}: I'll ask you ${count}${each && n > 1 ? `, with about ${span(each)} for each` : each ? `, with about ${span(each)} for it` : ''}, and I may follow up on your answers. I'll keep an eye on the time and move us along when needed.`;
   const brief = setup.style === 'system_design' && n === 1 ? STYLE_BRIEF.system_design.replace('These are open-ended design questions', 'It\'s an open-ended design question')
     : setup.style === 'behavioral' && n > 0 && setup.plan.some((q) => q.view) ? viewBrief(setup) : STYLE_BRIEF[setup.style];
   paragraphs.push(`Here's how it will go. ${timing} ${brief} You can type or speak your answers, whichever you prefer.`);
