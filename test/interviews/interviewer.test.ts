@@ -635,6 +635,10 @@ describe('timekeeping and closing', () => {
     expect(wrap).toMatchObject({ end: true, questionPosition: null, reason: 'close:time' });
     expect(wrap.state.phase).toBe('done');
     expect(wrap.text).toMatch(/out of time/);
+    // Was a bug: a candidate who never answered was thanked "for your answers".
+    expect(wrap.text).not.toMatch(/your answers/);
+    expect(closeForTime(s, { ...asked.state, answers: 2 }, s.durationMs - 50_000).text).toMatch(/Thanks for your answers/);
+    expect(closeForTime(s, { ...asked.state, index: 1 }, s.durationMs - 50_000).text).toMatch(/Thanks for your answers/);
   });
 
   it('handles the new answer whether or not the server appended it already', () => {

@@ -361,7 +361,10 @@ function answerClosing(setup: InterviewSetup, state: InterviewerState, answer: s
 /** Time is nearly up: a short wrap-up that ends the interview. */
 export function closeForTime(setup: InterviewSetup, state: InterviewerState, elapsedMs: number): InterviewerMove {
   void elapsedMs;
-  const lead = state.phase === 'question' ? 'We\'re just about out of time, so I\'ll stop us there. Thanks for your answers.' : 'We\'re just about out of time.';
+  // Thanks "for your answers" only when there were some: the first question with no reply yet had none.
+  const answered = state.index > 0 || state.answers > 0;
+  const lead = state.phase !== 'question' ? 'We\'re just about out of time.'
+    : `We're just about out of time, so I'll stop us there.${answered ? ' Thanks for your answers.' : ''}`;
   return goodbye(setup, state, lead, 'close:time');
 }
 
