@@ -436,6 +436,17 @@ describe('technical rounds', () => {
     expect(coding.moves[1].text).toMatch(/^Yes, that's a fair assumption unless the statement says otherwise/);
   });
 
+  // Was a bug: "How long should my answer be?" got "Whatever fits best is fine: pick an example…" or the rule of thumb.
+  it('answers how long or detailed an answer should be', () => {
+    for (const [style, file, slug] of [['behavioral', 'behavioral', 'bug-you-shipped-and-owned'], ['technical', 'sql-data', 'vet-clinic-monthly-appointment-outcomes-per-vet']] as const) {
+      const run = play(setupOf(style, file, [slug]), [{ say: 'Should I optimise for clarity or speed?' }, { say: 'How long should my answer be?' }, { say: 'how much detail do you want' }]);
+      expect(run.reasons.slice(1), style).toEqual(['clarify', 'clarify', 'clarify']);
+      for (const m of run.moves.slice(2)) expect(m.text, style).toMatch(/few minutes|follow up/);
+    }
+    const design = play(setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 30 }), [{ say: 'How long should the links live?' }]);
+    expect(design.moves[1].text).not.toMatch(/few minutes/);
+  });
+
   // Were bugs: "Am I on the right track?" got "That's your call. Pick whatever seems most reasonable…", "Is that okay?"
   // "Good question. Any situation…", "does that make sense" a probe; and from the second question back on, "That's your
   // call" dropped "where the statement doesn't say" (the statement says what an unreachable island prints).

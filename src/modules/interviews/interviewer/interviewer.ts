@@ -145,7 +145,7 @@ const LEAD_IN = String.raw`(?:(?:so|and|ok(?:ay)?|sorry|right|alright|sure|hmm+|
 /** How a question back to the interviewer starts, with or without a question mark. */
 const ASKS_BACK = new RegExp(`^${LEAD_IN}(?:can|could|should|shall|may|do|does|did|is|are|will|would|what|how|which|when|where|who|am)\\b`);
 /** Openings that ask for a clarification even when speech recognition dropped the question mark. */
-const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|could|may|should) (?:i|we) assume|are we assuming|is it (?:ok(?:ay)?|fine|alright|safe|fair) (?:if|to)|(?:can|could|may) i use|do (?:we|i) need|(?:does|do|should) (?:it|the \\w+|they) (?:have|need) to be|do you want me to|would you like me to|should i (?:assume|optimi[sz]e|focus|handle|worry|consider|care)|am i allowed to)\\b`);
+const CLARIFIES = new RegExp(`^${LEAD_IN}(?:do you mean|did you mean|(?:can|could|may|should) (?:i|we) assume|are we assuming|is it (?:ok(?:ay)?|fine|alright|safe|fair) (?:if|to)|(?:can|could|may) i use|do (?:we|i) need|how (?:long should|much detail|detailed should)|(?:does|do|should) (?:it|the \\w+|they) (?:have|need) to be|do you want me to|would you like me to|should i (?:assume|optimi[sz]e|focus|handle|worry|consider|care)|am i allowed to)\\b`);
 
 /** What the rubric is, or how answers are scored: "Can you show me the rubric?", "What are you looking for?". */
 const RUBRIC = /\b(?:rubric|scor(?:ing|e ?sheet|ecard)|grading|mark(?:ing)? scheme|(?:assessment|evaluation|scoring|grading) criteria|key points|(?:model|right|correct|ideal|expected|best|sample) answers?|(?:are you|you'?re|you are) looking for|you (?:want|expect|hope|are hoping|'re hoping) to hear)\b|\b(?:is|am|are|be|being|get|gets|getting) (?:\w+ )?(?:scored|graded|marked|assessed|evaluated|judged|rated)\b/;
@@ -176,7 +176,7 @@ export function isClarifyingQuestion(text: string): boolean {
  * What a clarifying question asks: how answers are scored, to choose between options ("X or Y?"), to confirm an
  * assumption, leave to do something ("is it okay if I use…"), which language to code in, or something else.
  */
-function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'check' | 'other' {
+function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'check' | 'length' | 'other' {
   const t = lower(text);
   if (asksForRubric(t)) return 'rubric';
   if (/\b(?:can|could|may|should) (?:i|we) assume\b|\bare we assuming\b|\bis it (?:safe|fair|ok(?:ay)?) to assume\b|\bassume that\b/.test(t)) return 'assume';
@@ -184,6 +184,8 @@ function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either'
   if (style === 'coding' && /\b(?:which|what) (?:programming )?language\b|\blanguage (?:should|can|do|may) i\b/.test(t)) return 'language';
   if (/\b(?:is it|would it be|is that) (?:ok(?:ay)?|fine|alright|all right|acceptable) (?:if|to)\b|\b(?:can|could|may) i (?:use|pick|choose|talk about|go with|write|do)\b|\bam i allowed to\b|\bdo you mind if\b/.test(t)) return 'permission';
   if (CHECKS_BACK.test(t)) return 'check';
+  // About the answer itself, not the design ("How long should the links live?" is a question about the system).
+  if (/\bhow (?:long|detailed) (?:should|does|do|must|would|can) (?:my|the|this|an?|i|it) (?:answer|answers|response|be|talk|speak|go on)\b|\bhow much detail\b|\b(?:what|which) level of detail\b|\bhow (?:long|much time) do (?:i|we) have\b/.test(t)) return 'length';
   return 'other';
 }
 
@@ -731,6 +733,10 @@ function clarification(setup: InterviewSetup, q: PlannedQuestion, state: Intervi
     // Neither praise nor a verdict mid-interview: the candidate carries on, and the follow-ups dig where needed.
     if (story) return rotate(['Keep going. I\'ll ask if I want more on any part.', 'Yes, carry on; I\'ll follow up where I want more detail.'], before);
     return rotate(['I won\'t say either way during the interview, but keep going, and tell me why you think it holds up.', 'Keep going; talk me through why you think it works, and I\'ll follow up where I want more.'], before);
+  }
+  if (kind === 'length') {
+    return story ? 'A few minutes is plenty: one specific example, from start to finish. I\'ll follow up where I want more.'
+      : 'A few minutes is plenty for a first answer; I\'ll follow up where I want more detail.';
   }
   if (kind === 'language') return 'Any language the editor offers is fine. Use the one you\'re most comfortable with.';
   if (kind === 'permission') {
