@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker, type JobHandler } from '../../src/jobs/worker.js';
 import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
+import { jobsKit, silentLog } from '../helpers/jobs.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,10 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const silent = { error: () => {} };
-const jobsOf = (kind: string) => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', kind).orderBy('id').execute();
-let kindSeq = 0;
-const freshKind = () => `hazard.kind-${++kindSeq}-${Date.now()}`;
+const silent = silentLog;
+const { freshKind, jobsOf } = jobsKit(() => h, 'hazard');
 
 /** Runs `body` while the database refuses new jobs of `kind`, as a database that is busy or gone would. */
 async function refuseInserts(kind: string, body: () => Promise<void>): Promise<void> {

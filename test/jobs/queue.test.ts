@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorker, JobPostponed, type JobHandler } from '../../src/jobs/worker.js';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
+import { jobsKit, silentLog } from '../helpers/jobs.js';
 import { startWorkerProcess } from '../helpers/processes.js';
 
 let h: Harness;
@@ -11,10 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const silent = { error: () => {} };
-const jobsOf = (kind: string) => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', kind).orderBy('id').execute();
-let kindSeq = 0;
-const freshKind = () => `test.kind-${++kindSeq}-${Date.now()}`;
+const silent = silentLog;
+const { freshKind, jobsOf } = jobsKit(() => h, 'test');
 
 function worker(handlers: JobHandler[], leaseMs = 60_000) {
   return createWorker({ queue: h.services.queue, clock: h.clock, handlers, log: silent, leaseMs });

@@ -20,6 +20,17 @@ afterAll(async () => { await h?.close(); await receivers?.close(); });
 
 const N = 20;
 
+/** A new organisation's questionnaire assigned (not started), the clock a second before its 7-day window ends. */
+async function assignmentAtWindowEnd(name: string) {
+  const org = await h.createOrg(name, 100);
+  const key = org.keys.secret_test;
+  const s = await psychometricKit(h).session(key, 'mini-ipip', { start: false });
+  const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
+  const windowEnd = row.created_at + 7 * 86_400_000;
+  h.clock.set(windowEnd - 1_000);
+  return { org, key, s, row, windowEnd, token: await client.token(key, 'psychometric', s.id) };
+}
+
 /**
  * A transaction that does `work` and then holds its locks, uncommitted, until `end()`: it then commits, or rolls back
  * with `rollBack`. Resolves once `work` is done; `ended` settles when the transaction has.
@@ -146,14 +157,7 @@ describe('races', () => {
   // a session announced abandoned was started (its submit could never store its report), or cancelled.
   for (const operation of ['start', 'cancel'] as const) {
     it(`assessment ${operation} at the end of the window: it waits for an abandonment under way, then is refused assignment_expired`, async () => {
-      const kit = psychometricKit(h);
-      const org = await h.createOrg(`Window end ${operation}`, 100);
-      const key = org.keys.secret_test;
-      const s = await kit.session(key, 'mini-ipip', { start: false });
-      const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
-      const windowEnd = row.created_at + 7 * 86_400_000;
-      h.clock.set(windowEnd - 1_000);
-      const token = await client.token(key, 'psychometric', s.id);
+      const { org, key, s, row, windowEnd, token } = await assignmentAtWindowEnd(`Window end ${operation}`);
       // Another transaction holds a report row for the session (uncommitted), so the abandonment waits inside its own,
       // holding the session's lock; the operation reads the assignment while it is still open and then meets that lock.
       const blocker = await heldTransaction((tx) => tx.insertInto('psychometric_reports').values({
@@ -185,14 +189,7 @@ describe('races', () => {
   // a start that read the assignment open just before the window closed then waited on the balance, found its credit
   // returned, spent nothing, and started: a session taken for free (and the new assignment beside it).
   it('assessment start racing a re-assignment that finds the assignment lapsed: never started without its credit', async () => {
-    const kit = psychometricKit(h);
-    const org = await h.createOrg('Start or reassign', 100);
-    const key = org.keys.secret_test;
-    const s = await kit.session(key, 'mini-ipip', { start: false });
-    const row = await h.db.kysely.selectFrom('psychometric_sessions').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow();
-    const windowEnd = row.created_at + 7 * 86_400_000;
-    h.clock.set(windowEnd - 1_000);
-    const token = await client.token(key, 'psychometric', s.id);
+    const { org, key, s, row, windowEnd, token } = await assignmentAtWindowEnd('Start or reassign');
     // Another transaction holds the sandbox quota's row, so the re-assignment (balance locked, the assignment seen
     // lapsed, its credit returned) waits there; the start reads the assignment open and then waits on the balance.
     const blocker = await heldTransaction((tx) => tx.updateTable('sandbox_quota').set({ used: sql`used` }).where('organization_id', '=', org.id).execute());
