@@ -107,6 +107,13 @@ describe('GET /v1/openapi.yaml', () => {
     expect([...codes].sort()).toEqual([...ALL_ERROR_CODES].sort());
   });
 
+  it('lists every reason the transcript guard gives in the interview report\'s quality.reason', () => {
+    const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.replace(/^#\//, '').split('/').reduce((n: any, part: string) => n[part], doc)) : node);
+    const report = resolve(doc.paths['/v1/interviews/{id}/report'].get.responses['200'].content['application/json'].schema);
+    const reason = resolve(resolve(report.properties.quality).properties.reason);
+    expect([...reason.enum].sort()).toEqual(['empty', 'garbled', 'repetitive', 'too_short', 'unsupported_language']);
+  });
+
   it('bounds every string and array a request can carry', () => {
     const unbounded: string[] = [];
     const walk = (schema: any, where: string) => {

@@ -10,6 +10,7 @@ import { LaunchLinkBody, launchLinkSchema, ProctoringEventType } from '../assess
 import { CodingLanguage } from '../coding/judging-routes.js';
 import type { Languages } from '../coding/routes.js';
 import { invitationOf } from './invitations.js';
+import { QUALITY_REASONS } from './interviewer/quality.js';
 import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
 import { PAUSE_SIGNAL, type InterviewRow } from './repo.js';
@@ -88,7 +89,7 @@ const Report = Type.Object({
   method: Type.Literal('built_in'),
   scored: Type.Boolean({ description: 'false when the transcript guard found nothing scorable (quality says why)' }),
   quality: Type.Object({
-    ok: Type.Boolean(), reason: Type.Optional(StringEnum(['empty', 'too_short', 'repetitive', 'garbled'] as const)), message: Type.Optional(Type.String()),
+    ok: Type.Boolean(), reason: Type.Optional(StringEnum(QUALITY_REASONS)), message: Type.Optional(Type.String()),
     stats: Type.Record(Type.String(), Type.Number()),
   }),
   overall_score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),

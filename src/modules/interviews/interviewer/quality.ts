@@ -46,7 +46,8 @@ export interface QualityStats {
   filler_ratio: number;
 }
 
-export type QualityReason = 'empty' | 'too_short' | 'repetitive' | 'garbled' | 'unsupported_language';
+export const QUALITY_REASONS = ['empty', 'too_short', 'repetitive', 'garbled', 'unsupported_language'] as const;
+export type QualityReason = typeof QUALITY_REASONS[number];
 export type QualityResult =
   | { ok: true; stats: QualityStats }
   | { ok: false; reason: QualityReason; message: string; stats: QualityStats };
