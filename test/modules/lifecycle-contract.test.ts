@@ -160,6 +160,17 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     expect(await balance(key)).toBe(2); // the started session's credit stays spent
   });
 
+  // Was a near miss: the subject's context (GET /v1/session, the launch preview) carried the candidate's whole row,
+  // email included; only the response schema kept the address out of the candidate's page.
+  it('the context a session reads holds the candidate\'s id and name only', async () => {
+    const key = h.org.keys.secret_test;
+    const who = await client.candidate(key, { name: 'Ada Lovelace' });
+    const a = await assign(key, who);
+    const { provider } = k.lifecycle(h) as unknown as { provider: { context(tenant: { organizationId: string; livemode: boolean }, id: string): Promise<{ candidate: unknown }> } };
+    const context = await provider.context({ organizationId: h.org.id, livemode: false }, a.body.id);
+    expect(context.candidate).toEqual({ id: who, name: 'Ada Lovelace' });
+  });
+
   it('start is idempotent (the same started_at), spends the reserved credit, and the token is bound to its subject', async () => {
     const key = h.org.keys.secret_test;
     const a = await assign(key, await client.candidate(key));

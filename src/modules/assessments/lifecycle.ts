@@ -236,7 +236,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         row.candidate_id ? repo.candidate(db, tenant, row.candidate_id) : undefined,
       ]);
       return {
-        candidate: candidate ?? null,
+        // Only what the candidate's page shows: the row holds the address too, which no session reply may carry.
+        candidate: candidate ? { id: candidate.id, name: candidate.name } : null,
         round: { id: row.test_id, name: test?.name ?? kind.noun, description: test?.description ?? null },
         status: (await applyDueTimeout(row)).status,
         duration_seconds: row.duration_seconds,
