@@ -101,6 +101,9 @@ describe('psychometric (always untimed)', () => {
     expect(report.body).toMatchObject({ object: 'psychometric_report', status: 'timed_out' });
     expect(report.body.domains).toHaveLength(5);
     expect(await eventsOf('psychometric.completed', s.id)).toMatchObject([{ status: 'timed_out', outcome: 'timed_out', summary: report.body.summary }]);
+    // Was a bug: the stored report said outcome "completed" whatever the event said.
+    const stored = await h.db.kysely.selectFrom('psychometric_reports').select('report').where('session_id', '=', s.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.report).outcome).toBe('timed_out');
   });
 
   it('a session submitted within the 7 days is untouched when its timeout job fires', async () => {

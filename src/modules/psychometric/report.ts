@@ -27,7 +27,8 @@ export interface NormRef {
 }
 
 export interface PsychometricReport {
-  outcome: 'completed';
+  /** How the sheet ended: submitted, or fully answered when its time ran out (as the completion event says). */
+  outcome: 'completed' | 'timed_out';
   language: string;
   text_language: string;
   norm_group: NormRef | null;
@@ -76,15 +77,16 @@ function describe(domains: DomainScore[], norms: NormRef | null, flagged: string
 export function buildReport(input: {
   test: PsychometricTest; language: string; order: string[]; answers: Record<string, number>;
   norms: { group: NormRef; mean_sd: Record<string, [number, number]> } | null; seconds: number | null;
+  outcome: PsychometricReport['outcome'];
 }): PsychometricReport {
-  const { test, language, order, answers, norms, seconds } = input;
+  const { test, language, order, answers, norms, seconds, outcome } = input;
   const textLanguage = TEXT_LANGUAGES.has(language) ? language : 'en';
   const template = resultText.getTemplate(textLanguage);
   const domains = scoreSheet(test.instrument, answers, norms ? { mean_sd: norms.mean_sd } : null);
   const quality = qualityIndicators(test.instrument, order, answers, seconds);
   const flagged = Object.entries(quality).filter(([, q]) => q.flagged).map(([name]) => name);
   return {
-    outcome: 'completed',
+    outcome,
     language,
     text_language: textLanguage,
     norm_group: norms?.group ?? null,

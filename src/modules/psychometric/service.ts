@@ -128,7 +128,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     const raw = rawScores(test.instrument, answers);
     const normGroup = await norms(tx, row, test, raw);
     const report = buildReport({
-      test, language: row.language, order: orderOf(row), answers, norms: normGroup,
+      test, language: row.language, order: orderOf(row), answers, norms: normGroup, outcome: row.status === 'timed_out' ? 'timed_out' : 'completed',
       seconds: row.started_at === null ? null : (endedAt - row.started_at) / 1000,
     });
     const inserted = await tx.insertInto('psychometric_reports').values({
@@ -137,7 +137,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
     }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
-      object: 'psychometric_session', id: row.id, status: row.status, outcome: row.status === 'timed_out' ? 'timed_out' : 'completed',
+      object: 'psychometric_session', id: row.id, status: row.status, outcome: report.outcome,
       candidate_id: row.candidate_id, psychometric_test_id: row.test_id, norm_group: report.norm_group, flagged: report.flagged, summary: report.summary,
     });
     return true;
