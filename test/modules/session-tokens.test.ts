@@ -5,6 +5,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { createEncryption } from '../../src/platform/encryption.js';
 import { testClient, type Reply, type TestClient } from '../helpers/client.js';
 import { startHarness, type Harness, type Org } from '../helpers/harness.js';
+import { SESSION_REFRESHES_MAX } from '../../src/modules/candidate-access/service.js';
 
 /**
  * Session tokens: minting (POST /v1/sessions), the JWT itself, forgeries, origin binding, subject scope,
@@ -547,6 +548,22 @@ describe('each operation takes its own credential', () => {
 // ---------------------------------------------------------------- refresh
 
 describe('POST /v1/sessions/refresh', () => {
+  // Was a bug: a session could be refreshed without end (each refresh a row, 600 a minute per subject): a token held
+  // by someone else could make some 288,000 rows over its 8 hours.
+  it(`refreshes one session at most ${SESSION_REFRESHES_MAX} times, from any token of its chain`, async () => {
+    const first = await tokenFor();
+    let token = first.token;
+    for (let i = 0; i < SESSION_REFRESHES_MAX; i++) {
+      const res = await call('POST', '/v1/sessions/refresh', { token: i % 2 ? token : first.token, origin: ORIGIN });
+      expect(res.status, res.raw).toBe(201);
+      token = res.body.session_token;
+    }
+    const refused = await call('POST', '/v1/sessions/refresh', { token, origin: ORIGIN });
+    expectError(refused, 401, 'invalid_session_token');
+    expect(refused.body.error.message).toMatch(/refreshed 400 times/);
+    expect((await timer(first.id, token)).status).toBe(200); // the tokens it has still work
+  }, 60_000);
+
   it('answers 201 with a new token of the same binding and a new jti; both tokens work', async () => {
     const first = await tokenFor();
     h.clock.advance(10 * 60_000);

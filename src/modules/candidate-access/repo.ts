@@ -36,6 +36,9 @@ export function createCandidateAccessRepo(database: Db) {
     chainOf: (jti: string) => db.selectFrom('session_tokens as t').leftJoin('session_tokens as root', 'root.jti', 't.root_jti')
       .select(['t.jti', 't.root_jti', 't.key_id', 't.source', 't.created_at', 'root.created_at as root_created_at', 'root.source as root_source'])
       .where('t.jti', '=', jti).executeTakeFirst(),
+    /** How many tokens have been refreshed from the chain that started with `rootJti` (session_tokens_root_idx). */
+    refreshesOf: async (tx: Kysely<Database>, rootJti: string) => Number((await tx.selectFrom('session_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n')).where('root_jti', '=', rootJti).executeTakeFirstOrThrow()).n),
     apiEnabled: async (tx: Kysely<Database>, organizationId: string) =>
       (await tx.selectFrom('organizations').select('api_enabled').where('id', '=', organizationId).executeTakeFirst())?.api_enabled === 1,
     /** A module is on unless the organisation switched it off (no row: on). */

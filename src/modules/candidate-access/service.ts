@@ -14,6 +14,11 @@ import type { SessionTokens } from './tokens.js';
 
 /** A session can be refreshed for this long after its first token; then the customer mints a new one. */
 export const SESSION_TOKEN_CHAIN_MAX_MS = 8 * 3_600_000;
+/**
+ * Refreshes one session may make: its 8 hours of 15-minute tokens take 32, reloads and retries a few more each; past
+ * this, a token held by someone else cannot fill the table with its refreshes (each one a row until a day after it expires).
+ */
+export const SESSION_REFRESHES_MAX = 400;
 export const LAUNCH_TTL_DEFAULT = 86_400;
 export const LAUNCH_TTL_MIN = 300;
 export const LAUNCH_TTL_MAX = 604_800;
@@ -143,7 +148,11 @@ export function createCandidateAccessService(deps: {
         // secret key minted for that origin included, holds only while its origin is allowlisted.
         const launched = (chain.root_source ?? chain.source) === 'launch';
         if (!launched) await domains.assertAllowlisted(tx, session, session.origin);
-        return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', { rootJti: chain.root_jti ?? session.jti, keyId: chain.key_id });
+        const rootJti = chain.root_jti ?? session.jti;
+        if (await repo.refreshesOf(tx, rootJti) >= SESSION_REFRESHES_MAX) {
+          throw new ApiError('invalid_session_token', { message: `This session was refreshed ${SESSION_REFRESHES_MAX} times, the most it may; mint a new one.` });
+        }
+        return issue(tx, session, session.subjectKind, session.subjectId, session.origin, 'refresh', { rootJti, keyId: chain.key_id });
       });
       return sign(issued);
     },
