@@ -73,7 +73,7 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
     const tenant = { organizationId: reserve.organization_id, livemode: reserve.livemode === 1 };
     await lockBalance(tx, tenant, reserve.kind);
     const { settled } = await reservationOf(tx, reservationId);
-    return { reserve: settled ? null : reserve, tenant };
+    return { reserve: settled ? null : reserve, tenant, settled };
   }
 
   return {
@@ -126,8 +126,8 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
      * is spent, and the caller must not go on as if it were paid for.
      */
     async commit(tx: Kysely<Database>, reservationId: string): Promise<boolean> {
-      const { reserve, tenant } = await settleable(tx, reservationId);
-      if (!reserve) return (await reservationOf(tx, reservationId)).settled === 'commit';
+      const { reserve, tenant, settled } = await settleable(tx, reservationId);
+      if (!reserve) return settled === 'commit';
       await append(tx, tenant, reserve.kind, 0, 'commit', reservationId, reserve.reference);
       return true;
     },
