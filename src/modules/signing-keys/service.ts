@@ -77,13 +77,14 @@ export function createSigningKeys(deps: { db: Kysely<Database>; clock: Clock; en
      * valid for the tokens they signed). `immediately` (a leaked key): the others retire and it signs now.
      */
     async rotate(options: { immediately?: boolean } = {}): Promise<{ kid: string; signsFrom: number }> {
+      const lead = options.immediately ? 0 : PUBLISH_LEAD_MS;
       const row = await db.transaction().execute(async (tx) => {
         const fresh = await insertKey(tx);
-        await repo.retireAllBut(tx, fresh.kid, fresh.created_at + (options.immediately ? 0 : PUBLISH_LEAD_MS));
+        await repo.retireAllBut(tx, fresh.kid, fresh.created_at + lead);
         return fresh;
       });
       current = null;
-      return { kid: row.kid, signsFrom: row.created_at + (options.immediately ? 0 : PUBLISH_LEAD_MS) };
+      return { kid: row.kid, signsFrom: row.created_at + lead };
     },
 
     /** The key that signs new tokens. */
