@@ -522,11 +522,11 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
      * before the candidate's: the erasure takes it first too.
      */
     eraseCandidate: Object.assign(async (tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> => {
-      for (const row of await repo.assignedTo(tx, tenant, candidateId)) {
+      for (const row of await repo.ofCandidate(tx, tenant, candidateId, ['assigned'])) {
         if (stateOf(row, clock.now()) === 'lapsed') continue; // announced abandoned by the sweep, which returns its credit
         await cancelAssigned(tx, row);
       }
-      for (const row of await repo.startedBy(tx, tenant, candidateId)) {
+      for (const row of await repo.ofCandidate(tx, tenant, candidateId, ['started', 'in_progress'])) {
         if (finalizedAt(row)) continue; // finished by the candidate, being scored
         const now = clock.now();
         const changes = { status: 'timed_out' as const, ended_at: now, updated_at: now };

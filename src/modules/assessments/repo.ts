@@ -83,10 +83,9 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
       .where('candidate_id', '=', candidateId).where('test_id', '=', testId).where('status', 'in', OPEN_STATUSES)
       .orderBy('id', 'desc').execute() as Promise<Row[]>,
     /** The candidate's assignments not yet started. */
-    assignedTo: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => scoped(tx, tenant)
-      .where('candidate_id', '=', candidateId).where('status', '=', 'assigned').execute() as Promise<Row[]>,
-    startedBy: (tx: Kysely<Database>, tenant: Tenant, candidateId: string) => scoped(tx, tenant)
-      .where('candidate_id', '=', candidateId).where('status', 'in', ['started', 'in_progress']).execute() as Promise<Row[]>,
+    /** The candidate's sessions in one of these states. */
+    ofCandidate: (tx: Kysely<Database>, tenant: Tenant, candidateId: string, statuses: AssessmentStatus[]) => scoped(tx, tenant)
+      .where('candidate_id', '=', candidateId).where('status', 'in', statuses).execute() as Promise<Row[]>,
     insert: (tx: Kysely<Database>, row: Row) => (tx as unknown as Kysely<any>).insertInto(t).values(row).execute(),
     /** A row by id alone, for background work that has no tenant in hand. */
     byId: (tx: Kysely<Database>, id: string) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll().where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>,
