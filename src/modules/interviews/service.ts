@@ -92,9 +92,12 @@ function notReady(row: InterviewRow, what: 'transcript' | 'report'): { message?:
   return {};
 }
 
+/** The refusal for an interview whose window closed before the candidate joined. */
+const neverJoined = () => new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+
 function refuseClosed(row: InterviewRow, now: number): void {
   const state = subjectState(row, now);
-  if (state === 'lapsed') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+  if (state === 'lapsed') throw neverJoined();
   if (state === 'cancelled') throw new ApiError('session_cancelled', { message: 'The interview was cancelled.' });
   if (state === 'finished') throw new ApiError('session_already_finalized', { message: 'The interview has ended.' });
 }
@@ -323,7 +326,7 @@ export function createInterviewService(deps: {
         const row = (await repo.locked(tx, (await mustGet(tx, tenant, id)).id))!;
         if (row.status !== 'scheduled') {
           if (row.status === 'cancelled') throw new ApiError('session_cancelled', { message: 'The interview was cancelled.' });
-          if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+          if (row.status === 'expired') throw neverJoined();
           throw new ApiError('session_already_started', { message: 'Questions can be added only until the candidate joins.' });
         }
         const existing = fromRows(await repo.questions(tx, id));
@@ -349,7 +352,7 @@ export function createInterviewService(deps: {
         // A repeat (or a cancel that raced this one) is answered alike; an expired or joined one is refused.
         const settle = (row: InterviewRow): InterviewRow => {
           if (row.status === 'cancelled') return row;
-          if (row.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+          if (row.status === 'expired') throw neverJoined();
           throw new ApiError('session_already_started', { message: 'The candidate has joined; the interview can no longer be cancelled.' });
         };
         const row = await mustGet(tx, tenant, id);
@@ -443,7 +446,7 @@ export function createInterviewService(deps: {
       if (before.status === 'scheduled') throw new ApiError('session_not_started', { message: 'Join the interview first; cancel it instead if it will not happen.' });
       if (CLOSED.has(before.status)) {
         if (before.status === 'cancelled') throw new ApiError('session_cancelled', { message: 'The interview was cancelled.' });
-        if (before.status === 'expired') throw new ApiError('assignment_expired', { message: 'The interview was never joined within its window.' });
+        if (before.status === 'expired') throw neverJoined();
         return before;
       }
       const row = await db.transaction().execute(async (tx) => ending.end(tx, (await repo.locked(tx, id))!, reason));
