@@ -692,7 +692,8 @@ describe('an organisation\'s own regular expressions', () => {
 
 describe('an output its checker cannot decide', () => {
   // Was a bug: a checker stopped for time (or memory, or output, or killed) failed a `sandbox` assertion, so the same
-  // stop *passed* a `not-sandbox` guard: an output that made the guard's checker spin, or killed it, kept the guard. And a local checker that threw
+  // stop *passed* a `not-sandbox` guard: an output that made the guard's checker spin, or killed it, kept the guard
+  // (so did one it crashed on, later: Python exits 1 on an uncaught exception). And a local checker that threw
   // on an output (a recursive schema over deeply nested JSON: "Maximum call stack size exceeded") failed the whole
   // grading, retried six times for the same result, and left the attempt in error (free, for the first two).
   it('fails the assertion, negated or not, and the attempt is graded', async () => {
@@ -700,6 +701,7 @@ describe('an output its checker cannot decide', () => {
     const dir = fixtureWith((task) => task.assert.push(
       { type: 'not-sandbox', program: 'checkers/check_guard.py' },
       { type: 'not-sandbox', program: 'checkers/check_killed.py' },
+      { type: 'not-sandbox', program: 'checkers/check_crash.py' },
       { type: 'json-schema', value: recursive },
       { type: 'not-json-schema', value: { ...recursive, $comment: 'negated' } },
     ));
@@ -713,6 +715,8 @@ describe('an output its checker cannot decide', () => {
       'sys.exit(0 if "LEAK" in out else 1)',
     ].join('\n'));
     writeFileSync(path.join(taskDir, 'checkers/check_killed.py'), 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n'); // as the model's code can kill it
+    // A checker with a bug: Python exits 1 on an uncaught exception, which read as the checker's "rejected".
+    writeFileSync(path.join(taskDir, 'checkers/check_crash.py'), 'import json, sys\nprint("reading")\njson.loads(sys.stdin.read())["leak"]\n');
     const o = await h.createOrg('Undecided', 20);
     const saved = await addOrganizationPromptCatalog(h.db.kysely, o.id, dir);
     const s = await kit.session(o.keys.secret_test, saved.assessments[0]!);
@@ -726,6 +730,7 @@ describe('an output its checker cannot decide', () => {
       expect(a.cases[0].assertions.filter((x: any) => x.type === 'not-sandbox')).toEqual([
         expect.objectContaining({ passed: false, reason: expect.stringMatching(/did not finish/) }),
         expect.objectContaining({ passed: false, reason: expect.stringMatching(/stopped without a verdict \(signal 9\)/) }),
+        expect.objectContaining({ passed: false, reason: 'the checker crashed (RecursionError)' }),
       ]);
       expect(outcome('json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });
       expect(outcome('not-json-schema')).toMatchObject({ passed: false, reason: expect.stringMatching(/could not be checked/) });

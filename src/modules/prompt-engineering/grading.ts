@@ -60,10 +60,35 @@ export interface CheckerInput {
   value?: unknown;
 }
 
+/**
+ * The checker program inside a harness that makes an uncaught exception exit 2 (Python exits 1, which is the
+ * checker's "rejected", so a checker that crashed on an output would have kept a `not-sandbox` guard). `sys.exit`
+ * passes through: exit 0 and 1 stay the checker's verdict. The program is embedded in base64, so no text of it can
+ * close the string, and compiled as `checker.py`, which its tracebacks name.
+ */
+function crashExitsTwo(source: string): string {
+  return [
+    'import base64 as _b64, os as _os, sys as _sys, traceback as _tb',
+    'def _crashed(kind, error, trace):',
+    '    try:',
+    '        _tb.print_exception(kind, error, trace)',
+    '        _sys.stdout.write("\\nthe checker crashed (" + kind.__name__ + ")\\n")',
+    '        _sys.stdout.flush()',
+    '    except BaseException:',
+    '        pass',
+    '    _os._exit(2)',
+    '_sys.excepthook = _crashed',
+    '_sys.argv[0] = "checker.py"',
+    `_code = compile(_b64.b64decode("${Buffer.from(source, 'utf8').toString('base64')}"), "checker.py", "exec")`,
+    'exec(_code, {"__name__": "__main__", "__file__": "checker.py", "__builtins__": __builtins__})',
+    '',
+  ].join('\n');
+}
+
 /** A checker program's run in the sandbox over outputs. */
 export function checkerRun(source: string, runs: CheckerInput[]): ExecuteRequest {
   return {
-    language: 'python', source, comparator: 'exact', priority: 'batch', limits: CHECKER_LIMITS, stdoutBytes: 64 * 1024, budgetMs: 60_000,
+    language: 'python', source: crashExitsTwo(source), comparator: 'exact', priority: 'batch', limits: CHECKER_LIMITS, stdoutBytes: 64 * 1024, budgetMs: 60_000,
     cases: runs.map((r) => ({ name: r.name, input: r.input, ...(r.value === undefined ? {} : { files: [{ name: CHECKER_VALUE_FILE, content: JSON.stringify(r.value) }] }) })),
   };
 }
