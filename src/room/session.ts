@@ -38,7 +38,8 @@ export interface KeeperEvents {
 /**
  * Holds the session token and refreshes it at refresh_after, so a test longer than one token's 15 minutes
  * keeps working. Checks once a second against the wall clock, which also covers a laptop that slept
- * through the moment; a failed refresh is retried every 10 s until the token expires.
+ * through the moment; a failed refresh is retried every 10 s until the token expires, and a token that expired
+ * unrefreshed (the service unreachable) is lost as `invalid_session_token`.
  */
 export class SessionKeeper {
   private current: string;
@@ -100,7 +101,9 @@ export class SessionKeeper {
         this.retryAt = Date.now() + 10_000;
       } else {
         this.stop();
-        this.events.lost(e);
+        // Past its expiry a token is dead whatever kept the refresh from answering: say so with the code a page
+        // re-mints on (a laptop waking from a long sleep often asks before its network is back).
+        this.events.lost(e.transient ? new RoomError(401, 'invalid_session_token', 'The session token expired before the service could be reached to refresh it.') : e);
       }
     } finally {
       this.inFlight = false;

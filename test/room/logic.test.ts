@@ -133,6 +133,23 @@ describe('the session token keeper', () => {
       expect(calls.length).toBe(3); // stopped after losing the session
     });
 
+    // Was a bug: a token that expired while the service could not be reached (a laptop waking from a long sleep before
+    // its network is back) was reported lost as network_error, so the page, which re-mints on invalid_session_token
+    // (embedding.md), never did, and the room stayed on "could not be reached" with a dead token.
+    it('reports a token that expired while the service was unreachable as invalid_session_token', async () => {
+      answer = () => { throw new TypeError('network down'); };
+      const lost: string[] = [];
+      const keeper = new SessionKeeper('https://prep.test', grant(100), { refreshed: () => {}, lost: (e) => lost.push(e.code) });
+      keeper.start();
+      await vi.advanceTimersByTimeAsync(890_000);
+      expect(lost).toEqual([]); // still retrying while the token lives
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(lost).toEqual(['invalid_session_token']);
+      const calls_ = calls.length;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(calls.length).toBe(calls_); // and stopped
+    });
+
     // Was a bug: a refresh still in flight when the room ended (stop) or the page handed over a new token (replace)
     // was applied when it answered: the hosted page stored the fresh token again after the room said it had ended
     // (a reload reopened it), the widget reported it after unmount, and the page's new token was overwritten.
