@@ -93,6 +93,11 @@ function Launch() {
   const [error, setError] = useState<RoomError | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The link this tab already used, opened again: the room resumes, and the used token leaves the address bar again.
+  useEffect(() => {
+    if (token && opened) history.replaceState(null, '', location.pathname);
+  }, []);
+
   // Another link opened in this tab changes only the fragment: start over with it.
   useEffect(() => {
     const onHash = () => location.reload();
