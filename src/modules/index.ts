@@ -35,6 +35,7 @@ import { questionBankRoutes } from './question-bank/routes.js';
 import { createQuestionBankService } from './question-bank/service.js';
 import { loadEncryptionKey } from '../platform/encryption.js';
 import { storageRoutes } from '../storage/routes.js';
+import { s3UploadOrigins } from '../storage/s3.js';
 import { createParsePool, type ParsePool } from './resumes/parse/pool.js';
 import { createResumeRepo } from './resumes/repo.js';
 import { resumeRoutes } from './resumes/routes.js';
@@ -169,6 +170,6 @@ export function registerModules(app: App, services: Services, modules: ModuleSer
   webhookRoutes(app, modules.webhooks);
   const s3 = core.config.storage.s3;
   // The room uploads straight to S3 (whiteboard images, recording pieces): the launch page's CSP must allow it.
-  const uploadOrigins = s3 ? [s3.endpoint ? new URL(s3.endpoint).origin : 'https://*.amazonaws.com'] : [];
+  const uploadOrigins = s3 ? s3UploadOrigins(s3) : [];
   roomRoutes(app, { candidateAccess: modules.candidateAccess, branding: modules.branding.get, uploadOrigins });
 }

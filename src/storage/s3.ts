@@ -33,6 +33,19 @@ const S3_CONNECT_TIMEOUT_MS = 5_000;
 /** A multipart upload's part size (S3: at least 5 MiB, except the last part). */
 export const MULTIPART_PART_BYTES = 8 * 1_048_576;
 
+/**
+ * The origins signed URLs point at, which a browser uploading to them must be allowed to reach (the launch page's
+ * `connect-src`). AWS: a subdomain of amazonaws.com. An S3-compatible endpoint: its own origin (path-style, and what the
+ * SDK falls back to for a bucket name that cannot be a host label) and, unless path-style is forced, the bucket as a
+ * subdomain of it, which is where the SDK signs by default (https://<bucket>.<endpoint host>).
+ */
+export function s3UploadOrigins(config: Pick<S3StorageConfig, 'bucket' | 'endpoint' | 'forcePathStyle'>): string[] {
+  if (!config.endpoint) return ['https://*.amazonaws.com'];
+  const endpoint = new URL(config.endpoint);
+  const hosted = !config.forcePathStyle && /^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/.test(config.bucket);
+  return hosted ? [endpoint.origin, `${endpoint.protocol}//${config.bucket}.${endpoint.host}`] : [endpoint.origin];
+}
+
 export function createS3Storage(config: S3StorageConfig): ObjectStorage {
   const client = new S3Client(clientConfig(config));
   const { bucket } = config;

@@ -53,6 +53,26 @@ describe('the hosted launch page', () => {
     expect(launchPageHeaders(['https://minio.acme.test:9000'])['content-security-policy']).toMatch(/connect-src 'self' https:\/\/minio\.acme\.test:9000;/);
   });
 
+  // Was a bug: with an S3-compatible endpoint and virtual-hosted addressing (the default: R2, Wasabi, Spaces…) signed
+  // URLs are https://<bucket>.<endpoint host>/…, but connect-src named the endpoint's own origin only, so the browser
+  // refused every whiteboard image and recording piece the hosted interview room PUT there.
+  it('allows the origin the storage actually signs upload URLs for, virtual-hosted or path-style', async () => {
+    for (const pathStyle of ['false', 'true']) {
+      const s3 = await startHarness({ env: {
+        PREP_S3_BUCKET: 'prep-files', PREP_S3_ENDPOINT: 'https://storage.acme.test:8443', PREP_S3_FORCE_PATH_STYLE: pathStyle,
+        PREP_S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', PREP_S3_SECRET_ACCESS_KEY: 'secret',
+      } });
+      try {
+        const { url } = await s3.services.files.storage.signedPutUrl('boards/x.png', { expiresIn: 60, maxBytes: 1000, accept: 'png' });
+        const csp = String((await s3.app.inject({ method: 'GET', url: '/launch' })).headers['content-security-policy']);
+        const connect = /connect-src ([^;]*)/.exec(csp)![1]!.split(' ');
+        expect(connect, `${pathStyle}: ${url}`).toContain(new URL(url).origin);
+      } finally {
+        await s3.close();
+      }
+    }
+  });
+
   it('serving the page uses nothing: the link stays unused and the session assigned', async () => {
     const { session, token } = await assignedSessionWithLink();
     await h.app.inject({ method: 'GET', url: '/launch' });
