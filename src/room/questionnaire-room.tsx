@@ -21,6 +21,8 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
   const [answers, setAnswers] = useState<Record<string, number>>({});
   const [page, setPage] = useState(0);
   const [saving, setSaving] = useState(0);
+  /** What the service holds for each item: an answer that could not be saved goes back to it. */
+  const stored = useRef<Record<string, number>>({});
   const dialog = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLOListElement>(null);
 
@@ -32,6 +34,7 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
       if (end) return setEnded(end);
       const saved = Object.fromEntries(d.answers.map((a) => [a.item_id, a.value]));
       setDetail(d);
+      stored.current = { ...saved };
       setAnswers(saved);
       // Back where the candidate left off: the page of the first unanswered item.
       const first = d.items.findIndex((i) => saved[i.id] === undefined);
@@ -48,6 +51,7 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
       for (let attempt = 0; ; attempt++) {
         try {
           await api.post(`${base}/progress`, { answers: [{ item_id: itemId, value }] });
+          stored.current[itemId] = value;
           setBanner(null);
           host.emit('prep:progress', { session_id: sessionId, item_id: itemId, value });
           return;
@@ -57,7 +61,15 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
         }
       }
     } catch (e) {
-      fail(e);
+      // Not saved: the statement must not look answered (a reload would show it otherwise, and submit is refused).
+      setAnswers((all) => {
+        if (all[itemId] !== value) return all; // answered again meanwhile: that save decides
+        const { [itemId]: _, ...rest } = all;
+        const kept = stored.current[itemId];
+        return kept === undefined ? rest : { ...rest, [itemId]: kept };
+      });
+      if (e instanceof RoomError && e.transient) setBanner('Your last answer could not be saved. Check your connection and answer that statement again.');
+      else fail(e);
     } finally {
       setSaving((n) => n - 1);
     }

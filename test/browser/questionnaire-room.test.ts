@@ -130,6 +130,37 @@ describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  // Was a bug: an answer whose save failed for good (the service unreachable through every retry) still showed as
+  // given and counted as answered, under a banner saying "your work is kept"; a reload showed it empty and Submit was
+  // refused (answers_incomplete) with every statement looking answered. It now goes back to what is saved, and says so.
+  it('an answer that could not be saved is shown unanswered again, with a sentence saying so', async () => {
+    const session = await assign('mini-ipip');
+    const page = await browser.newPage();
+    await page.clock.install(); // the save's retries back off for 7.5 s: run them at once
+    await page.goto(session.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('0 of 20 answered').waitFor();
+    await page.route('**/progress', (route) => route.fulfill({
+      status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'service_unavailable', message: 'Down.' } }),
+    }));
+    const first = page.locator('fieldset').first();
+    await first.getByText('Moderately Accurate').click();
+    const alert = page.getByRole('alert');
+    for (let i = 0; i < 20 && !(await alert.count()); i++) {
+      await page.clock.runFor(2_000);
+      await page.waitForTimeout(20);
+    }
+    await expect.poll(() => alert.textContent()).toContain('could not be saved');
+    expect(await first.locator('input:checked').count()).toBe(0);
+    await page.getByText('0 of 20 answered').waitFor();
+
+    await page.unroute('**/progress');
+    await first.getByText('Moderately Accurate').click();
+    await page.getByText('1 of 20 answered').waitFor();
+    await expect.poll(async () => Object.keys(await savedAnswers(session.id)).length).toBe(1);
+    await page.close();
+  }, 60_000);
+
   it('shows the items in the session\'s language', async () => {
     const session = await assign('ipip-neo-120', 'de');
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
