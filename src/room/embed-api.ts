@@ -1,3 +1,5 @@
+import { sessionGrant } from './embed-session.js';
+
 /** What a customer's page sees of the widget: `PrepEmbed.mount(target, options)` and the handle it returns. */
 
 export interface EmbedOptions {
@@ -20,7 +22,7 @@ export interface EmbedHandle {
 export function checkMount(target: Element | string, options: EmbedOptions) {
   const element = typeof target === 'string' ? document.querySelector(target) : target;
   if (!element) throw new Error(`PrepEmbed.mount: no element matches ${String(target)}`);
-  const grant = options?.session ?? (options?.sessionToken ? { session_token: options.sessionToken } : null);
-  if (!grant || !options.publishableKey) throw new Error('PrepEmbed.mount needs publishableKey and session (or sessionToken)');
+  if (!options?.publishableKey) throw new Error('PrepEmbed.mount needs publishableKey and session (or sessionToken)');
+  const grant = sessionGrant(options.session ?? options.sessionToken, 'PrepEmbed.mount');
   return { element, grant };
 }

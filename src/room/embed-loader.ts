@@ -1,4 +1,5 @@
 import { checkMount, type EmbedHandle, type EmbedOptions } from './embed-api.js';
+import { sessionGrant } from './embed-session.js';
 
 /**
  * /embed.js: the small classic script a customer's page loads. It defines `window.PrepEmbed` at once, so `mount`
@@ -56,6 +57,7 @@ function mount(target: Element | string, options: EmbedOptions): EmbedHandle {
   const outer: EmbedHandle = {
     setSession(next) {
       if (unmounted) return;
+      sessionGrant(next, 'setSession'); // refused now, not once the module has arrived
       if (handle) handle.setSession(next);
       else session = next;
     },

@@ -7,6 +7,7 @@ import { hasRoom, Room } from './rooms.js';
 import { noticeFor } from './messages.js';
 import { SessionKeeper } from './session.js';
 import { checkMount, type EmbedHandle, type EmbedOptions } from './embed-api.js';
+import { sessionGrant } from './embed-session.js';
 import { adoptStyles } from './styles.js';
 import type { Branding, SessionContext } from './types.js';
 
@@ -47,7 +48,7 @@ export function mount(target: Element | string, options: EmbedOptions, defaultBa
   return {
     setSession(session) {
       if (unmounted) return; // the room is gone: a late token must not bring it back into a detached element
-      keeper.replace(typeof session === 'string' ? { session_token: session } : session);
+      keeper.replace(sessionGrant(session, 'setSession'));
       render(null, container); // a fresh room: the one that lost its token has ended
       renderWith({});
     },

@@ -3,6 +3,7 @@ import { brandStyle } from '../../src/room/branding.js';
 import { Countdown, formatClock, formatDuration } from '../../src/room/countdown.js';
 import { noticeFor, TERMINAL } from '../../src/room/messages.js';
 import { refreshDelayMs, SessionKeeper, tokenClaims } from '../../src/room/session.js';
+import { sessionGrant } from '../../src/room/embed-session.js';
 
 /** An unsigned token with the given claims: the room reads claims, it never verifies (the service does). */
 const tokenWith = (claims: Record<string, unknown>) =>
@@ -185,5 +186,22 @@ describe('the session token keeper', () => {
       expect(events).toEqual([]);
       again.stop();
     });
+  });
+});
+
+describe('the session a page hands the embed', () => {
+  // Was a bug: `PrepEmbed.mount` and `setSession` took any object as the session (`{}`, or a failed mint's error
+  // body), and every call then went out without a token; the developer learnt of it from 401s, not at the mount.
+  it('is refused at once unless it holds a session_token string (checkMount and setSession ask sessionGrant)', () => {
+    for (const session of [{}, { error: { type: 'invalid_request_error', code: 'parameter_missing' } }, { session_token: 7 }, { session_token: '' }]) {
+      expect(() => sessionGrant(session, 'PrepEmbed.mount')).toThrow(/PrepEmbed\.mount needs a session: .*without session_token/);
+    }
+    expect(() => sessionGrant(42, 'PrepEmbed.mount')).toThrow(/got number/);
+    expect(() => sessionGrant(null, "setSession")).toThrow(/setSession needs a session: .*got null/);
+    expect(() => sessionGrant(undefined, 'setSession')).toThrow(/got undefined/);
+  });
+  it('takes the mint answer or its token', () => {
+    expect(sessionGrant({ session_token: 't1', refresh_after: 5 }, 'PrepEmbed.mount')).toEqual({ session_token: 't1', refresh_after: 5 });
+    expect(sessionGrant('t3', 'setSession')).toEqual({ session_token: 't3' });
   });
 });
