@@ -4,6 +4,7 @@ import { Countdown, formatClock, formatDuration } from '../../src/room/countdown
 import { noticeFor, TERMINAL } from '../../src/room/messages.js';
 import { refreshDelayMs, SessionKeeper, tokenClaims } from '../../src/room/session.js';
 import { sessionGrant } from '../../src/room/embed-session.js';
+import { Drafts, DRAFTS_KEPT_MS } from '../../src/room/drafts.js';
 
 /** An unsigned token with the given claims: the room reads claims, it never verifies (the service does). */
 const tokenWith = (claims: Record<string, unknown>) =>
@@ -203,5 +204,50 @@ describe('the session a page hands the embed', () => {
   it('takes the mint answer or its token', () => {
     expect(sessionGrant({ session_token: 't1', refresh_after: 5 }, 'PrepEmbed.mount')).toEqual({ session_token: 't1', refresh_after: 5 });
     expect(sessionGrant('t3', 'setSession')).toEqual({ session_token: 't3' });
+  });
+});
+
+describe('code drafts kept in the browser', () => {
+  // Was a bug: drafts were removed only when the room saw its session end; a tab closed before that left the
+  // candidate's code in localStorage for good (in a shared browser, for the next person to read).
+  let store: Record<string, string>;
+  beforeEach(() => {
+    store = {};
+    const storage = Object.create(null);
+    Object.defineProperties(storage, {
+      getItem: { value: (k: string) => (k in store ? store[k] : null) },
+      setItem: { value: (k: string, v: string) => void (store[k] = String(v), storage[k] = String(v)) },
+      removeItem: { value: (k: string) => void (delete store[k], delete storage[k]) },
+    });
+    vi.stubGlobal('localStorage', storage);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('go once nothing was written to them for longer than any session runs; the rest stay', () => {
+    const start = Date.parse('2026-11-01T09:00:00Z');
+    vi.useFakeTimers({ now: start });
+    try {
+      new Drafts('ses_old').save('two-sum', 'python', 'print(1)');
+      localStorage.setItem('prep.interview.iv_1.recording', '3'); // not a draft: another scheme, left alone
+      vi.setSystemTime(start + DRAFTS_KEPT_MS - 60_000);
+      new Drafts('ses_new').save('two-sum', 'python', 'print(2)');
+      expect(new Drafts('ses_old').load('two-sum', 'python')).toBe('print(1)'); // not yet
+      vi.setSystemTime(start + DRAFTS_KEPT_MS + 60_000);
+      const fresh = new Drafts('ses_new');
+      expect(Object.keys(store).filter((k) => k.startsWith('prep:ses_old:'))).toEqual([]);
+      expect(fresh.load('two-sum', 'python')).toBe('print(2)');
+      expect(store['prep.interview.iv_1.recording']).toBe('3');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('kept before they had a time are given one now, and go that long after', () => {
+    const start = Date.parse('2026-11-01T09:00:00Z');
+    localStorage.setItem('prep:ses_legacy:code:two-sum:python', 'print(0)');
+    Drafts.prune(start);
+    expect(store['prep:ses_legacy:code:two-sum:python']).toBe('print(0)');
+    Drafts.prune(start + DRAFTS_KEPT_MS + 1);
+    expect(Object.keys(store)).toEqual([]);
   });
 });
