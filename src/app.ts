@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { isUtf8 } from 'node:buffer';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { App } from './app-types.js';
@@ -77,10 +78,16 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
   // Bodies are JSON only: anything else answers 400 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   // A body-less POST sent with Content-Type: application/json (many HTTP libraries always set it) has no body, not
-  // malformed JSON; anything else is Fastify's own parser (prototype poisoning refused).
+  // malformed JSON; anything else is Fastify's own parser (prototype poisoning refused). JSON is UTF-8 (RFC 8259):
+  // bytes that are not are refused, not decoded to U+FFFD and stored as something the client never sent.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => (body === '' ? done(null, undefined) : json(request, body as string, done)));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    if (!isUtf8(bytes)) return done(new ApiError('invalid_json', { message: 'The request body is not valid UTF-8.' }), undefined);
+    return json(request, bytes.toString('utf8'), done);
+  });
   // An operation that takes a body accepts no body at all as an empty object (attached only where a body schema is).
   const emptyBody = (request: { body: unknown }, _reply: unknown, done: () => void) => {
     if (request.body === undefined) request.body = {};

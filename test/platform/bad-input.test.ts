@@ -122,6 +122,21 @@ describe('unpaired surrogates', () => {
   });
 });
 
+// Was a bug: bytes that are not UTF-8 in a JSON body were decoded to U+FFFD and stored ("A\xff\xfe" saved as "A\ufffd\ufffd").
+describe('JSON bodies that are not UTF-8', () => {
+  it('are refused with 400 invalid_json, and nothing is stored', async () => {
+    const body = Buffer.concat([Buffer.from('{"email":"bytes@example.com","name":"A'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const res = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers: { ...bearer(key()), 'content-type': 'application/json' }, payload: body });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
+    expect((await kit.call('GET', '/v1/candidates?email=bytes@example.com', { key: key() })).body.data).toEqual([]);
+    // UTF-8 beyond ASCII is text like any other.
+    const ok = await h.app.inject({ method: 'POST', url: '/v1/candidates', headers: { ...bearer(key()), 'content-type': 'application/json' }, payload: Buffer.from('{"email":"bytes@example.com","name":"Zoë 😀"}') });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().name).toBe('Zoë 😀');
+  });
+});
+
 describe('requests refused before they reach the API', () => {
   let port: number;
   beforeAll(async () => {
