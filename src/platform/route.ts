@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { App } from '../app-types.js';
 import type { SubjectKind } from '../db/schema.js';
 import { tenantOf, type AuthKind, type KeyAuth, type ModuleName, type RateClass } from './context.js';
@@ -34,6 +34,7 @@ const SECURITY: Record<AuthKind, Array<Record<string, string[]>>> = {
 };
 
 const ERROR_REF = { $ref: 'Error#' };
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 /**
  * The one way to describe an operation: its schemas plus the metadata the platform hooks
@@ -44,7 +45,7 @@ export function operation<S extends FastifySchema & { response: Record<number, u
   const statuses = new Set<number>(meta.errors ?? []);
   if (meta.auth !== 'none') statuses.add(401).add(429);
   if (meta.auth === 'secret' || meta.auth === 'session') statuses.add(403);
-  if (schema.body || schema.querystring || schema.params) statuses.add(400);
+  statuses.add(400); // every operation validates its query at least (below)
   if (schema.params) statuses.add(404);
   if (meta.idempotent) statuses.add(409);
   statuses.add(500);
@@ -52,6 +53,8 @@ export function operation<S extends FastifySchema & { response: Record<number, u
   return {
     schema: {
       ...schema,
+      // An operation without query parameters takes none: an unknown one is refused (parameter_unknown), not ignored.
+      ...(schema.querystring ? {} : ({ querystring: NO_QUERY } as object)),
       operationId: meta.id,
       tags: [meta.tag],
       summary: meta.summary,

@@ -137,6 +137,23 @@ describe('JSON bodies that are not UTF-8', () => {
   });
 });
 
+// Was a bug: an operation that declares no query parameters ignored any it was sent (`GET /v1/usage?foo=1` was 200,
+// `POST /v1/candidates?dry_run=true` created the candidate); operations with query parameters refused unknown ones.
+describe('query parameters on operations that take none', () => {
+  it('are refused with 400 parameter_unknown naming the parameter, before the operation does any work', async () => {
+    const candidate = await kit.call('POST', '/v1/candidates', { key: key(), body: { email: 'query@example.com', name: 'Ada' } });
+    for (const [method, url] of [['GET', '/v1/usage?foo=1'], ['GET', `/v1/candidates/${candidate.body.id}?expand=all`], ['GET', '/v1/health?foo=1']] as const) {
+      const res = await kit.call(method, url, { key: key() });
+      expect(res.status, `${url}: ${res.raw}`).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'parameter_unknown', param: url.split('?')[1]!.split('=')[0] });
+    }
+    const created = await kit.call('POST', '/v1/candidates?dry_run=true', { key: key(), body: { email: 'dry@example.com', name: 'Ada' } });
+    expect(created.body.error, created.raw).toMatchObject({ code: 'parameter_unknown', param: 'dry_run' });
+    expect((await kit.call('GET', '/v1/candidates?email=dry@example.com', { key: key() })).body.data).toEqual([]);
+    expect((await kit.call('GET', '/v1/usage', { key: key() })).status).toBe(200);
+  });
+});
+
 describe('requests refused before they reach the API', () => {
   let port: number;
   beforeAll(async () => {
