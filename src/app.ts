@@ -93,8 +93,20 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
     if (request.body === undefined) request.body = {};
     done();
   };
+  // An operation that takes no body refuses one with fields (or one that is not an object), as an operation with a
+  // body refuses unknown fields: `{}` and no body at all are accepted.
+  const noBody = (request: { body: unknown }, _reply: unknown, done: (error?: Error) => void) => {
+    const body = request.body;
+    if (body === undefined || (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return done();
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return done(new ApiError('parameter_invalid', { message: 'This operation takes no request body; send none, or {}.' }));
+    }
+    const param = Object.keys(body)[0]!;
+    return done(new ApiError('parameter_unknown', { param, message: `Received unknown parameter: ${param}. This operation takes no request body.` }));
+  };
   app.addHook('onRoute', (route) => {
     if (route.schema?.body) route.preValidation = [...[route.preValidation ?? []].flat(), emptyBody];
+    else if ((route.config as { auth?: string } | undefined)?.auth !== undefined) route.preValidation = [...[route.preValidation ?? []].flat(), noBody];
   });
   app.addHook('preHandler', async (request) => {
     const refused = unstorableValue([['', request.params], ['', request.query], ['', request.body]]);

@@ -154,6 +154,27 @@ describe('query parameters on operations that take none', () => {
   });
 });
 
+// Was a bug: an operation that takes no body ignored one (`POST /v1/sessions/refresh` with `null`, `123` or
+// `{"extend":true}` minted a session; a cancel with `{"reason":…}` cancelled), while operations with a body refuse
+// unknown fields.
+describe('bodies sent to operations that take none', () => {
+  it('are refused with 400 (parameter_unknown naming the field), and the operation does nothing; {} is still no body', async () => {
+    const s = await kit.session(key(), 'foundations-practice-set', { start: false });
+    const json = { ...bearer(key()), 'content-type': 'application/json' };
+    for (const [payload, code, param] of [['{"reason":"typo"}', 'parameter_unknown', 'reason'], ['null', 'parameter_invalid', null], ['[1]', 'parameter_invalid', null], ['"x"', 'parameter_invalid', null]] as const) {
+      const res = await h.app.inject({ method: 'POST', url: `/v1/coding-sessions/${s.id}/cancel`, headers: json, payload });
+      expect(res.statusCode, `${payload}: ${res.body}`).toBe(400);
+      expect(res.json().error).toMatchObject({ code, param });
+    }
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: key() })).body.status).toBe('assigned');
+    const refresh = await kit.call('POST', '/v1/sessions/refresh', { token: s.token, body: { extend: true } });
+    expect(refresh.body.error, refresh.raw).toMatchObject({ code: 'parameter_unknown', param: 'extend' });
+    expect((await kit.call('POST', '/v1/sessions/refresh', { token: s.token, body: {} })).status).toBe(201);
+    const cancelled = await h.app.inject({ method: 'POST', url: `/v1/coding-sessions/${s.id}/cancel`, headers: json, payload: '{}' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+  });
+});
+
 describe('requests refused before they reach the API', () => {
   let port: number;
   beforeAll(async () => {
