@@ -14,6 +14,11 @@ export function parseOrigin(raw: string, param = 'origin'): string {
   if (raw.length > 255 || !SHAPE.test(raw)) {
     throw new ApiError('invalid_origin', { param, message: 'An origin is scheme://host[:port], with no path, query or credentials (e.g. https://app.example.com).' });
   }
+  // A port is 1–65535: the URL parser takes "host:" as no port and keeps port 0, which no browser sends.
+  const port = /:(\d*)$/.exec(raw)?.[1];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535)) {
+    throw new ApiError('invalid_origin', { param, message: 'An origin\'s port is a number from 1 to 65535.' });
+  }
   let url: URL;
   try {
     url = new URL(raw);

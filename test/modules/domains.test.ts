@@ -123,6 +123,9 @@ describe('POST /v1/domains', () => {
       '//app.acme.test',
       'https://',
       'https://app.acme.test:99999',
+      'https://app.acme.test:', // an empty port (was stored as https://app.acme.test)
+      'http://localhost:0', // no browser sends port 0
+      'https://[::1]:',
       ' https://app.acme.test',
       'https://app .acme.test',
       'https://*.acme.test', // no wildcards
