@@ -28,6 +28,7 @@ function fromValidation(error: FastifyError): ApiError {
     return new ApiError('parameter_missing', { param, message: `Missing required ${where}: ${param}.` });
   }
   if (issue.keyword === 'additionalProperties') {
+    if (param === null) return new ApiError('parameter_unknown', { message: `Received a ${where} with no name.` }); // `?=1`
     return new ApiError('parameter_unknown', { param, message: `Received unknown ${where}: ${param}.` });
   }
   if (param === 'starting_after' && error.validationContext === 'querystring') {

@@ -152,6 +152,15 @@ describe('query parameters on operations that take none', () => {
     expect((await kit.call('GET', '/v1/candidates?email=dry@example.com', { key: key() })).body.data).toEqual([]);
     expect((await kit.call('GET', '/v1/usage', { key: key() })).status).toBe(200);
   });
+  // Was a bug: `?=1` was refused as "Received unknown query parameter: null." (`param: null`).
+  it('a parameter with no name is refused as one', async () => {
+    for (const url of ['/v1/usage?=1', '/v1/candidates?=x']) {
+      const res = await kit.call('GET', url, { key: key() });
+      expect(res.status, res.raw).toBe(400);
+      expect(res.body.error.code).toBe('parameter_unknown');
+      expect(res.body.error.message).toBe('Received a query parameter with no name.');
+    }
+  });
 });
 
 // Was a bug: an operation that takes no body ignored one (`POST /v1/sessions/refresh` with `null`, `123` or
