@@ -162,11 +162,15 @@ static int outer(int argc, char **argv) {
  *     unmapped, in no process's resident memory;
  *   io_uring_setup, io_uring_enter, io_uring_register: a large kernel surface no program here needs (container
  *     runtimes' default profiles deny it too), whose queued work runs in kernel threads outside the step's accounting;
- *   every syscall of another ABI (x32, i386 through int 0x80), whose numbers differ.
+ *   every syscall of another ABI (x32, i386 through int 0x80), whose numbers differ;
+ *   socket of any family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK, the ones the network namespace isolates:
+ *     AF_VSOCK is in no namespace, and on a virtual machine it reaches the hypervisor host's services.
  * Each check is followed by its own return, so no jump offset has to be counted by hand.
  */
 #define DENY_ERRNO BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 #define DENY_NR(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), DENY_ERRNO
+#define ALLOW_ARG(value) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), 0, 1), ALLOW
 
 static void deny_syscalls(void) {
   struct sock_filter filter[] = {
@@ -184,7 +188,14 @@ static void deny_syscalls(void) {
     DENY_NR(__NR_io_uring_setup),
     DENY_NR(__NR_io_uring_enter),
     DENY_NR(__NR_io_uring_register),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0), /* not socket: allowed */
+    ALLOW,
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])), /* the family: an int, the low word (both ABIs here are little-endian) */
+    ALLOW_ARG(AF_UNIX),
+    ALLOW_ARG(AF_INET),
+    ALLOW_ARG(AF_INET6),
+    ALLOW_ARG(AF_NETLINK),
+    DENY_ERRNO,
   };
   struct sock_fprog program = { sizeof filter / sizeof filter[0], filter };
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) {
