@@ -99,10 +99,24 @@ static void reap_uid(long long uid, long long gid) {
   }
 }
 
+/*
+ * Closes every descriptor above `last`: the service may have been started holding some not close-on-exec (a log file,
+ * a supervisor's socket), and each would go on through bubblewrap into the program, readable as the slot's uid.
+ */
+static void close_above(int last) {
+#ifdef __NR_close_range
+  if (syscall(__NR_close_range, (unsigned)last + 1, ~0U, 0) == 0) return;
+#endif
+  long max = sysconf(_SC_OPEN_MAX);
+  for (long fd = last + 1; fd < (max > 0 && max < 1048576 ? max : 1048576); fd++) close((int)fd);
+}
+
 static int outer(int argc, char **argv) {
   if (argc < 7 || strcmp(argv[5], "--") != 0) return 125;
   int stats_fd = (int)arg(argv[2]);
   long long uid = arg(argv[3]), gid = arg(argv[4]);
+  /* stdin, stdout, stderr, the stats pipe, the artifact pipe, the inner launcher's image (runner.ts): no more. */
+  close_above(5);
 
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   prctl(PR_SET_CHILD_SUBREAPER, 1);

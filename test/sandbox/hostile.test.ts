@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -316,6 +317,30 @@ attempt('write-home', lambda: open('prep-ok.txt', 'w').write('fine'))
     expect(lines['write-home']).toContain('OK');
     expect(r.stdout).not.toContain(MARKER);
     expect(readFileSync(canary, 'utf8')).toBe('untouched\n');
+  });
+
+  // Was a bug: a descriptor the service inherited without close-on-exec (from a shell, a supervisor: a log file, a
+  // socket-activated listener) went on into every run: a program read a root-only file through one.
+  it('inherits no descriptor the service was started with', async () => {
+    const secret = path.join(dir, 'root-only.txt');
+    writeFileSync(secret, `root only ${MARKER}\n`);
+    chmodSync(secret, 0o600);
+    const script = `
+import { loadConfig } from './dist/config.js';
+import { createSandbox } from './dist/sandbox/sandbox.js';
+const config = loadConfig({ PREP_SANDBOX_DIR: ${JSON.stringify(path.join(os.tmpdir(), 'prep-test-sandbox'))}, PREP_SANDBOX_SLOTS: '1', PREP_SANDBOX_UID_BASE: '312000' });
+const source = "import os\\nfor fd in sorted(int(f) for f in os.listdir('/proc/self/fd')):\\n    try: print(fd, os.read(fd, 200) if fd > 4 else '')\\n    except OSError as e: print(fd, e.strerror)\\n";
+const run = await createSandbox(config.sandbox).execute({ language: 'python', source, comparator: 'exact', priority: 'batch',
+  limits: { timeLimitMs: 2000, memoryLimitMb: 64 }, cases: [{ name: 'stdin', input: '' }] });
+process.stdout.write(run.cases[0].stdout);
+process.exit(0);
+`;
+    // As a service started as \`prep serve 100<file\` would be: fd 100 open, not close-on-exec (Node itself marks only
+    // the lowest descriptors close-on-exec at its start).
+    const out = execFileSync('/bin/bash', ['-c', 'exec 100<"$1"; exec "$2" --input-type=module -e "$3"', 'bash', secret, process.execPath, script], { encoding: 'utf8', timeout: 20_000 });
+    expect(out).toMatch(/^0 /);
+    expect(out).not.toContain(MARKER);
+    expect(out.trim().split('\n').map((l) => Number(l.split(' ')[0]))).toEqual([0, 1, 2, 3, 4]); // 3: the listing's own
   });
 
   it('printenv shows none of the service\'s environment', async () => {
