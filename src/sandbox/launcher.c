@@ -328,12 +328,16 @@ static struct usage_sample sample_namespace(void) {
     char *rest = strrchr(buf, ')');
     if (!rest) continue;
     unsigned long long utime = 0, stime = 0;
+    long long cutime = 0, cstime = 0;
     long rss_pages = 0;
     /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime priority
-       nice threads itrealvalue starttime vsize rss */
-    if (sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %*d %*d %*u %*u %ld",
-               &utime, &stime, &rss_pages) != 3) continue;
-    total.cpu_ms += (long long)((utime + stime) * 1000 / (unsigned long long)ticks);
+       nice threads itrealvalue starttime vsize rss. cutime and cstime: the children it waited for, gone from /proc
+       (their time is counted once: in pid 1's RUSAGE_CHILDREN only when this process is reaped in turn). */
+    if (sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld %*d %*d %*d %*d %*u %*u %ld",
+               &utime, &stime, &cutime, &cstime, &rss_pages) != 5) continue;
+    if (cutime < 0) cutime = 0;
+    if (cstime < 0) cstime = 0;
+    total.cpu_ms += (long long)((utime + stime + (unsigned long long)cutime + (unsigned long long)cstime) * 1000 / (unsigned long long)ticks);
     total.rss_kb += rss_pages * page_kb;
   }
   closedir(proc);

@@ -115,6 +115,27 @@ describe('hostile code', () => {
     expect(r.case!.timeMs).toBeGreaterThanOrEqual(1000);
   });
 
+  // Was a bug: a child's CPU time moves into its parent's cutime when the parent waits for it, and the sampling read
+  // utime and stime only: a run of 1 s that ran its work in short children, one after another, ran for its whole wall
+  // clock (7 s), caught only by the total at the end.
+  it('stops a run at its CPU time when its work is done in children it waits for', async () => {
+    const r = await py([
+      'import os, time',
+      'for i in range(40):',
+      '    pid = os.fork()',
+      '    if pid == 0:',
+      '        t = time.process_time()',
+      '        while time.process_time() - t < 0.15: pass',
+      '        os._exit(0)',
+      '    os.waitpid(pid, 0)',
+      "print('done')",
+    ].join('\n'), { limits: { timeLimitMs: 1000, memoryLimitMb: 128 } });
+    expect(r.case!.verdict).toBe('TIME_LIMIT_EXCEEDED');
+    expect(r.stdout).not.toContain('done');
+    expect(r.case!.wallMs).toBeLessThan(2500);
+    expect(r.case!.timeMs).toBeLessThan(1500);
+  });
+
   it('holds the memory of every process of the run to the memory limit together', async () => {
     const r = await py([
       'import os, time',
