@@ -54,6 +54,8 @@ export interface Config {
     dir: string;
     /** Longest a `run` request waits for a free slot before answering 429 capacity_unavailable. */
     queueWaitMs: number;
+    /** Directories no sandbox may show (the data and storage directories): code execution is refused if one would be. */
+    privateDirs: string[];
   };
   /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
   model: { baseUrl: string; name: string; apiKey: string | null; timeoutMs: number; concurrency: number } | null;
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       uidBase: integer(env, 'PREP_SANDBOX_UID_BASE', 200_000, 1000, 4_000_000_000),
       dir: path.resolve(env.PREP_SANDBOX_DIR?.trim() || path.join(dataDir, 'sandbox')),
       queueWaitMs: integer(env, 'PREP_SANDBOX_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+      privateDirs: [dataDir, path.resolve(env.PREP_STORAGE_DIR?.trim() || path.join(dataDir, 'files'))],
     },
     storage: {
       dir: path.resolve(env.PREP_STORAGE_DIR?.trim() || path.join(dataDir, 'files')),

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 
 /** Limits of one step (a compile or one run). */
 export interface StepLimits {
@@ -97,6 +98,33 @@ function systemMounts(): string[] {
 }
 
 let mounts: string[] | null = null;
+
+/** A path with its symlinks resolved as far as it exists (the rest, not made yet, appended as given). */
+function realPath(file: string): string {
+  const rest: string[] = [];
+  for (let dir = path.resolve(file); ; dir = path.dirname(dir)) {
+    try {
+      return path.join(realpathSync(dir), ...rest.reverse());
+    } catch {
+      if (dir === path.dirname(dir)) return path.resolve(file);
+      rest.push(path.basename(dir));
+    }
+  }
+}
+
+/** The host directory (or file) through which `file` would be shown inside every sandbox; null: it is not. */
+export function shownInside(file: string): string | null {
+  mounts ??= systemMounts();
+  const real = realPath(file);
+  for (let i = 0; i < mounts.length; i++) {
+    if (mounts[i] !== '--ro-bind' && mounts[i] !== '--ro-bind-try') continue;
+    const source = mounts[i + 1]!;
+    const shown = realPath(source);
+    if (real === shown || real.startsWith(shown.endsWith('/') ? shown : `${shown}/`)) return source;
+    i += 2;
+  }
+  return null;
+}
 
 /**
  * A sandbox made ahead of its step: bubblewrap has built the namespaces and mounts, and the inner launcher

@@ -3,7 +3,8 @@ import { head } from '../platform/text.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
-import { runIn, runStep, warmSandbox, type Launcher, type SlotIdentity, type StepFile, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
+import { fileURLToPath } from 'node:url';
+import { runIn, runStep, shownInside, warmSandbox, type Launcher, type SlotIdentity, type StepFile, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
 import { SlotPool, type Priority } from './slots.js';
 import { executionVerdict, type RunVerdict } from './verdicts.js';
 
@@ -91,6 +92,9 @@ export interface SandboxStatus {
   languages: Language[];
 }
 
+/** The service's directory: two levels up from src/sandbox/ or dist/sandbox/. */
+const SERVICE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 /** This process's slots: each its own uid (and gid), base + (pid mod 65536) * 64 + slot. */
 export function slotIdentities(config: Pick<Config['sandbox'], 'uidBase' | 'slots'>): SlotIdentity[] {
   const first = config.uidBase + (process.pid % 65_536) * 64;
@@ -109,6 +113,13 @@ export function createSandbox(config: Config['sandbox']) {
   async function probe(): Promise<SandboxStatus> {
     if (!root) {
       return { available: false, reason: 'code execution needs the service to start as root: each slot drops to its own unprivileged uid', languages: [] };
+    }
+    // The service's own directory (its code, the catalogue's hidden cases) and its data must be out of every sandbox's sight.
+    for (const dir of [...config.privateDirs, SERVICE_ROOT]) {
+      const through = shownInside(dir);
+      if (through) {
+        return { available: false, reason: `code execution is refused: ${dir} would be readable in every sandbox (${through} is shown inside); move it out of the system directories`, languages: [] };
+      }
     }
     let launcher: Launcher;
     try {

@@ -364,6 +364,18 @@ process.exit(0);
     expect(out.trim().split('\n').map((l) => Number(l.split(' ')[0]))).toEqual([0, 1, 2, 3, 4]); // 3: the listing's own
   });
 
+  // Was a bug: /usr is shown in every sandbox, and nothing checked where the service keeps its data: with the data
+  // directory under it (say /usr/local/var/prep) every run could read the database (0644) and the uploaded files.
+  it('refuses to run code when the data directory, the files or the service itself would be visible inside', async () => {
+    const placements: Array<Record<string, string>> = [{ PREP_DATA_DIR: '/usr/local/var/prep-hostile-test' }, { PREP_STORAGE_DIR: '/usr/share/prep-hostile-test/files' }];
+    for (const env of placements) {
+      const exposed = testSandbox({ PREP_SANDBOX_UID_BASE: '313000', ...env });
+      const status = await exposed.status();
+      expect(status.available, JSON.stringify(env)).toBe(false);
+      expect(status.reason).toContain(Object.values(env)[0]);
+    }
+  });
+
   it('printenv shows none of the service\'s environment', async () => {
     const r = await runOnce(sandbox, 'bash', 'printenv\n');
     expect(r.stdout).not.toContain(MARKER);
