@@ -131,7 +131,6 @@ static int outer(int argc, char **argv) {
   if (pid == 0) {
     sigprocmask(SIG_SETMASK, &old, NULL);
     setpgid(0, 0);
-    if (setpriority(PRIO_PROCESS, 0, 10) != 0) { /* best effort */ }
     limit(RLIMIT_CORE, 0, 0);
     if (become(uid, gid) != 0) { perror("prep-launch: setuid"); _exit(126); }
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a credential change cleared it */
@@ -441,6 +440,8 @@ static int inner(int argc, char **argv) {
     limit(RLIMIT_NOFILE, (rlim_t)job.nofile, (rlim_t)job.nofile);
     limit(RLIMIT_NPROC, (rlim_t)job.nproc, (rlim_t)job.nproc);
     limit(RLIMIT_CORE, 0, 0);
+    /* Below this launcher (nice 0), whose sampling must not wait behind the program's busy processes. */
+    if (setpriority(PRIO_PROCESS, 0, 10) != 0) { /* best effort */ }
     deny_syscalls();
     execv(job.argv[0], job.argv);
     perror("prep-launch: exec");

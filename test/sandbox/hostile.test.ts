@@ -153,6 +153,33 @@ describe('hostile code', () => {
     expect(r.case!.memoryKb).toBeGreaterThan(64 * 1024);
   });
 
+  // Was a bug: the sampling launcher ran at the program's nice 10, one among its 60 busy processes, and was scheduled
+  // late: a 64 MB run of 60 processes allocating at once was seen at 250–870 MB before it was stopped (now 65–105).
+  it('samples ahead of the program (which runs at nice 10), so many processes allocating at once are stopped early', async () => {
+    const nice = await py("import os\nprint(open('/proc/1/stat').read().rsplit(')', 1)[1].split()[16], os.nice(0))\n");
+    expect(nice.stdout.trim()).toBe('0 10'); // the launcher, the program
+    const r = await runOnce(sandbox, 'c', `#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+  int go[2];
+  if (pipe(go) != 0) return 1;
+  for (int k = 0; k < 60; k++) {
+    if (fork() == 0) {
+      char c;
+      close(go[1]);
+      read(go[0], &c, 1); /* all start together, when the parent closes the pipe */
+      for (;;) { char *p = malloc(1 << 20); if (!p) pause(); memset(p, 1, 1 << 20); }
+    }
+  }
+  close(go[1]);
+  for (;;) pause();
+}
+`, { limits: { timeLimitMs: 2000, memoryLimitMb: 64 } });
+    expect(r.case!.verdict).toBe('MEMORY_LIMIT_EXCEEDED');
+    expect(r.case!.memoryKb).toBeLessThan(256 * 1024);
+  });
+
   // Was a bug: data queued in sockets is kernel memory no process's resident memory shows: 60 processes of a run with
   // 256 MB held 1.6 GB in socket pairs.
   it('counts data held in its sockets against the memory limit', async () => {
