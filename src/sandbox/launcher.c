@@ -175,6 +175,9 @@ static int outer(int argc, char **argv) {
  *     unmapped, in no process's resident memory;
  *   io_uring_setup, io_uring_enter, io_uring_register: a large kernel surface no program here needs (container
  *     runtimes' default profiles deny it too), whose queued work runs in kernel threads outside the step's accounting;
+ *   perf_event_open, userfaultfd: open to any uid on common settings (perf_event_paranoid 2, user-mode-only faults),
+ *     two of the kernel's most used exploit primitives (a side channel; a race window held open), needed by no program
+ *     here (container runtimes deny both);
  *   every syscall of another ABI (x32, i386 through int 0x80), whose numbers differ;
  *   socket of any family but AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK, the ones the network namespace isolates:
  *     AF_VSOCK is in no namespace, and on a virtual machine it reaches the hypervisor host's services.
@@ -201,6 +204,8 @@ static void deny_syscalls(void) {
     DENY_NR(__NR_io_uring_setup),
     DENY_NR(__NR_io_uring_enter),
     DENY_NR(__NR_io_uring_register),
+    DENY_NR(__NR_perf_event_open),
+    DENY_NR(__NR_userfaultfd),
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0), /* not socket: allowed */
     ALLOW,
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])), /* the family: an int, the low word (both ABIs here are little-endian) */

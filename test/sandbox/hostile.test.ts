@@ -275,6 +275,23 @@ print('io_uring', fd, ctypes.get_errno())
     expect(r.stdout.trim()).toBe('io_uring -1 1'); // EPERM
   });
 
+  // Hardening: perf_event_open and userfaultfd are open to any uid here (perf_event_paranoid 2, user-mode-only faults)
+  // and are two of the kernel's most used exploit primitives; no program here needs them (container runtimes deny both).
+  it('cannot open perf events or a userfaultfd', async () => {
+    const r = await runOnce(sandbox, 'python', `import ctypes, struct
+libc = ctypes.CDLL(None, use_errno=True)
+attr = ctypes.create_string_buffer(128)
+struct.pack_into('IIQ', attr, 0, 1, 128, 1)  # PERF_TYPE_SOFTWARE, size, PERF_COUNT_SW_TASK_CLOCK
+struct.pack_into('Q', attr, 40, 0x60)  # exclude_kernel, exclude_hv
+fd = libc.syscall(298, attr, 0, -1, -1, 0)  # perf_event_open, this process
+print('perf', fd, ctypes.get_errno())
+fd = libc.syscall(323, 0o2000000 | 1)  # userfaultfd(O_CLOEXEC | UFFD_USER_MODE_ONLY)
+print('userfaultfd', fd, ctypes.get_errno())
+`);
+    expect(r.case!.verdict).toBe('COMPLETED');
+    expect(r.stdout.trim().split('\n')).toEqual(['perf -1 1', 'userfaultfd -1 1']); // EPERM
+  });
+
   // Was a bug: a network namespace isolates only its own families. AF_VSOCK is not among them: on a virtual machine a
   // run opened a vsock socket and its connect to the hypervisor host (CID 2) was answered (a reset from an unused port).
   it('can open sockets of the namespaced families only (no vsock to the hypervisor host)', async () => {
