@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** Limits of one step (a compile or one run). */
@@ -127,6 +127,22 @@ export function shownInside(file: string): string | null {
 }
 
 /**
+ * Mounts that hide, inside every sandbox, the directories of `dirs` a system mount would show (a service installed
+ * under /usr, its data there): an empty, read-only tmpfs over each. A directory not made yet is made now, as the
+ * service would make it later: made after the sandboxes' mounts, it would be shown through /usr. Throws when it
+ * cannot be made.
+ */
+export function hidingMounts(dirs: string[]): string[] {
+  const args: string[] = [];
+  for (const dir of new Set(dirs.map(realPath))) {
+    if (!shownInside(dir)) continue;
+    mkdirSync(dir, { recursive: true });
+    args.push('--size', '4096', '--tmpfs', dir, '--remount-ro', dir);
+  }
+  return args;
+}
+
+/**
  * A sandbox made ahead of its step: bubblewrap has built the namespaces and mounts, and the inner launcher
  * waits on stdin for the job. Making it is most of a step's cost, so a slot keeps the next one ready.
  * Used once.
@@ -147,12 +163,12 @@ export interface WarmSandbox {
  * unprivileged uid. The program will be pid 2 of its namespace, under pid 1 (the inner launcher): when
  * either ends, anything left behind is killed with the namespace.
  */
-export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null): WarmSandbox {
+export function warmSandbox(launcher: Launcher, slot: SlotIdentity | null, hidden: readonly string[] = []): WarmSandbox {
   mounts ??= systemMounts();
   const args = [
     // No user namespace of the program's own: root in one, it could mount a tmpfs of no size no limit here sees.
     '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1',
-    ...mounts,
+    ...mounts, ...hidden,
     '--proc', '/proc', '--dev', '/dev',
     // bubblewrap's /dev is a tmpfs with no size (half the host's RAM), owned by the sandbox's user: /dev/shm gets a
     // capped one and /dev itself is made read-only. Its devpts is hidden under an empty read-only tmpfs: the host has
@@ -280,8 +296,8 @@ export async function runIn(warm: WarmSandbox, request: StepRequest): Promise<St
 }
 
 /** One step in a sandbox made for it (no warm one at hand). */
-export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest): Promise<StepResult> {
-  return runIn(warmSandbox(launcher, slot), request);
+export function runStep(launcher: Launcher, slot: SlotIdentity | null, request: StepRequest, hidden: readonly string[] = []): Promise<StepResult> {
+  return runIn(warmSandbox(launcher, slot, hidden), request);
 }
 
 /** Collects a stream up to a cap (set when the step starts); past it, `onOverflow` runs once. */

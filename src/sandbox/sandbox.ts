@@ -4,7 +4,7 @@ import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
 import { launcherBinary } from './launcher.js';
 import { fileURLToPath } from 'node:url';
-import { runIn, runStep, shownInside, warmSandbox, type Launcher, type SlotIdentity, type StepFile, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
+import { hidingMounts, runIn, runStep, warmSandbox, type Launcher, type SlotIdentity, type StepFile, type StepLimits, type StepRequest, type StepResult, type WarmSandbox } from './runner.js';
 import { SlotPool, type Priority } from './slots.js';
 import { executionVerdict, type RunVerdict } from './verdicts.js';
 
@@ -109,17 +109,19 @@ export function createSandbox(config: Config['sandbox']) {
   const root = process.getuid?.() === 0;
   const pool = new SlotPool(slotIdentities(config));
   let statusPromise: Promise<SandboxStatus> | null = null;
+  /** The mounts hiding the service's directories that a system mount shows (set by the probe, before any step). */
+  let hidden: string[] = [];
 
   async function probe(): Promise<SandboxStatus> {
     if (!root) {
       return { available: false, reason: 'code execution needs the service to start as root: each slot drops to its own unprivileged uid', languages: [] };
     }
-    // The service's own directory (its code, the catalogue's hidden cases) and its data must be out of every sandbox's sight.
-    for (const dir of [...config.privateDirs, SERVICE_ROOT]) {
-      const through = shownInside(dir);
-      if (through) {
-        return { available: false, reason: `code execution is refused: ${dir} would be readable in every sandbox (${through} is shown inside); move it out of the system directories`, languages: [] };
-      }
+    // The service's own directory (its code, the catalogue's hidden cases) and its data must be out of every sandbox's
+    // sight: under /usr (a global npm install, /usr/src/app, /usr/local/var/prep) each is hidden under an empty tmpfs.
+    try {
+      hidden = hidingMounts([...config.privateDirs, SERVICE_ROOT]);
+    } catch (error) {
+      return { available: false, reason: `code execution is refused: a directory of the service under /usr could not be hidden from the sandboxes (${(error as Error).message})`, languages: [] };
     }
     let launcher: Launcher;
     try {
@@ -129,7 +131,7 @@ export function createSandbox(config: Config['sandbox']) {
     }
     const check = await runStep(launcher, pool.identities[0]!, {
       argv: ['/usr/bin/true'], files: [], limits: { ...COMPILE_LIMITS, cpuMs: 2000, wallMs: 5000, addressSpaceMb: 256, processes: 16 },
-    });
+    }, hidden);
     if (check.launchError || check.exitCode !== 0) {
       const why = check.launchError ?? check.stderr.toString('utf8').trim();
       return { available: false, reason: `bubblewrap could not start a sandbox (install the bubblewrap package): ${why}`, languages: [] };
@@ -141,14 +143,14 @@ export function createSandbox(config: Config['sandbox']) {
   const warm = new Map<number, WarmSandbox>();
 
   function prepare(launcher: Launcher, slot: SlotIdentity): void {
-    warm.set(slot.uid, warmSandbox(launcher, slot));
+    warm.set(slot.uid, warmSandbox(launcher, slot, hidden));
   }
 
   /** One step on a slot: in its warm sandbox when there is one, and the next one is made straight after. */
   async function step(launcher: Launcher, slot: SlotIdentity, request: StepRequest): Promise<StepResult> {
     let sandbox = warm.get(slot.uid);
     warm.delete(slot.uid);
-    if (!sandbox || sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) sandbox = warmSandbox(launcher, slot);
+    if (!sandbox || sandbox.child.exitCode !== null || sandbox.child.signalCode !== null) sandbox = warmSandbox(launcher, slot, hidden);
     try {
       return await runIn(sandbox, request);
     } finally {

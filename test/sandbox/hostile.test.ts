@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdtempSync, chmodSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdtempSync, chmodSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -410,14 +410,32 @@ process.exit(0);
   });
 
   // Was a bug: /usr is shown in every sandbox, and nothing checked where the service keeps its data: with the data
-  // directory under it (say /usr/local/var/prep) every run could read the database (0644) and the uploaded files.
-  it('refuses to run code when the data directory, the files or the service itself would be visible inside', async () => {
-    const placements: Array<Record<string, string>> = [{ PREP_DATA_DIR: '/usr/local/var/prep-hostile-test' }, { PREP_STORAGE_DIR: '/usr/share/prep-hostile-test/files' }];
-    for (const env of placements) {
-      const exposed = testSandbox({ PREP_SANDBOX_UID_BASE: '313000', ...env });
-      const status = await exposed.status();
-      expect(status.available, JSON.stringify(env)).toBe(false);
-      expect(status.reason).toContain(Object.values(env)[0]);
+  // directory under it (say /usr/local/var/prep) every run could read the database (0644) and the uploaded files; a
+  // service installed there (a global npm install, /usr/src/app) showed its catalogue's hidden cases the same way.
+  it('hides the data directory and the files when they are under /usr, and runs code', async () => {
+    const dataDir = mkdtempSync('/usr/local/share/prep-hostile-test-');
+    const storageDir = path.join(dataDir.replace('/usr/local/share/', '/usr/share/'), 'files'); // not made yet
+    try {
+      writeFileSync(path.join(dataDir, 'prep.sqlite'), MARKER);
+      chmodSync(path.join(dataDir, 'prep.sqlite'), 0o644);
+      const exposed = testSandbox({ PREP_SANDBOX_UID_BASE: '313000', PREP_DATA_DIR: dataDir, PREP_STORAGE_DIR: storageDir });
+      expect(await exposed.status()).toMatchObject({ available: true });
+      writeFileSync(path.join(storageDir, 'upload.pdf'), MARKER); // made by the probe, before any sandbox
+      const r = await runOnce(exposed, 'python', [
+        'import os, sys',
+        'for d in sys.argv[1:] or ' + JSON.stringify([dataDir, storageDir]) + ':',
+        '    print(d, sorted(os.listdir(d)) if os.path.isdir(d) else "absent")',
+        '    for f in ("prep.sqlite", "upload.pdf"):',
+        '        try: print(open(os.path.join(d, f)).read())',
+        '        except OSError as e: print(type(e).__name__)',
+      ].join('\n'));
+      expect(r.stdout, r.stderr).not.toContain(MARKER);
+      expect(r.stdout).toContain(`${dataDir} []`);
+      expect(r.stdout).toContain(`${storageDir} []`);
+      expect(readFileSync(path.join(dataDir, 'prep.sqlite'), 'utf8')).toBe(MARKER); // the host's own, untouched
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(path.dirname(storageDir), { recursive: true, force: true });
     }
   });
 
