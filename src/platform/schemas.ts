@@ -15,10 +15,10 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** `type: [X, "null"]`: cheaper to serialise than anyOf. */
+/** `type: [X, "null"]`: cheaper to serialise than anyOf. An enum lists null too, or the schema would refuse it. */
 export function Nullable<T extends TSchema>(schema: T) {
-  const { type, ...rest } = schema as unknown as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+  const { type, ...rest } = schema as unknown as { type: string; enum?: unknown[] };
+  return Type.Unsafe<Static<T> | null>({ ...rest, ...(rest.enum ? { enum: [...rest.enum, null] } : {}), type: [type, 'null'] });
 }
 
 /** Ids are written lower-case, as Prep emits them: one spelling per id, so both engines compare them alike. */

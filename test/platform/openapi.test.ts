@@ -1,8 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ALL_ERROR_CODES } from '../../src/platform/errors.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { testClient } from '../helpers/client.js';
 
 /** The operations this build serves: the contract's 113. */
 const OPERATIONS = [
@@ -133,5 +136,38 @@ describe('GET /v1/openapi.yaml', () => {
       for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) walk(media.schema, `${key} body(${type})`);
     }
     expect(unbounded).toEqual([]);
+  });
+  it('lists null among the values of every field that can be null', async () => {
+    // `type: [string, "null"]` with `enum: [a, b]` admits no null: a client validating with the document refused
+    // an interview's `end_reason: null`, a psychometric domain's `label: null`, a requirement's `match_type: null`.
+    const refusing: string[] = [];
+    const walk = (node: any, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
+      const types = ([] as unknown[]).concat(node.type ?? []);
+      if (types.includes('null') && Array.isArray(node.enum) && !node.enum.includes(null)) refusing.push(where);
+      for (const [k, v] of Object.entries<any>(node)) walk(v, `${where}.${k}`);
+    };
+    walk(doc.paths, 'paths');
+    walk(doc.components, 'components');
+    expect(refusing).toEqual([]);
+
+    // And a real response validates against its published schema.
+    const c = testClient(h);
+    const key = h.org.keys.secret_test;
+    const created = await c.ok('POST', '/v1/interviews', { key, body: { candidate_id: await c.candidate(key), round_type: 'behavioral', difficulty: 3, role: 'Engineer' } });
+    expect(created.end_reason).toBeNull();
+    const resolve = (node: any): any => {
+      if (Array.isArray(node)) return node.map(resolve);
+      if (!node || typeof node !== 'object') return node;
+      if (node.$ref) return resolve(node.$ref.replace(/^#\//, '').split('/').reduce((n: any, part: string) => n[part], doc));
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
+    };
+    const schema = resolve(doc.paths['/v1/interviews/{id}'].get.responses['200'].content['application/json'].schema);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    const fetched = await c.ok('GET', `/v1/interviews/${created.id}`, { key });
+    expect(validate(fetched) ? [] : validate.errors).toEqual([]);
   });
 });
