@@ -198,7 +198,7 @@ describe('POST /v1/sessions', () => {
   it('binds exactly one subject', async () => {
     const subject = await assign();
     const key = org.keys.secret_test;
-    expectError(await mint(key, { origin: ORIGIN }), 400, 'parameter_missing');
+    expectError(await mint(key, { origin: ORIGIN }), 400, 'parameter_missing', 'interview_id');
     expectError(await mint(key, { origin: ORIGIN, coding_session_id: subject.id, interview_id: randomUUID() }), 400, 'parameter_invalid');
     expectError(await mint(key, { origin: ORIGIN, coding_session_id: 'not-a-uuid' }), 400, 'parameter_invalid', 'coding_session_id');
   });

@@ -112,7 +112,7 @@ export function createCandidateAccessService(deps: {
       const given = (Object.entries(SUBJECT_FIELDS) as Array<[SubjectKind, string]>).filter(([, field]) => body[field] !== undefined);
       if (given.length !== 1) {
         throw new ApiError(given.length === 0 ? 'parameter_missing' : 'parameter_invalid', {
-          param: given[1]?.[1] ?? 'coding_session_id',
+          param: given[1]?.[1] ?? 'interview_id', // none given: the contract's own field names what is missing
           message: `Bind the session to exactly one subject: one of ${Object.values(SUBJECT_FIELDS).join(', ')}.`,
         });
       }
