@@ -411,6 +411,9 @@ describe('invitations', () => {
     expect(link).not.toBeNull();
     const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
     expect(after.invitation.status).toBe('sent');
+    // Unix seconds, as every time the API gives (it was milliseconds).
+    expect(after.invitation.sent_at).toBeGreaterThanOrEqual(interview.created_at);
+    expect(after.invitation.sent_at).toBeLessThanOrEqual(Math.ceil(h.clock.now() / 1000));
     const exchanged = await kit.call('POST', '/v1/launch/exchange', { body: { token: link![0].split('token=')[1] }, origin: 'http://localhost:8080' });
     expect(exchanged.status, exchanged.raw).toBe(201);
 

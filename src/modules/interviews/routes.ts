@@ -9,7 +9,7 @@ import { IdParams, ListOf, ListQueryWith, Nullable, PAGE_LIMIT_DEFAULT, PAGE_LIM
 import { LaunchLinkBody, launchLinkSchema, ProctoringEventType } from '../assessments/routes.js';
 import { CodingLanguage } from '../coding/judging-routes.js';
 import type { Languages } from '../coding/routes.js';
-import { invitationOf } from './invitations.js';
+import { invitationOf, type Invitation } from './invitations.js';
 import { QUALITY_REASONS } from './interviewer/quality.js';
 import type { PlannedQuestion } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, type CustomerQuestion } from './plan.js';
@@ -138,6 +138,11 @@ const CodeRunSchema = Type.Object({
   exit_code: Nullable(Type.Integer()), stdout: Type.String(), stderr: Type.String(), time_ms: Nullable(Type.Integer()),
 });
 
+/** The invitation as stored holds milliseconds, as every stored time does; the API speaks Unix seconds. */
+function presentInvitation(invitation: Invitation | null) {
+  return invitation && { ...invitation, sent_at: toUnixSeconds(invitation.sent_at) };
+}
+
 export function presentInterview(r: InterviewRow, now: number) {
   return {
     object: 'interview' as const, id: r.id, livemode: r.livemode === 1, candidate_id: r.candidate_id, status: r.status, status_code: STATUS_CODES[r.status],
@@ -145,7 +150,7 @@ export function presentInterview(r: InterviewRow, now: number) {
     language: r.language, duration_minutes: Math.ceil(r.duration_seconds / 60), scheduled_at: toUnixSeconds(r.scheduled_at), join_by: toUnixSeconds(r.join_by),
     joined_at: toUnixSeconds(r.joined_at), elapsed_seconds: Math.floor(Math.min(elapsedMs(r, now), r.duration_seconds * 1000) / 1000), ended_at: toUnixSeconds(r.ended_at),
     end_reason: r.end_reason as never, completed_at: toUnixSeconds(r.completed_at), failure_reason: r.failure_reason, overall_score: r.overall_score,
-    invitation: invitationOf(r), created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
+    invitation: presentInvitation(invitationOf(r)), created_at: toUnixSeconds(r.created_at), updated_at: toUnixSeconds(r.updated_at),
   };
 }
 
