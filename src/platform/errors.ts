@@ -113,7 +113,10 @@ export class ApiError extends Error {
     this.type = info.type;
     this.status = info.status;
     this.param = options.param ?? null;
-    this.headers = options.headers ?? {};
+    const headers = options.headers ?? {};
+    // Every 429 says when to come back (the contract's Retry-After); a thrower names its own interval, else 1 second.
+    const says = Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after');
+    this.headers = info.status === 429 && !says ? { 'Retry-After': '1', ...headers } : headers;
   }
 }
 

@@ -277,6 +277,7 @@ describe('cancel and slots', () => {
     const full = await kit.call('POST', '/v1/interviews', { key: k, body: { candidate_id: await kit.client.candidate(k), round_type: 'behavioral', difficulty: 3, role: 'x', scheduled_at: start + 60 } });
     expect(full.status).toBe(429);
     expect(full.body.error).toMatchObject({ code: 'capacity_unavailable', param: 'scheduled_at' });
+    expect(full.headers['retry-after']).toBe('60'); // every 429 says when to come back (it said nothing)
     // Paged like every list: 20 by default, at most 100.
     const all = await kit.client.ok('GET', '/v1/interviews/slots', { key: k }, 200);
     expect(all.data).toHaveLength(20);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ERROR_CODES, ERROR_CODES, ERROR_TYPES } from '../../src/platform/errors.js';
+import { ALL_ERROR_CODES, ApiError, ERROR_CODES, ERROR_TYPES } from '../../src/platform/errors.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -109,5 +109,17 @@ describe('error envelope', () => {
     }
     expect(ERROR_CODES.idempotency_key_reuse.status).toBe(409);
     expect(ERROR_CODES.insufficient_credits.status).toBe(402);
+  });
+});
+
+describe('429 responses', () => {
+  // The contract: a 429 carries Retry-After seconds. Resume registration with the parse queue full and a booking in a
+  // full interview window answered 429 capacity_unavailable with no Retry-After at all.
+  it('say when to come back, whoever throws them: a default of 1 second, or the thrower\'s own interval', () => {
+    const throttled = ALL_ERROR_CODES.filter((code) => ERROR_CODES[code].status === 429);
+    expect(throttled).toEqual(expect.arrayContaining(['capacity_unavailable', 'rate_limited']));
+    for (const code of throttled) expect(new ApiError(code).headers, code).toEqual({ 'Retry-After': '1' });
+    expect(new ApiError('capacity_unavailable', { headers: { 'Retry-After': '60' } }).headers).toEqual({ 'Retry-After': '60' });
+    expect(new ApiError('parameter_invalid').headers).toEqual({});
   });
 });

@@ -183,6 +183,7 @@ export function createInterviewService(deps: {
     if (busy.length >= limit) {
       throw new ApiError('capacity_unavailable', {
         param: 'scheduled_at', message: `The organisation's ${limit} concurrent interviews are all booked at that time; pick another slot (GET /v1/interviews/slots).`,
+        headers: { 'Retry-After': '60' }, // a booked window frees only when a booking in it is cancelled
       });
     }
   }

@@ -146,9 +146,9 @@ export function createParsePool(options: ParsePoolOptions) {
     /** Reads `bytes` in a worker; `owner` (the organisation) is whose share of the queue the file takes. */
     parse(bytes: Buffer, asOf: YearMonth, owner: string): Promise<ParseResult> {
       if (closed) return Promise.reject(new ApiError('service_unavailable'));
-      if (queue.length >= options.maxQueued) return Promise.reject(new ApiError('capacity_unavailable', { message: 'Too many files are being read; retry shortly.' }));
+      if (queue.length >= options.maxQueued) return Promise.reject(new ApiError('capacity_unavailable', { message: 'Too many files are being read; retry shortly.', headers: { 'Retry-After': '5' } }));
       if (queue.filter((j) => j.owner === owner).length >= options.maxQueuedPerOwner) {
-        return Promise.reject(new ApiError('capacity_unavailable', { message: `Too many of this organisation's files are waiting to be read (at most ${options.maxQueuedPerOwner}); retry shortly.` }));
+        return Promise.reject(new ApiError('capacity_unavailable', { message: `Too many of this organisation's files are waiting to be read (at most ${options.maxQueuedPerOwner}); retry shortly.`, headers: { 'Retry-After': '5' } }));
       }
       return new Promise<ParseResult>((resolve, reject) => {
         queue.push({ id: nextId++, owner, bytes, asOf, resolve, reject });
