@@ -56,6 +56,23 @@ export function keysetPager<F extends unknown[], O extends { id: string }>(
   };
 }
 
+/**
+ * A page of a short list held in memory (not a table: the languages the sandbox found), in its own order; the
+ * cursor is the last item's id. An id the list no longer holds is `invalid_cursor`.
+ */
+export function memoryPage<T extends { id: string }>(items: readonly T[], query: { limit?: number; starting_after?: string }): Page<T> {
+  let start = 0;
+  if (query.starting_after !== undefined) {
+    const at = items.findIndex((item) => item.id === query.starting_after);
+    if (at < 0) throw new ApiError('invalid_cursor', { param: 'starting_after', message: 'starting_after must be the next_cursor of a previous page.' });
+    start = at + 1;
+  }
+  const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+  const data = items.slice(start, start + limit);
+  const has_more = start + limit < items.length;
+  return { data, has_more, next_cursor: has_more ? data[data.length - 1]!.id : null };
+}
+
 /** The list envelope every list operation answers with. */
 export function listEnvelope<R, T>(page: Page<R>, map: (row: R) => T) {
   return { object: 'list' as const, data: page.data.map(map), has_more: page.has_more, next_cursor: page.next_cursor };

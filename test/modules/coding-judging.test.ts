@@ -28,6 +28,24 @@ describe('languages', () => {
     expect(res.body.data[0]).toMatchObject({ object: 'coding_language', id: expect.any(String), name: expect.any(String), version: expect.any(String), file_name: expect.any(String) });
     expect((await kit.call('GET', '/v1/coding-languages')).status).toBe(401);
   });
+  // Was a bug: `limit` and `starting_after` were ignored (`?limit=1` answered every language, has_more false).
+  it('pages like every list: limit, starting_after, has_more and next_cursor', async () => {
+    const all = (await kit.call('GET', '/v1/coding-languages?limit=100', { key })).body.data.map((l: any) => l.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = await kit.call('GET', `/v1/coding-languages?limit=2${cursor ? `&starting_after=${cursor}` : ''}`, { key });
+      expect(res.status, res.raw).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.data.map((l: any) => l.id));
+      expect(res.body.has_more).toBe(seen.length < all.length);
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+    expect(all.length).toBeGreaterThan(2);
+    const unknown = await kit.call('GET', '/v1/coding-languages?starting_after=cobol', { key });
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_cursor']);
+  });
 });
 
 describe('run', () => {

@@ -3,9 +3,9 @@ import type { App } from '../../app-types.js';
 import type { CodingSubmissionsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
 import { sessionTokenOf, tenantOf } from '../../platform/context.js';
-import { listEnvelope, pageRequest } from '../../platform/pagination.js';
+import { listEnvelope, memoryPage, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
-import { IdParams, ListOf, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
+import { IdParams, ListOf, ListQuery, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { VERDICTS } from '../../sandbox/verdicts.js';
 import type { JudgingService } from './judging.js';
 import type { SubmissionResults } from './report.js';
@@ -113,11 +113,9 @@ export function judgingRoutes(app: App, service: JudgingService): void {
   app.route({
     method: 'GET', url: '/v1/coding-languages',
     ...operation({ auth: 'secret', tag: 'Meta', id: 'listCodingLanguages', summary: 'Languages the execution sandbox runs on this deployment' }, {
-      response: { 200: ListOf(CodingLanguage) },
+      querystring: ListQuery, response: { 200: ListOf(CodingLanguage) },
     }),
-    handler: async () => ({
-      object: 'list' as const, data: (await service.languages()).map((l) => ({ object: 'coding_language' as const, ...l })), has_more: false, next_cursor: null,
-    }),
+    handler: async (request) => listEnvelope(memoryPage(await service.languages(), request.query), (l) => ({ object: 'coding_language' as const, ...l })),
   });
 
   app.route({
