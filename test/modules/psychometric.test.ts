@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 import { localNorms, normed } from '../../src/modules/psychometric/scoring.js';
+import { buildReport } from '../../src/modules/psychometric/report.js';
+import { readInstrument } from '../../src/modules/psychometric/instrument.js';
 import { addOrganizationInstrument } from '../../src/modules/psychometric/catalog.js';
 
 let h: Harness;
@@ -290,7 +292,7 @@ describe('the Mini-IPIP: raw scores until the organisation has local norms', () 
         for (const d of r.domains.filter((x: any) => x.key !== 'E')) expect(d, d.key).toMatchObject({ t_score: null, percentile: null, label: null });
         expect(r.summary).toMatch(/The one domain with a T-score: Extraversion \(/);
         expect(r.summary).not.toMatch(/Highest/);
-        expect(r.summary).toMatch(/No T-score for Agreeableness, Conscientiousness, .*every session in the norm group scored the same/);
+        expect(r.summary).toMatch(/No T-score for Agreeableness, Conscientiousness, .*spread by under one raw point/);
         expect(r.summary).not.toMatch(/null/);
       }
     }
@@ -390,6 +392,23 @@ describe('edges a review found', () => {
     const norms = localNorms(spread);
     expect(norms.E).toBeUndefined(); // SD 0.14
     expect(norms.A![1]).toBeGreaterThanOrEqual(1);
+  });
+
+  // Was a bug: a scale left unplaced because its spread was under one raw point (25 sheets at 10, 25 at 11: SD 0.51)
+  // was explained as "every session in the norm group scored the same there", which the reader can see is false.
+  it('explains an unplaced scale by its spread, not by a claim that every session scored the same', () => {
+    const instrument = readInstrument('mini-ipip.json');
+    const answers = Object.fromEntries(instrument.items.map((i, n) => [i.id, 1 + (n % 5)]));
+    const sheets = Array.from({ length: 50 }, (_, n) => ({ E: 8 + (n % 9), A: 10 + (n % 2), C: 12, N: 12, O: 12 }));
+    const mean_sd = localNorms(sheets);
+    expect(mean_sd.A).toBeUndefined(); // SD 0.51: two different scores, not one
+    const r = buildReport({
+      test: { instrument } as any, language: 'en', order: instrument.items.map((i) => i.id), answers, seconds: 100, outcome: 'completed',
+      norms: { group: { key: 'local', label: 'local test', source: 'local' }, mean_sd },
+    });
+    expect(r.summary).toMatch(/No T-score for Agreeableness, Conscientiousness, Neuroticism, Intellect\/Imagination: /);
+    expect(r.summary).not.toMatch(/every session in the norm group scored the same/);
+    expect(r.summary).toMatch(/spread by under one raw point/);
   });
 
   // Was a bug: the time per item was rounded before the "under 2 s" test, so 1.96 s passed as 2.0.

@@ -54,7 +54,8 @@ function extremes(domains: DomainScore[], value: (d: DomainScore) => number, sho
 
 function describe(domains: DomainScore[], norms: NormRef | null, flagged: string[]): string {
   const parts: string[] = [];
-  // Local norms may place only some domains: one on which every sheet scored the same has no T-score.
+  // Local norms may place only some domains: one on which the sheets spread by under one raw point (every one the
+  // same, or 25 at 10 and 25 at 11) has no T-score.
   const placed = domains.filter((d) => d.t_score !== null);
   if (norms && placed.length > 0) {
     parts.push(`Scored against ${norms.key === 'local' ? 'local norms' : 'published norms'} (${norms.label}).`);
@@ -62,7 +63,7 @@ function describe(domains: DomainScore[], norms: NormRef | null, flagged: string
     const outside = placed.filter((d) => d.label !== 'average').map((d) => `${d.name} ${d.label}`);
     parts.push(outside.length ? `Outside the average band: ${outside.join(', ')}.` : `Every domain${placed.length < domains.length ? ' with a T-score' : ''} is in the average band.`);
     const unplaced = domains.filter((d) => d.t_score === null).map((d) => d.name);
-    if (unplaced.length > 0) parts.push(`No T-score for ${unplaced.join(', ')}: every session in the norm group scored the same there, so the norms cannot place a score.`);
+    if (unplaced.length > 0) parts.push(`No T-score for ${unplaced.join(', ')}: the sessions in the norm group spread by under one raw point there (SD below 1), so the norms cannot place a score.`);
   } else {
     parts.push('Raw and mean item scores only: this instrument has no published norms, and the organisation does not yet have 50 completed sessions of it in this environment whose scores vary, for local norms, so no T-scores or percentiles are given.');
     parts.push(extremes(domains, (d) => d.mean, (d) => `${d.mean} of 5`, 'mean item score'));
