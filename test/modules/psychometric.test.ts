@@ -411,6 +411,29 @@ describe('edges a review found', () => {
     expect(r.summary).toMatch(/spread by under one raw point/);
   });
 
+  // Was a bug: Johnson's Big-Five texts were picked by scale key alone, so an organisation's "Adaptability" keyed A read
+  // "Your high level of Agreeableness indicates…" and its facet A1 "Handling change" got Trust's description.
+  it("gives an organisation's scale Johnson's text only when it is the Big-Five scale of that key, by name", () => {
+    const items = [['A', 'A1', 5], ['A', 'A1', 1], ['C', 'C1', 5], ['C', 'C1', 1]].map(([domain, facet, _], n) => ({
+      id: `i${n}`, domain, facet, keyed: n % 2 ? 'minus' : 'plus', text: { en: 'x' },
+    }));
+    const mean_sd = { A: [6, 2], A1: [6, 2], C: [6, 2], C1: [6, 2] } as Record<string, [number, number]>;
+    const instrument = {
+      slug: 'work-styles', name: 'W', description: 'd', source: 's', estimated_minutes: 1, languages: ['en'], choices: { en: ['a', 'b', 'c', 'd', 'e'] },
+      scales: [{ key: 'A', name: 'Adaptability', facets: [{ key: 'A1', name: 'Handling change' }] }, { key: 'C', name: 'conscientiousness', facets: [{ key: 'C1', name: 'Self-Efficacy' }] }],
+      items, norms: { key: 'org', label: 'org', source: 'org', mean_sd },
+    } as any;
+    const r = buildReport({
+      test: { organization_id: 'org-1', instrument } as any, language: 'en', order: items.map((i) => i.id), answers: { i0: 5, i1: 1, i2: 5, i3: 1 },
+      seconds: 100, outcome: 'completed', norms: { group: instrument.norms, mean_sd },
+    });
+    const [a, c] = r.domains;
+    expect(a).toMatchObject({ name: 'Adaptability', label: 'high', text: '' });
+    expect(a!.facets[0]!.text).toBe('');
+    expect(c!.text).toMatch(/Conscientiousness is high/); // named as the Big-Five domain: Johnson's text fits
+    expect(c!.facets[0]!.text).toMatch(/Self-Efficacy/);
+  });
+
   // Was a bug: the time per item was rounded before the "under 2 s" test, so 1.96 s passed as 2.0.
   it('flags 1.96 s per item, shown as 2', async () => {
     const s = await kit.session(key(), 'ipip-neo-120');

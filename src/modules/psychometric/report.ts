@@ -15,6 +15,15 @@ const resultText = createRequire(import.meta.url)('@alheimsins/b5-result-text') 
   getInfo(): { languages: Array<{ id: string }> };
 };
 const TEXT_LANGUAGES = new Set(resultText.getInfo().languages.map((l) => l.id));
+/** The Big-Five domains and facets the texts describe, by key, as the English template names them (lower case). */
+const TEXT_NAMES = new Map(resultText.getTemplate('en').flatMap((d) => [
+  [d.domain, d.title.toLowerCase()] as const, ...d.facets.map((f) => [`${d.domain}${f.facet}`, f.title.toLowerCase()] as const),
+]));
+/**
+ * Whether Johnson's text for this key describes the scale: always for the shared catalogue (its instruments are the
+ * IPIP Big Five), and for an organisation's own scale only when it bears that key's name: its "A" may be Adaptability.
+ */
+const textFits = (test: PsychometricTest, key: string, name: string) => test.organization_id == null || TEXT_NAMES.get(key) === name.trim().toLowerCase();
 const LEVEL: Record<Label, 'low' | 'neutral' | 'high'> = { low: 'low', average: 'neutral', high: 'high' };
 
 /** The package writes line breaks and <br /> for a web page; a report carries plain text. */
@@ -92,12 +101,12 @@ export function buildReport(input: {
     text_language: textLanguage,
     norm_group: norms?.group ?? null,
     domains: domains.map((d) => {
-      const t = template.find((x) => x.domain === d.key);
+      const t = textFits(test, d.key, d.name) ? template.find((x) => x.domain === d.key) : undefined;
       const text = t ? plain(d.label ? t.results.find((r) => r.score === LEVEL[d.label!])!.text : t.shortDescription) : '';
       return {
         ...d, text,
         facets: d.facets.map((f) => {
-          const ft = t?.facets.find((x) => `${d.key}${x.facet}` === f.key);
+          const ft = t && textFits(test, f.key, f.name) ? t.facets.find((x) => `${d.key}${x.facet}` === f.key) : undefined;
           return { ...f, text: ft ? plain(ft.text) : '' };
         }),
       };
