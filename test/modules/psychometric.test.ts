@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
-import { localNorms, normed } from '../../src/modules/psychometric/scoring.js';
+import { localNorms, normed, qualityIndicators } from '../../src/modules/psychometric/scoring.js';
 import { buildReport } from '../../src/modules/psychometric/report.js';
 import { readInstrument } from '../../src/modules/psychometric/instrument.js';
 import { addOrganizationInstrument } from '../../src/modules/psychometric/catalog.js';
@@ -450,5 +450,19 @@ describe('edges a review found', () => {
     expect(r.summary).toContain('Every domain has the same mean item score (3 of 5).');
     expect(r.summary).not.toMatch(/Highest/);
     expect(r.summary).not.toMatch(/facet/); // the Mini-IPIP has none
+  });
+});
+
+describe('the inconsistency indicator', () => {
+  // Was a bug: it was flagged on its value rounded to two places, so an organisation's instrument with many scales
+  // keyed both ways could reach 1.504, show 1.5 and not be flagged ("above 1.5").
+  it('is flagged on the exact mean, and shown rounded', () => {
+    const scales = Array.from({ length: 250 }, (_, i) => ({ key: `S${i}`, name: `Scale ${i}`, facets: [] }));
+    const items = scales.flatMap((s) => ['p1', 'p2', 'm1'].map((k) => ({ id: `${s.key}-${k}`, domain: s.key, facet: null, keyed: (k === 'm1' ? 'minus' : 'plus') as 'plus' | 'minus', text: { en: k } })));
+    // 248 scales disagree by 1.5 (plus 4.5, minus 3), two by 2 (plus 5, minus 3): the mean is 376 / 250 = 1.504.
+    const answers = Object.fromEntries(scales.flatMap((s, i) => [[`${s.key}-p1`, 5], [`${s.key}-p2`, i < 2 ? 5 : 4], [`${s.key}-m1`, 3]]));
+    const instrument = { slug: 'many-scales', name: 'Many scales', description: '', estimated_minutes: 5, source: '', languages: ['en'], choices: {}, scales, items, norms: null };
+    const q = qualityIndicators(instrument, items.map((i) => i.id), answers, 600);
+    expect(q.inconsistency).toMatchObject({ value: 1.5, threshold: 1.5, flagged: true });
   });
 });

@@ -138,8 +138,8 @@ export function qualityIndicators(instrument: Instrument, order: string[], answe
     const minus = mean('minus');
     if (plus !== null && minus !== null) gaps.push(Math.abs(plus + minus - 6));
   }
-  const inconsistency = gaps.length ? round(gaps.reduce((a, b) => a + b, 0) / gaps.length, 2) : 0;
-  // Flagged on the exact time per item; rounded only for display (1.96 s must not pass as 2.0).
+  // Both flagged on the exact value and rounded only for display: 1.504 must not pass as 1.5, nor 1.96 s as 2.0.
+  const exactInconsistency = gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : 0;
   const exactPerItem = seconds === null ? null : seconds / order.length;
   const perItem = exactPerItem === null ? null : round(exactPerItem, 1);
 
@@ -153,7 +153,7 @@ export function qualityIndicators(instrument: Instrument, order: string[], answe
       description: `Time from start to submit per item, in seconds; flagged under ${SECONDS_PER_ITEM_MIN} s (too fast to read each item).`,
     } satisfies QualityIndicator,
     inconsistency: {
-      value: inconsistency, threshold: INCONSISTENCY_THRESHOLD, flagged: inconsistency > INCONSISTENCY_THRESHOLD,
+      value: round(exactInconsistency, 2), threshold: INCONSISTENCY_THRESHOLD, flagged: exactInconsistency > INCONSISTENCY_THRESHOLD,
       description: `Mean disagreement between opposite-keyed items of the same scale (0 consistent, 4 contradictory); flagged above ${INCONSISTENCY_THRESHOLD}.`,
     } satisfies QualityIndicator,
   };
