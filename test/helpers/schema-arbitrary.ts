@@ -123,3 +123,15 @@ export function textValue(schema: JsonSchema, ids: fc.Arbitrary<string>): fc.Arb
     fc.string({ unit: 'binary', maxLength: 20 }),
   );
 }
+
+/** `node` with its `#/components/...` references (into `doc`, the OpenAPI document) inlined, so it compiles on its own. */
+export function deref(doc: unknown, node: any, seen = new Set<string>()): any {
+  if (Array.isArray(node)) return node.map((n) => deref(doc, n, seen));
+  if (!node || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+    if (seen.has(node.$ref)) return {};
+    const target = node.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc);
+    return deref(doc, target, new Set([...seen, node.$ref]));
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(doc, v, seen)]));
+}

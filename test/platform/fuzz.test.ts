@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { ERROR_CODES } from '../../src/platform/errors.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit, ORIGIN } from '../helpers/judging.js';
-import { bodyValue, HOSTILE_STRINGS, textValue, type JsonSchema } from '../helpers/schema-arbitrary.js';
+import { bodyValue, deref, HOSTILE_STRINGS, textValue, type JsonSchema } from '../helpers/schema-arbitrary.js';
 
 /**
  * Every operation of the OpenAPI document, driven by requests derived from its own schemas: valid values, values of
@@ -65,18 +65,6 @@ beforeAll(async () => {
   expect(Object.values(ids).every((id) => typeof id === 'string'), JSON.stringify(ids)).toBe(true);
 }, 120_000);
 afterAll(() => h.close());
-
-/** Inline `#/components/...` references so a response schema compiles on its own. */
-function deref(node: any, seen = new Set<string>()): any {
-  if (Array.isArray(node)) return node.map((n) => deref(n, seen));
-  if (!node || typeof node !== 'object') return node;
-  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
-    if (seen.has(node.$ref)) return {};
-    const target = node.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc);
-    return deref(target, new Set([...seen, node.$ref]));
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v, seen)]));
-}
 
 /** Percent-encodes every byte of the UTF-8 form (a lone surrogate is sent as U+FFFD, as a client would send it). */
 const encode = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -146,7 +134,7 @@ function checkResponse(o: Operation, res: { statusCode: number; body: string; he
   }
   const schema = o.op.responses[String(status)]?.content?.['application/json']?.schema;
   if (schema && json !== null) {
-    const validate = ajv.compile(deref(schema));
+    const validate = ajv.compile(deref(doc, schema));
     expect(validate(json), `2xx body breaks its schema (${ajv.errorsText(validate.errors)}): ${where}`).toBe(true);
   }
 }

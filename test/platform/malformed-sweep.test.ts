@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { ERROR_CODES } from '../../src/platform/errors.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient, ORIGIN } from '../helpers/client.js';
-import { validValue, type JsonSchema } from '../helpers/schema-arbitrary.js';
+import { deref, validValue, type JsonSchema } from '../helpers/schema-arbitrary.js';
 
 /**
  * A deterministic sweep of hostile and malformed input over every operation of the service's own OpenAPI document
@@ -110,24 +110,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-/** Inline `#/components/...` references so a schema compiles on its own. */
-function deref(node: any, seen = new Set<string>()): any {
-  if (Array.isArray(node)) return node.map((n) => deref(n, seen));
-  if (!node || typeof node !== 'object') return node;
-  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
-    if (seen.has(node.$ref)) return {};
-    const target = node.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc);
-    return deref(target, new Set([...seen, node.$ref]));
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v, seen)]));
-}
-
 function operations(): Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
       const raw = op.requestBody?.content?.['application/json']?.schema;
-      const body = raw ? deref(raw) as JsonSchema : undefined;
+      const body = raw ? deref(doc, raw) as JsonSchema : undefined;
       out.push({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase() as Method, path, op, body, bodyRequired: body?.required ?? [] });
     }
   }
