@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { createWorker } from '../../src/jobs/worker.js';
+import { createDeliveryFairness } from '../../src/modules/webhooks/fairness.js';
+import { createWebhookRepo } from '../../src/modules/webhooks/repo.js';
+import { createWebhookService, webhookJobs } from '../../src/modules/webhooks/service.js';
 import { hmac, parseSignature, receivedFor, sandboxOf, startReceivers, webhookKit, type Receiver } from '../helpers/webhooks.js';
 
 // Delivery through the job queue: the retry schedule, time-outs, redelivery, crashed workers and hung receivers.
@@ -357,4 +361,45 @@ describe('webhook delivery when workers or receivers misbehave', () => {
     expect(await eventOf(key, healthyEvent)).toMatchObject({ status: 'delivered' });
     expect(await eventOf(key, stuckEvent)).toMatchObject({ status: 'pending' });
   });
+});
+
+// Was a bug: a database error recording the last attempt (the send had happened) failed the job for good while the
+// delivery and its event read pending for ever: never tried again, and not redeliverable (only a failed event is).
+it('fails the delivery and its event when the last attempt could not be recorded, so the event can be redelivered', async () => {
+  const { key, endpoint, tenant } = await setup();
+  receiver.answer(500);
+  const eventId = await kit.emit(tenant, 'coding.completed', { id: 'unrecorded' });
+  const repo = createWebhookRepo(h.db);
+  let breakRecording = false;
+  const flaky = {
+    ...repo,
+    insertAttempt: (...args: Parameters<typeof repo.insertAttempt>) => {
+      if (breakRecording) throw new Error('connection reset while recording the attempt');
+      return repo.insertAttempt(...args);
+    },
+  };
+  const service = createWebhookService({
+    db: h.db.kysely, clock: h.clock, repo: flaky, queue: h.services.queue, encryption: h.services.encryption,
+    sender: h.services.sender, fairness: createDeliveryFairness({ slowMs: 1_000 }),
+  });
+  const w = createWorker({ queue: h.services.queue, clock: h.clock, handlers: webhookJobs(service), log: { error: () => {} } });
+  expect(await w.runOnce()).toBe(1);
+  for (const wait of SCHEDULE_SECONDS.slice(0, -1)) {
+    h.clock.advance(wait * 1000);
+    expect(await w.runOnce()).toBe(1);
+  }
+  breakRecording = true;
+  receiver.answer(200); // the last attempt reaches the receiver; recording it fails
+  h.clock.advance(SCHEDULE_SECONDS.at(-1)! * 1000);
+  expect(await w.runOnce()).toBe(1);
+  expect(receivedFor(receiver, eventId)).toHaveLength(5);
+  const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+  expect(job).toMatchObject({ status: 'failed', attempts: 5 });
+  expect(await kit.deliveriesOfEvent(eventId)).toEqual([expect.objectContaining({ status: 'failed' })]);
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
+  breakRecording = false;
+  expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+  expect(await w.runOnce()).toBe(1);
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+  expect((await kit.attemptsOf(endpoint.id)).at(-1)).toMatchObject({ status_code: 200, succeeded: 1 });
 });

@@ -366,7 +366,17 @@ export function webhookJobs(service: WebhookService): JobHandler[] {
   return [{
     // A slow organisation's deliveries wait their turn (fairness.ts), postponed with no attempt used.
     kind: 'webhook.deliver', retryDelaysSeconds: RETRY_DELAYS_SECONDS,
-    run: (payload, job) => service.deliver(payload as DeliverPayload, job),
+    async run(payload, job) {
+      try {
+        await service.deliver(payload as DeliverPayload, job);
+      } catch (error) {
+        // The last attempt's own record failed (the database, mid-transaction): the job fails for good now, so the
+        // delivery must too, or it and its event read pending for ever, neither tried again nor redeliverable. A no-op
+        // when the attempt was recorded (the delivery is settled already).
+        if (!(error instanceof JobPostponed) && job.attempts >= job.max_attempts) await service.abandon(payload as DeliverPayload, job).catch(() => {});
+        throw error;
+      }
+    },
     abandoned: (payload, job) => service.abandon(payload as DeliverPayload, job),
   }];
 }
