@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPrepWebhook } from '../../src/modules/webhooks/verify.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
 import {
   hmac, liveOf, parseSignature, receivedFor, sandboxOf, startReceivers, webhookKit, type Receiver,
 } from '../helpers/webhooks.js';
@@ -686,6 +686,23 @@ describe('environments and retention', () => {
     expect((await kit.attemptsOf(endpoint.id)).map((a) => a.event_id)).toEqual([recent]);
     expect((await kit.call('GET', `/v1/webhook-endpoints/${endpoint.id}/deliveries`, key)).json().data.map((d: any) => d.event_id)).toEqual([recent]);
     expect((await kit.call('GET', '/v1/events', key)).json().data.map((e: any) => e.id)).toEqual([recent]);
+  });
+
+  // Was slow: neither child key had an index, so each delivery the sweep deleted (its attempts' cascade) scanned every
+  // attempt, and deleting or re-enabling an endpoint scanned every delivery: the sweep grew with the square of the data.
+  it('finds a delivery\'s attempts and an endpoint\'s pending deliveries through an index, not a scan', async () => {
+    const planOf = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => h.db.kysely.transaction().execute(async (tx) => {
+      if (DIALECT === 'postgres') await sql`set local enable_seqscan = off`.execute(tx); // the tables are small here
+      const { sql: text, parameters } = query.compile();
+      const prefix = DIALECT === 'postgres' ? 'explain ' : 'explain query plan ';
+      const rows = (await tx.executeQuery(CompiledQuery.raw(prefix + text, [...parameters]))).rows as Array<Record<string, string>>;
+      return rows.map((r) => r['QUERY PLAN'] ?? r.detail).join('\n');
+    });
+    const ofDelivery = await planOf(h.db.kysely.deleteFrom('webhook_attempts').where('delivery_id', '=', '00000000-0000-7000-8000-000000000000'));
+    expect(ofDelivery).toMatch(DIALECT === 'postgres' ? /Index Cond: \(+delivery_id = / : /SEARCH webhook_attempts USING (COVERING )?INDEX \S+ \(delivery_id=/);
+    const pending = await planOf(h.db.kysely.selectFrom('webhook_deliveries').select('id')
+      .where('endpoint_id', '=', '00000000-0000-7000-8000-000000000000').where('status', '=', 'pending'));
+    expect(pending).toMatch(DIALECT === 'postgres' ? /Index Cond: \(+endpoint_id = / : /SEARCH webhook_deliveries USING (COVERING )?INDEX \S+ \(endpoint_id=/);
   });
 
   it('one sweep removes every expired event, however many there are', async () => {

@@ -100,7 +100,9 @@ export function createWebhookRepo(database: Db) {
       const old = await db.selectFrom('events').select('id').where('created_at', '<', before).limit(1000).execute();
       if (old.length === 0) return 0;
       const ids = old.map((r) => r.id);
-      await db.deleteFrom('webhook_attempts').where('event_id', 'in', ids).execute();
+      // Attempts through their deliveries (by event, then by delivery: both indexed), not by their own event_id (not).
+      await db.deleteFrom('webhook_attempts')
+        .where('delivery_id', 'in', db.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', ids)).execute();
       await db.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
       await db.deleteFrom('events').where('id', 'in', ids).execute();
       return ids.length;
