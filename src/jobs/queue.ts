@@ -12,6 +12,11 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** At most one queued or running job per key: a second enqueue with the same key is a no-op. */
   uniqueKey?: string;
+  /**
+   * Attempts already made, out of `maxAttempts` (work resumed after a pause): the job goes on with the retry schedule
+   * where it left off rather than from its start. Default 0.
+   */
+  attemptsMade?: number;
 }
 
 /**
@@ -97,7 +102,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     const now = clock.now();
     const row: BackgroundJobsTable = {
       id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
-      attempts: 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
+      attempts: options.attemptsMade ?? 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
       locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
     };
     if (row.unique_key === null) {

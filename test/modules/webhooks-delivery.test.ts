@@ -115,7 +115,7 @@ describe('webhook delivery retries', () => {
 
     expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false })).statusCode).toBe(200);
     const queued = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute();
-    expect(queued).toEqual([expect.objectContaining({ max_attempts: 4, attempts: 0 })]); // five less the one made
+    expect(queued).toEqual([expect.objectContaining({ max_attempts: 5, attempts: 1 })]); // five, one made
     // Re-enabling twice does not queue it twice.
     await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true });
     await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false });
@@ -142,7 +142,7 @@ describe('webhook delivery retries', () => {
 
     expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false })).statusCode).toBe(200);
     const queued = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute();
-    expect(queued).toEqual([expect.objectContaining({ max_attempts: 4, attempts: 0 })]); // the fresh five less the one made
+    expect(queued).toEqual([expect.objectContaining({ max_attempts: 5, attempts: 1 })]); // the fresh five, one made
     expect(await w.runOnce()).toBe(1); // fails again: retried, not the last
     expect(await eventOf(key, eventId)).toMatchObject({ status: 'pending' });
   });
@@ -402,4 +402,30 @@ it('fails the delivery and its event when the last attempt could not be recorded
   expect(await w.runOnce()).toBe(1);
   expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
   expect((await kit.attemptsOf(endpoint.id)).at(-1)).toMatchObject({ status_code: 200, succeeded: 1 });
+});
+
+// Was a bug: a held delivery's retries began the schedule again once its endpoint was re-enabled (30 s, 2 min, 10 min
+// after the attempt sent at once), so one that had made one attempt gave up 12.5 minutes later instead of 72.
+it('a held delivery goes on with the schedule where it left off once its endpoint is re-enabled', async () => {
+  const { key, endpoint, tenant } = await setup();
+  receiver.answer(500);
+  const eventId = await kit.emit(tenant, 'coding.completed', { id: 'held-schedule' });
+  const w = kit.worker();
+  expect(await w.runOnce()).toBe(1); // attempt 1
+  expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true })).statusCode).toBe(200);
+  h.clock.advance(30_000);
+  expect(await w.runOnce()).toBe(1); // held
+  h.clock.advance(3_600_000);
+  expect((await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false })).statusCode).toBe(200);
+  expect(await w.runOnce()).toBe(1); // attempt 2, at once
+  for (const wait of SCHEDULE_SECONDS.slice(1)) { // attempts 3, 4 and 5: 2 min, 10 min and 1 h after the one before
+    h.clock.advance(wait * 1000 - 1000);
+    expect(await w.runOnce(), `${wait} s minus one`).toBe(0);
+    h.clock.advance(1000);
+    expect(await w.runOnce(), `${wait} s`).toBe(1);
+  }
+  h.clock.advance(86_400_000);
+  expect(await w.runOnce()).toBe(0);
+  expect(receivedFor(receiver, eventId)).toHaveLength(5);
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
 });

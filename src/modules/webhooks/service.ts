@@ -87,18 +87,19 @@ export function createWebhookService(deps: {
 
   /**
    * Queues the attempts of one delivery: `webhook.test` is attempted once, every other event five times; a delivery
-   * held while its endpoint was disabled gets the attempts it had left. One queued job per delivery at most.
+   * held while its endpoint was disabled gets the attempts it had left, and its retries go on with the schedule where
+   * they left off. One queued job per delivery at most.
    */
-  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string, attemptsLeft?: number) {
-    const maxAttempts = attemptsLeft ?? attemptBudget(eventType);
-    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, { maxAttempts, uniqueKey: `webhook.deliver:${deliveryId}` });
+  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string, attemptsMade = 0) {
+    const maxAttempts = attemptBudget(eventType);
+    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, {
+      maxAttempts, attemptsMade: Math.min(attemptsMade, maxAttempts - 1), uniqueKey: `webhook.deliver:${deliveryId}`,
+    });
   }
 
-  /** Deliveries held while the endpoint was disabled go out again, each with the attempts it had left. */
+  /** Deliveries held while the endpoint was disabled go out again (at least once), each with the attempts it had left. */
   async function releaseHeld(tx: Kysely<Database>, endpointId: string) {
-    for (const held of await repo.pendingDeliveriesOf(tx, endpointId)) {
-      await queueAttempts(tx, held.id, held.event_type, Math.max(1, attemptBudget(held.event_type) - held.attempts));
-    }
+    for (const held of await repo.pendingDeliveriesOf(tx, endpointId)) await queueAttempts(tx, held.id, held.event_type, held.attempts);
   }
 
   async function queueDelivery(tx: Kysely<Database>, eventId: string, eventType: string, endpointId: string) {
