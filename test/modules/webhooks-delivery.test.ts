@@ -429,3 +429,30 @@ it('a held delivery goes on with the schedule where it left off once its endpoin
   expect(receivedFor(receiver, eventId)).toHaveLength(5);
   expect(await eventOf(key, eventId)).toMatchObject({ status: 'failed' });
 });
+
+it('a redelivery asked for the moment a last attempt has failed and been recorded is sent, not failed by that job', async () => {
+  const { key, tenant } = await setup();
+  receiver.answer(500);
+  const eventId = await kit.emit(tenant, 'webhook.test', { id: 'raced' }); // one attempt: the first is the last
+  const service = createWebhookService({
+    db: h.db.kysely, clock: h.clock, repo: createWebhookRepo(h.db), queue: h.services.queue, encryption: h.services.encryption,
+    sender: h.services.sender, fairness: createDeliveryFairness({ slowMs: 1_000 }),
+  });
+  const deliver = service.deliver;
+  service.deliver = async (payload, job) => {
+    try {
+      await deliver(payload, job);
+    } catch (error) {
+      // The attempt's failure is committed; the customer's redelivery lands before the worker has gone on.
+      expect((await kit.call('POST', `/v1/events/${eventId}/redeliver`, key)).statusCode).toBe(200);
+      throw error;
+    }
+  };
+  const w = createWorker({ queue: h.services.queue, clock: h.clock, handlers: webhookJobs(service), log: { error: () => {} } });
+  expect(await w.runOnce()).toBe(1);
+  expect(await kit.deliveriesOfEvent(eventId)).toEqual([expect.objectContaining({ status: 'pending' })]);
+  receiver.answer(200);
+  expect(await w.runOnce()).toBe(1);
+  expect(receivedFor(receiver, eventId)).toHaveLength(2);
+  expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+});

@@ -49,6 +49,9 @@ const eventStatusOf = (statuses: DeliveryStatus[]): DeliveryStatus =>
 /** U+0000 (any binary or compressed reply holds one) cannot be stored in PostgreSQL text: kept as U+FFFD. */
 const storable = (text: string | null) => text?.replaceAll('\u0000', '\uFFFD') ?? null;
 
+/** An attempt that was made and recorded, and failed (non-2xx, time-out, refused address, …). */
+class AttemptFailed extends Error {}
+
 /** How long a delivery that must wait for a slow organisation's deliveries in flight waits (plus up to as much again). */
 const WAIT_MS = 5_000;
 
@@ -337,7 +340,7 @@ export function createWebhookService(deps: {
         }
       });
       // The last failure throws too, so the job reads failed like its delivery and event.
-      if (!succeeded) throw new Error(outcome.error ?? `endpoint answered ${outcome.status}`);
+      if (!succeeded) throw new AttemptFailed(outcome.error ?? `endpoint answered ${outcome.status}`);
     },
 
     /** A delivery whose worker died on every attempt: failed, so its event settles and can be redelivered. */
@@ -371,10 +374,11 @@ export function webhookJobs(service: WebhookService): JobHandler[] {
       try {
         await service.deliver(payload as DeliverPayload, job);
       } catch (error) {
-        // The last attempt's own record failed (the database, mid-transaction): the job fails for good now, so the
-        // delivery must too, or it and its event read pending for ever, neither tried again nor redeliverable. A no-op
-        // when the attempt was recorded (the delivery is settled already).
-        if (!(error instanceof JobPostponed) && job.attempts >= job.max_attempts) await service.abandon(payload as DeliverPayload, job).catch(() => {});
+        // The last attempt was not recorded (the database failed mid-way): the job fails for good now, so the delivery
+        // must too, or it and its event read pending for ever, neither tried again nor redeliverable. A recorded failure
+        // has settled the delivery already (and a redelivery may have queued it again since: it is left alone).
+        const recorded = error instanceof AttemptFailed || error instanceof JobPostponed;
+        if (!recorded && job.attempts >= job.max_attempts) await service.abandon(payload as DeliverPayload, job).catch(() => {});
         throw error;
       }
     },
