@@ -13,7 +13,9 @@ const SLOW_FOR_MS = 60_000;
  * at least `slowMs`, in the last minute or now) holds at most SLOW_ORGANIZATION_DELIVERIES of them, slow
  * organisations together at most SLOW_DELIVERIES, and their other due deliveries wait. One customer's hanging server
  * therefore holds up neither other customers' events nor the service's other work. Fast receivers are never limited.
- * Elapsed times are the process's monotonic clock (they measure network calls, not domain time).
+ * Elapsed times are the process's monotonic clock (they measure network calls, not domain time). A delivery ends when
+ * its send does, at the time-out at the latest; a name lookup still running then holds no shared slot (c-ares, see
+ * platform/outbound/guard.ts) and gives up on its own, so it needs no counting here.
  */
 export function createDeliveryFairness(options: { slowMs: number; now?: () => number }) {
   const now = options.now ?? (() => performance.now());

@@ -1,20 +1,32 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { createLimiter, WaitTimeout } from '../limiter.js';
 import { classifyAddress } from './address.js';
 import { OutboundError } from './errors.js';
 
-/** Resolves a host name to every address it has (the default is dns.lookup with all: true). */
+/** Resolves a host name to every address it has. */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 /**
- * How many system lookups run at once in this process. dns.lookup (getaddrinfo) runs on libuv's threadpool, 4 threads
- * shared with fs, crypto and zlib, and a name server that never answers holds its thread until the system resolver
- * gives up (30 s and more), whatever time limit the caller set: unbounded, a few deliveries to such a host would take
- * the whole pool.
+ * Customers' names are resolved by c-ares (dns.Resolver: resolve4 and resolve6), which runs on the event loop, not on
+ * libuv's threadpool, and gives up on its own: each query is sent at most DNS_TRIES times per name server, each try
+ * waiting DNS_TRY_MS, doubled on a retry and never more than DNS_TRY_MAX_MS (so at most 4 s per name server that never
+ * answers). A name server that never answers therefore costs its own query a bounded time and nobody else anything:
+ * there is no shared slot for one organisation's hanging names to take from another's deliveries.
+ */
+export const DNS_TRY_MS = 1_000;
+export const DNS_TRY_MAX_MS = 2_000;
+export const DNS_TRIES = 2;
+
+/**
+ * How many system lookups (dns.lookup, getaddrinfo) run at once in this process. They are used only for the test
+ * allowlist's names (allowLoopbackHosts: `localhost` is in /etc/hosts, which c-ares does not read), never for a
+ * customer's name in production. getaddrinfo runs on libuv's threadpool, 4 threads shared with fs, crypto and zlib, and
+ * a name server that never answers holds its thread until the system resolver gives up (30 s and more), whatever time
+ * limit the caller set: unbounded, a few of them would take the whole pool.
  */
 export const SYSTEM_LOOKUPS_AT_ONCE = 2;
-/** The longest a lookup waits for its turn; past it, it fails without having started (as a DNS failure). */
+/** The longest a system lookup waits for its turn; past it, it fails without having started (as a DNS failure). */
 const SYSTEM_LOOKUP_WAIT_MS = 10_000;
 
 /**
@@ -34,6 +46,45 @@ export const systemResolver: Resolver = boundedResolver((hostname) =>
   new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true, order: 'verbatim' }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
   }), SYSTEM_LOOKUPS_AT_ONCE, SYSTEM_LOOKUP_WAIT_MS);
+
+/** c-ares answers meaning "this name has no address of that family" rather than "the lookup failed". */
+const NO_ADDRESS = new Set(['ENODATA', 'ENOTFOUND']);
+
+/**
+ * Resolves through c-ares (see DNS_TRY_MS): the A and AAAA records together, IPv4 first. One family failing while the
+ * other answers is fine (the socket connects only to addresses returned, all of them checked); both failing is a DNS
+ * failure, reported as ENOTFOUND (no such name, or no address) or EAI_AGAIN (time-out, server failure, no name server
+ * reachable), never with c-ares' own codes (its ECONNREFUSED is about the name server, not the receiver).
+ * `localhost` and `*.localhost` are loopback without asking (RFC 6761; getaddrinfo reads them from /etc/hosts, which
+ * c-ares' resolve4 does not), so they are refused as loopback, not as a name that does not resolve.
+ * `servers` (host:port) replaces the system's name servers: for tests. `cancel` abandons every query in flight.
+ */
+export function aresResolver(options: { servers?: string[]; tryMs?: number; tryMaxMs?: number; tries?: number } = {}): Resolver & { cancel(): void } {
+  const resolver = new dnsPromises.Resolver({
+    timeout: options.tryMs ?? DNS_TRY_MS, maxTimeout: options.tryMaxMs ?? DNS_TRY_MAX_MS, tries: options.tries ?? DNS_TRIES,
+  });
+  if (options.servers) resolver.setServers(options.servers);
+  const resolve = async (hostname: string): Promise<LookupAddress[]> => {
+    if (/(^|\.)localhost$/.test(normaliseHost(hostname))) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const found: LookupAddress[] = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (found.length > 0) return found;
+    const codes = [v4, v6].map((r) => (r.status === 'rejected' ? String((r.reason as NodeJS.ErrnoException)?.code) : 'ENODATA'));
+    const code = codes.every((c) => NO_ADDRESS.has(c)) ? 'ENOTFOUND' : 'EAI_AGAIN';
+    throw Object.assign(new Error(`${hostname} did not resolve (${[...new Set(codes)].join(', ')})`), { code, hostname });
+  };
+  return Object.assign(resolve, { cancel: () => resolver.cancel() });
+}
+
+/** c-ares for every name, dns.lookup (bounded) for the policy's loopback names only (see SYSTEM_LOOKUPS_AT_ONCE). */
+export function defaultResolver(policy: GuardPolicy): Resolver & { cancel(): void } {
+  const ares = aresResolver();
+  const resolve = (hostname: string) => (policy.allowLoopbackHosts.has(normaliseHost(hostname)) ? systemResolver(hostname) : ares(hostname));
+  return Object.assign(resolve, { cancel: ares.cancel });
+}
 
 export interface GuardPolicy {
   /** Lower-case host names (no trailing dot) that may resolve to loopback: for tests only. */

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { OutboundError, type OutboundErrorReason } from './errors.js';
-import { checkAddresses, checkUrl, guardedLookup, normaliseHost, systemResolver, type GuardPolicy, type Resolver } from './guard.js';
+import { checkAddresses, checkUrl, defaultResolver, guardedLookup, normaliseHost, type GuardPolicy, type Resolver } from './guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 2048;
@@ -19,7 +19,10 @@ export interface OutboundSenderOptions {
   allowHttp?: boolean;
   /** Tests only: trust this CA (PEM) instead of the system roots. */
   ca?: string | Buffer;
-  /** DNS resolution; injectable so tests need no real DNS. Default dns.lookup with all: true. */
+  /**
+   * DNS resolution; injectable so tests need no real DNS. Default: c-ares (A and AAAA, its own time-out, no threadpool
+   * thread), and dns.lookup only for the names in allowLoopbackHosts (see guard.ts).
+   */
   lookup?: Resolver;
 }
 
@@ -59,7 +62,8 @@ export function createOutboundSender(options: OutboundSenderOptions = {}): Outbo
     allowLoopbackHosts: new Set((options.allowLoopbackHosts ?? []).map(normaliseHost)),
     allowHttp: options.allowHttp ?? false,
   };
-  const resolve = options.lookup ?? systemResolver;
+  const builtIn = options.lookup ? null : defaultResolver(policy);
+  const resolve = options.lookup ?? builtIn!;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const agent = new Agent({
@@ -118,8 +122,11 @@ export function createOutboundSender(options: OutboundSenderOptions = {}): Outbo
       return found.map((a) => a.address);
     },
 
-    /** Stops the sender; requests still in flight are aborted. */
-    close: () => agent.destroy(),
+    /** Stops the sender; requests still in flight are aborted, and so are its name lookups. */
+    close: () => {
+      builtIn?.cancel();
+      return agent.destroy();
+    },
   };
 }
 
