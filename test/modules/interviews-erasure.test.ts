@@ -124,7 +124,7 @@ describe('erasing the candidate of an interview not yet joined', () => {
     const token = await kit.token(key, interview.id);
     await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
     const join = await kit.call('POST', `/v1/interviews/${interview.id}/join`, { token });
-    expect(join.body.error).toMatchObject({ code: 'session_cancelled' });
+    expect(join.body.error).toMatchObject({ code: 'invalid_session_token' }); // revoked with the person
     const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key }, 200);
     expect(after).toMatchObject({ candidate_id: null, status: 'cancelled' });
     const events = await h.db.kysely.selectFrom('events').select('type').where('payload', 'like', `%${interview.id}%`).execute();

@@ -533,6 +533,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) await queueCompletion(tx, row.id);
       }
       const ids = await repo.eraseCandidate(tx, tenant, candidateId);
+      await candidateAccess.endSubjectAccess(tx, tenant, kind.kind, ids);
       if (ids.length > 0) await kind.eraseSessions?.(tx, ids);
     }, { locksFirst: (tx: Kysely<Database>, tenant: Tenant) => credits.lock(tx, tenant, kind.credit) }),
     releaseCredit,

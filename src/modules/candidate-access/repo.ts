@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
-import type { Database, LaunchLinksTable, SessionTokensTable } from '../../db/schema.js';
+import type { Database, LaunchLinksTable, SessionTokensTable, SubjectKind } from '../../db/schema.js';
 import { livemodeFlag, type ModuleName, type Tenant } from '../../platform/context.js';
 
 export function createCandidateAccessRepo(database: Db) {
@@ -61,6 +61,15 @@ export function createCandidateAccessRepo(database: Db) {
       .where('token_hash', '=', hash).where('used_at', 'is', null).returningAll().executeTakeFirst(),
     /** A link by its token's hash, used or not, without claiming it (the launch page's preview). */
     findLaunchLink: (hash: string) => db.selectFrom('launch_links').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+    /** Revokes the tokens bound to these subjects and expires their unused launch links (candidate erasure). */
+    async endSubjectAccess(tx: Kysely<Database>, tenant: Tenant, kind: SubjectKind, subjectIds: string[], now: number) {
+      await tx.updateTable('session_tokens').set({ revoked_at: now })
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+        .where('subject_kind', '=', kind).where('subject_id', 'in', subjectIds).where('revoked_at', 'is', null).execute();
+      await tx.updateTable('launch_links').set({ expires_at: now })
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+        .where('subject_kind', '=', kind).where('subject_id', 'in', subjectIds).where('used_at', 'is', null).where('expires_at', '>', now).execute();
+    },
     /** Tokens and links past their expiry, kept a day for support questions, then deleted. */
     async sweep(now: number) {
       const day = 86_400_000;

@@ -169,6 +169,14 @@ export function createCandidateAccessService(deps: {
     },
 
     /**
+     * Candidate erasure: every session token bound to these subjects (refreshes too) is revoked and every unused
+     * launch link for them expires, in the erasure's transaction, so nothing handed to the person still opens them.
+     */
+    async endSubjectAccess(tx: Kysely<Database>, tenant: Tenant, kind: SubjectKind, subjectIds: string[]): Promise<void> {
+      if (subjectIds.length > 0) await repo.endSubjectAccess(tx, tenant, kind, subjectIds, clock.now());
+    },
+
+    /**
      * Verification for the auth hook: signature (cached), then, on every request, the recorded token (a signed token must
      * carry the binding and at most the life recorded for its jti, so that even the signing key cannot re-bind one),
      * revocation (of the token, its chain's original or the key that minted it) and the API switch.

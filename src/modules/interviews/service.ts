@@ -580,6 +580,7 @@ export function createInterviewService(deps: {
       // Upload links handed out before the erasure work until they expire: what is put through them then goes too.
       await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
+      await candidateAccess.endSubjectAccess(tx, tenant, 'interview', rows.map((r) => r.id));
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
   };
