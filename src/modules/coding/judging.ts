@@ -18,7 +18,7 @@ import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
 import { COMPLETE_JOB, type CodingService } from './service.js';
 import type { Emit } from '../webhooks/service.js';
-import type { CodingSessionRepo } from './sessions-repo.js';
+import { withoutCode, type CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
 const STDOUT_SHOWN = 64 * 1024;
@@ -63,6 +63,17 @@ export function createJudgingService(deps: {
   emit: Emit;
 }) {
   const { db, clock, sandbox, queue, repo, sessions, catalog, coding, model, judgeBudgetMs, emit } = deps;
+
+  /**
+   * Stores a submission's outcome under its session's lock: when the candidate has been erased (before, or while it was
+   * judged), without their code or the compiler's output quoting it, as the erasure leaves judged submissions.
+   */
+  async function settleSubmission(submission: Pick<CodingSubmissionsTable, 'id' | 'session_id'>, changes: Partial<CodingSubmissionsTable>) {
+    await db.transaction().execute(async (tx) => {
+      const erased = await sessions.erasedLocked(tx, submission.session_id);
+      await tx.updateTable('coding_submissions').set(erased ? withoutCode(changes) : changes).where('id', '=', submission.id).execute();
+    });
+  }
 
   /** The model's review of each problem's best submission; a review the model failed to give is null. */
   async function reviews(sessionId: string) {
@@ -265,7 +276,7 @@ export function createJudgingService(deps: {
       } catch (error) {
         // Busy (every slot taken for the whole budget) or a launch fault: queued again and retried.
         if (error instanceof SandboxUnavailableError || finalAttempt) {
-          await repo.update(submission.id, { status: 'error', error: (error as Error).message.slice(0, 500), updated_at: clock.now() });
+          await settleSubmission(submission, { status: 'error', error: (error as Error).message.slice(0, 500), updated_at: clock.now() });
           await completeWhenJudged(submission.session_id);
           return;
         }
@@ -284,7 +295,7 @@ export function createJudgingService(deps: {
       // The candidate sees the examples' time and memory only: a hidden case's would tell of its input.
       const shown = execution.cases.filter((c) => c.name.startsWith('example-'));
       const now = clock.now();
-      await repo.update(submission.id, {
+      await settleSubmission(submission, {
         status: 'judged',
         verdict: compileFailed ? 'COMPILE_ERROR' : firstFailure?.verdict ?? 'ACCEPTED',
         results: JSON.stringify({ compile: execution.compile ? { ok: execution.compile.ok, output: execution.compile.output } : null, cases } satisfies SubmissionResults),
@@ -305,7 +316,7 @@ export function createJudgingService(deps: {
       const submission = await repo.byId(submissionId);
       if (!submission) return;
       if (submission.status === 'judged' || submission.status === 'error') return completeWhenJudged(submission.session_id);
-      await repo.update(submission.id, { status: 'error', error: 'judging stopped: its worker stopped on every attempt', updated_at: clock.now() });
+      await settleSubmission(submission, { status: 'error', error: 'judging stopped: its worker stopped on every attempt', updated_at: clock.now() });
       await completeWhenJudged(submission.session_id);
     },
 

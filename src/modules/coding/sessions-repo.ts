@@ -4,9 +4,18 @@ import type { CodingSessionProblemsTable, CodingSessionsTable, Database } from '
 import { createAssessmentRepo } from '../assessments/repo.js';
 
 /** Coding sessions: the shared lifecycle's SQL over `coding_sessions`, and the problems each session locks. */
+/** A submission's changes without the candidate's code or the compiler's output quoting it (candidate erasure). */
+export function withoutCode<T extends { results?: string | null }>(changes: T): T & { source: string } {
+  if (!changes.results) return { ...changes, source: '' };
+  const results = JSON.parse(changes.results) as { compile?: { output?: string } | null };
+  if (results.compile) results.compile.output = '';
+  return { ...changes, source: '', results: JSON.stringify(results) };
+}
+
 export function createCodingSessionRepo(database: Db) {
+  const assessments = createAssessmentRepo<CodingSessionsTable>(database, { kind: 'coding', sessions: 'coding_sessions', reports: 'coding_reports' });
   return {
-    ...createAssessmentRepo<CodingSessionsTable>(database, { kind: 'coding', sessions: 'coding_sessions', reports: 'coding_reports' }),
+    ...assessments,
     insertProblems: (tx: Kysely<Database>, rows: CodingSessionProblemsTable[]) => tx.insertInto('coding_session_problems').values(rows).execute(),
     problems: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('coding_session_problems').selectAll()
       .where('session_id', '=', sessionId).orderBy('position').execute(),
@@ -19,9 +28,22 @@ export function createCodingSessionRepo(database: Db) {
         .where('problem_id', '=', problemId).executeTakeFirstOrThrow();
       return allowed - row.attempts_used;
     },
-    /** Erasure: the code the person wrote goes; the submissions stay (verdicts, counts) for the anonymous session. */
-    eraseSources: (tx: Kysely<Database>, sessionIds: string[]) => tx.updateTable('coding_submissions').set({ source: '' })
-      .where('session_id', 'in', sessionIds).execute(),
+    /**
+     * Erasure: the code the person wrote goes, and the compiler's output (it quotes the code); the submissions stay
+     * (verdicts, counts) for the anonymous session. Those not judged yet keep their code until the judge, which finds
+     * the session anonymous under its lock, stores their outcome without it: the session is scored as it would have been.
+     */
+    async eraseSources(tx: Kysely<Database>, sessionIds: string[]) {
+      const done = await tx.selectFrom('coding_submissions').select(['id', 'results']).where('session_id', 'in', sessionIds)
+        .where('status', 'in', ['judged', 'error']).execute();
+      for (const row of done) await tx.updateTable('coding_submissions').set(withoutCode({ results: row.results })).where('id', '=', row.id).execute();
+    },
+    /** Whether the session's candidate was erased, under the session's lock (held until the transaction ends). */
+    async erasedLocked(tx: Kysely<Database>, sessionId: string): Promise<boolean> {
+      await assessments.lock(tx, sessionId);
+      const row = await tx.selectFrom('coding_sessions').select('candidate_id').where('id', '=', sessionId).executeTakeFirst();
+      return !row || row.candidate_id === null;
+    },
     markScored: (tx: Kysely<Database>, sessionId: string, problemId: string) => tx.updateTable('coding_session_problems').set({ scored: 1 })
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId).execute(),
   };
