@@ -876,4 +876,41 @@ describe('Idempotency-Key on a candidate\'s creates', () => {
     expect((await attemptsOf(t.id)).every((a) => a.prompt !== '')).toBe(true); // another candidate's stay
     await kit.settle();
   });
+
+  // Was a bug (a privacy review): the erasure blanked the prompts of attempts not graded yet, so a session the candidate
+  // had finalized was graded on empty prompts, not "as it would have been" (api-design.md).
+  it('an attempt still queued at the erasure is graded on the prompt written, which goes when its result is stored', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    const prompt = `${GOOD_PROMPT} Signed, Quixotevich.`;
+    const r = await kit.submit(s, fixture.taskId, prompt);
+    expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+    const { candidate_id: candidateId } = await h.db.kysely.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', s.id).executeTakeFirstOrThrow();
+    await kit.call('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+    await kit.settle();
+    const a = await h.db.kysely.selectFrom('prompt_attempts').selectAll().where('id', '=', r.id).executeTakeFirstOrThrow();
+    expect(a).toMatchObject({ status: 'graded', execution: 'executed', score: 100, prompt: '' });
+    expect(JSON.stringify(a)).not.toContain('Quixotevich');
+    expect(await h.db.kysely.selectFrom('prompt_attempt_outputs').select('attempt_id').where('attempt_id', '=', r.id).execute()).toEqual([]);
+  });
+
+  // Was a bug: a grader that had read the prompt before the erasure stored the outputs and the rendered prompts after it.
+  it('a grader under way when the candidate is erased stores nothing of their prompt or its outputs', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    const r = await kit.submit(s, fixture.taskId, `${GOOD_PROMPT} Signed, Quixotevich.`);
+    const { candidate_id: candidateId } = await h.db.kysely.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', s.id).executeTakeFirstOrThrow();
+    let erasure: Promise<unknown> | null = null;
+    await withModel(() => {
+      model.raw = (asked, res) => {
+        erasure ??= kit.call('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+        void erasure.then(() => res.writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ choices: [{ message: { content: fixtureReply(asked) } }], usage: { prompt_tokens: 1, completion_tokens: 1 } })));
+      };
+    }, () => kit.settle());
+    expect(erasure).not.toBeNull();
+    expect((await kit.call('GET', `/v1/candidates/${candidateId}`, { key: key() })).status).toBe(404);
+    const a = await h.db.kysely.selectFrom('prompt_attempts').selectAll().where('id', '=', r.id).executeTakeFirstOrThrow();
+    expect(a.status).toBe('graded');
+    expect(JSON.stringify(a)).not.toContain('Quixotevich');
+    expect(await h.db.kysely.selectFrom('prompt_attempt_outputs').select('attempt_id').where('attempt_id', '=', r.id).execute()).toEqual([]);
+  });
 });

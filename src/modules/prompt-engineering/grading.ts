@@ -251,7 +251,7 @@ export function createGrader(deps: GraderDeps) {
 
   async function fail(attempt: PromptAttemptsTable, message: string): Promise<void> {
     const now = clock.now();
-    await repo.transition(attempt.id, ['queued', 'running'], { status: 'error', error: clip(message, 500), model: model?.id ?? null, updated_at: now, graded_at: now });
+    await repo.settle(attempt.id, ['queued', 'running'], { status: 'error', error: clip(message, 500), model: model?.id ?? null, updated_at: now, graded_at: now });
   }
 
   /** Grades a claimed attempt: graded or in error, or throws for the queue to retry. */
@@ -261,7 +261,7 @@ export function createGrader(deps: GraderDeps) {
     if (!task) return fail(attempt, 'the task of this attempt no longer exists');
     if (!model) {
       const now = clock.now();
-      await repo.transition(attempt.id, ['queued', 'running'], {
+      await repo.settle(attempt.id, ['queued', 'running'], {
         status: 'graded', execution: 'unavailable', execution_reason: NO_MODEL_REASON, results: JSON.stringify({ cases: [] } satisfies AttemptResults),
         updated_at: now, graded_at: now,
       });
@@ -284,7 +284,7 @@ export function createGrader(deps: GraderDeps) {
     const sum = (pick: (c: CaseResult) => number | null) => cases.reduce<number | null>((s, c) => (s === null || pick(c) === null ? null : s + pick(c)!), 0);
     const now = clock.now();
     // From queued or running only: a second grader that finished later changes nothing.
-    await repo.transition(attempt.id, ['queued', 'running'], {
+    await repo.settle(attempt.id, ['queued', 'running'], {
       status: 'graded', execution: 'executed', execution_reason: null, results: JSON.stringify({ cases } satisfies AttemptResults),
       score: score.score, hidden_passed: score.passed, hidden_total: score.total, model: model.id,
       input_tokens: sum((c) => c.input_tokens), output_tokens: sum((c) => c.output_tokens), latency_ms: sum((c) => c.latency_ms),
@@ -296,7 +296,7 @@ export function createGrader(deps: GraderDeps) {
     /** An attempt whose grader died on every try: an error, as a grader that failed on its last try leaves it. */
     async abandon(attemptId: string): Promise<string | null> {
       const now = clock.now();
-      await repo.transition(attemptId, ['queued', 'running'], {
+      await repo.settle(attemptId, ['queued', 'running'], {
         status: 'error', error: 'grading stopped: its worker stopped on every try', model: model?.id ?? null, updated_at: now, graded_at: now,
       });
       return repo.sessionOf(attemptId);

@@ -34,16 +34,20 @@ export function createPromptRepo(database: Db) {
   const claim = preparedStatement(database, (id: string, now: number) => db.updateTable('prompt_attempts').set({ status: 'running', updated_at: now })
     .where('id', '=', id).where('status', 'in', ['queued', 'running']).returningAll());
 
+  const sessions = createAssessmentRepo<PromptEngineeringSessionsTable>(database, { kind: 'prompt_engineering', sessions: 'prompt_engineering_sessions', reports: 'prompt_engineering_reports' });
   return {
-    sessions: createAssessmentRepo<PromptEngineeringSessionsTable>(database, { kind: 'prompt_engineering', sessions: 'prompt_engineering_sessions', reports: 'prompt_engineering_reports' }),
+    sessions,
 
     insertAttempt: (tx: Kysely<Database>, row: PromptAttemptsTable) => tx.insertInto('prompt_attempts').values(row).execute(),
     /**
      * Erasure: what the person wrote goes (their prompts, the outputs those produced, every quote of either in the
-     * results and the craft spans); the attempts stay with their scores, verdicts and counts.
+     * results and the craft spans); the attempts stay with their scores, verdicts and counts. Attempts not graded yet
+     * keep theirs until the grader, which finds the session anonymous under its lock (`settle`), stores its result
+     * without them: the session is scored as it would have been.
      */
     async eraseAttemptTexts(tx: Kysely<Database>, sessionIds: string[]): Promise<void> {
-      const attempts = await tx.selectFrom('prompt_attempts').select(['id', 'results', 'craft']).where('session_id', 'in', sessionIds).execute();
+      const attempts = await tx.selectFrom('prompt_attempts').select(['id', 'results', 'craft']).where('session_id', 'in', sessionIds)
+        .where('status', 'in', ['graded', 'error']).execute();
       if (attempts.length === 0) return;
       await tx.deleteFrom('prompt_attempt_outputs').where('attempt_id', 'in', attempts.map((a) => a.id)).execute();
       for (const a of attempts) {
@@ -76,6 +80,26 @@ export function createPromptRepo(database: Db) {
     async transition(id: string, from: PromptAttemptsTable['status'][], changes: Partial<PromptAttemptsTable>): Promise<boolean> {
       const columns = Object.keys(changes) as Array<keyof PromptAttemptsTable>;
       return (await transitionOf(from, columns).run(id, ...columns.map((c) => changes[c]))).length === 1;
+    },
+
+    /**
+     * A grader's last word on an attempt (graded or in error), from the states given, under its session's lock: when
+     * the candidate has been erased (before, or while it was graded), without their prompt, its outputs or any quote.
+     */
+    async settle(id: string, from: PromptAttemptsTable['status'][], changes: Partial<PromptAttemptsTable>): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        const attempt = await tx.selectFrom('prompt_attempts').select(['session_id', 'craft']).where('id', '=', id).executeTakeFirst();
+        if (!attempt) return false;
+        await sessions.lock(tx, attempt.session_id);
+        const session = await tx.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', attempt.session_id).executeTakeFirst();
+        let set = changes;
+        if (!session || session.candidate_id === null) {
+          await tx.deleteFrom('prompt_attempt_outputs').where('attempt_id', '=', id).execute();
+          set = { ...changes, prompt: '', craft: withoutTexts(attempt.craft), ...(changes.results ? { results: withoutTexts(changes.results) } : {}) };
+        }
+        const r = await tx.updateTable('prompt_attempts').set(set).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      });
     },
 
     sessionOf: async (attemptId: string) => (await db.selectFrom('prompt_attempts').select('session_id').where('id', '=', attemptId).executeTakeFirst())?.session_id ?? null,
