@@ -417,6 +417,20 @@ describe('erasure while storage is out', () => {
     expect(h.clock.now()).toBeGreaterThanOrEqual(backAt);
     for (const k of keys) expect(await storage.head(k)).toBeNull();
   });
+
+  // Was a bug (a privacy review): the files' records kept the name each was uploaded under (often the person's own)
+  // until their deletion succeeded, so for as long as storage was out, or for good once its tries ran out.
+  it('forgets the names the files were uploaded under at once', async () => {
+    const candidateId = await kit.candidate(key());
+    const created = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'Zebulon-Quixotevich-CV.txt' } });
+    expect((await send('PUT', created.upload_url, TEXT_RESUME)).statusCode).toBe(200);
+    await kit.ok('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+    const named = () => h.db.kysely.selectFrom('stored_files').select('key').where('file_name', 'like', '%Quixotevich%').execute();
+    expect((await named()).length).toBeGreaterThan(0);
+    await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+    expect(await named()).toEqual([]); // before any deletion job has run
+    await drainJobs();
+  });
 });
 
 describe('scoring', () => {

@@ -62,6 +62,10 @@ export function createResumeRepo(database: Db) {
     async file(tx: Kysely<Database>, tenant: Tenant, key: string) {
       return inTenant(tx.selectFrom('stored_files').selectAll(), tenant, 'stored_files').where('key', '=', key).executeTakeFirst();
     },
+    /** Erasure: the names the candidate's files were uploaded under go at once, before the files themselves. */
+    async forgetFileNames(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
+      await inTenant(tx.updateTable('stored_files').set({ file_name: null }), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
+    },
     async candidateFiles(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
       return inTenant(tx.selectFrom('stored_files').select(['key', 'expires_at']), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
     },

@@ -231,6 +231,7 @@ export function createResumeService(deps: ResumeServiceDeps) {
      */
     async eraseCandidate(tx: Kysely<Database>, tenant: Tenant, candidateId: string): Promise<void> {
       await repo.deleteForCandidate(tx, tenant, candidateId);
+      await repo.forgetFileNames(tx, tenant, candidateId);
       const files = await repo.candidateFiles(tx, tenant, candidateId);
       if (files.length === 0) return;
       // Storage out for a day must not leave an erased person's files behind.
