@@ -18,7 +18,7 @@ import { reviewCode } from '../../ai/code-review.js';
 import type { TextModel } from '../../ai/model.js';
 import { COMPLETE_JOB, type CodingService } from './service.js';
 import type { Emit } from '../webhooks/service.js';
-import { withoutCode, type CodingSessionRepo } from './sessions-repo.js';
+import { withoutCode, withoutReviews, type CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
 const STDOUT_SHOWN = 64 * 1024;
@@ -149,7 +149,8 @@ export function createJudgingService(deps: {
       const submissions = await repo.forSession(tx, sessionId);
       const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
       const report = buildReport({
-        outcome, startedAt: row.started_at, endedAt, codeReview,
+        // The reviews were asked before this transaction: a candidate erased meanwhile leaves none of them.
+        outcome, startedAt: row.started_at, endedAt, codeReview: row.candidate_id === null ? withoutReviews(codeReview) : codeReview,
         proctoring: await sessions.proctoringSummary(tx, sessionId),
         problems: problems.map((p) => ({
           position: p.position, slotTitle: p.slot_title, problemId: p.problem_id, title: content.get(p.problem_id)?.title ?? '',

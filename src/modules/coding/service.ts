@@ -57,7 +57,10 @@ export function createCodingService(deps: {
       })));
     },
     detail,
-    async eraseSessions(tx, sessionIds) { await repo.eraseSources(tx, sessionIds); },
+    async eraseSessions(tx, sessionIds) {
+      await repo.eraseSources(tx, sessionIds);
+      await repo.eraseReviews(tx, sessionIds);
+    },
   };
   const lifecycle = createLifecycle(deps, kind);
 

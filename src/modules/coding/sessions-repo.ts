@@ -12,6 +12,11 @@ export function withoutCode<T extends { results?: string | null }>(changes: T): 
   return { ...changes, source: '', results: JSON.stringify(results) };
 }
 
+/** A code review without the model's texts about the candidate's code (they quote it): candidate erasure. */
+export function withoutReviews<T extends { problems: Array<{ review: string | null }> } | null>(review: T): T {
+  return (review === null ? review : { ...review, problems: review.problems.map((p) => ({ ...p, review: null })) }) as T;
+}
+
 export function createCodingSessionRepo(database: Db) {
   const assessments = createAssessmentRepo<CodingSessionsTable>(database, { kind: 'coding', sessions: 'coding_sessions', reports: 'coding_reports' });
   return {
@@ -37,6 +42,16 @@ export function createCodingSessionRepo(database: Db) {
       const done = await tx.selectFrom('coding_submissions').select(['id', 'results']).where('session_id', 'in', sessionIds)
         .where('status', 'in', ['judged', 'error']).execute();
       for (const row of done) await tx.updateTable('coding_submissions').set(withoutCode({ results: row.results })).where('id', '=', row.id).execute();
+    },
+    /** Erasure: the model's reviews of the person's code in the sessions' reports go (the scores stay). */
+    async eraseReviews(tx: Kysely<Database>, sessionIds: string[]) {
+      const reports = await tx.selectFrom('coding_reports').select(['session_id', 'report']).where('session_id', 'in', sessionIds).execute();
+      for (const r of reports) {
+        const report = JSON.parse(r.report) as { code_review?: { problems: Array<{ review: string | null }> } | null };
+        if (!report.code_review) continue;
+        report.code_review = withoutReviews(report.code_review);
+        await tx.updateTable('coding_reports').set({ report: JSON.stringify(report) }).where('session_id', '=', r.session_id).execute();
+      }
     },
     /** Whether the session's candidate was erased, under the session's lock (held until the transaction ends). */
     async erasedLocked(tx: Kysely<Database>, sessionId: string): Promise<boolean> {
