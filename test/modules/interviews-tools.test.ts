@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { joinAll } from '../helpers/recordings.js';
-import { settleJobs } from '../helpers/settle.js';
+import { settleJobs, testWorker } from '../helpers/settle.js';
 import { invitationJobs } from '../../src/modules/interviews/invitations.js';
 import { interviewJobs } from '../../src/modules/interviews/processing.js';
 import { recordingChunkKey } from '../../src/modules/interviews/service.js';
@@ -19,6 +19,8 @@ let smtp: SMTPServer;
 const mails: Array<{ to: string[]; raw: string }> = [];
 /** Run as a mail arrives, before the server accepts it (the sender is still waiting). */
 let onMail: (() => Promise<unknown>) | null = null;
+/** While set, the server refuses every recipient (naming the address, as mail servers do). */
+let refuseRecipients = false;
 /** An organisation with credits for every interview the file joins. */
 let org: Org;
 const key = () => org.keys.secret_test;
@@ -33,6 +35,10 @@ const PNG = Buffer.concat([
 beforeAll(async () => {
   smtp = new SMTPServer({
     authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuseRecipients) return callback();
+      callback(Object.assign(new Error(`Mailbox <${address.address}> unavailable`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (d) => (raw += d));
@@ -434,6 +440,23 @@ describe('invitations', () => {
     expect(mails.some((m) => m.to.includes('erase-me@example.com'))).toBe(true);
     const after = await kit.client.ok('GET', `/v1/interviews/${interview.id}`, { key: live() }, 200);
     expect(after).toMatchObject({ candidate_id: null, invitation: null, status: 'cancelled' });
+  });
+
+  // Was a bug (a privacy review): the send's error, naming the address, stayed on the job after the erasure.
+  it('leave no error naming the address of an erased candidate on the job', async () => {
+    const candidate = await kit.client.candidate(live(), { email: 'refused-erased@example.com', name: 'Refused Erased' });
+    await kit.create(live(), { send_invitation: true }, candidate);
+    const naming = () => h.db.kysely.selectFrom('background_jobs').select('id').where('last_error', 'like', '%refused-erased@example.com%').execute();
+    refuseRecipients = true;
+    try {
+      await testWorker(h, undefined, ['interview.invite']).runOnce();
+    } finally {
+      refuseRecipients = false;
+    }
+    expect((await naming()).length).toBe(1);
+    await kit.client.ok('DELETE', `/v1/candidates/${candidate}`, { key: live() }, 200);
+    expect(await naming()).toEqual([]);
+    await settleJobs(h, ['interview.invite'], 'the invitation');
   });
 
   it('read failed, not queued for ever, when the job\'s worker died on every try', async () => {

@@ -17,7 +17,7 @@ import { lockedCandidate } from '../candidates/locked.js';
 import type { SubjectContext, SubjectProvider, SubjectState } from '../candidate-access/subjects.js';
 import type { Emit } from '../webhooks/service.js';
 import { createEnding, ERASE_FILES_JOB, TIMEOUT_JOB, type EndReason } from './ending.js';
-import { invitationFor, type Invitation } from './invitations.js';
+import { INVITE_JOB, invitationFor, type Invitation } from './invitations.js';
 import { initialState } from './interviewer/interviewer.js';
 import { methodFor } from './interviewer/method.js';
 import type { CodeRun, InterviewerState } from './interviewer/types.js';
@@ -581,6 +581,11 @@ export function createInterviewService(deps: {
       await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
       await candidateAccess.endSubjectAccess(tx, tenant, 'interview', rows.map((r) => r.id));
+      // A failed send's error names the address it was refused for (mail servers say so): it goes with the invitation.
+      for (const { id } of rows) {
+        await tx.updateTable('background_jobs').set({ last_error: null })
+          .where('kind', '=', INVITE_JOB).where('payload', 'like', `%${id}%`).where('last_error', 'is not', null).execute();
+      }
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
   };
