@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from './clock.js';
 import { tenantOf, livemodeFlag } from './context.js';
@@ -103,9 +103,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
-    const where = db.updateTable('idempotency_keys');
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
-      await where.set({
+      const store = (tx: Kysely<Database>) => tx.updateTable('idempotency_keys').set({
         state: 'completed', response_status: reply.statusCode,
         response_body: request.routeOptions.config.secretResponse ? SEALED + encryption.encrypt(payload) : payload,
         response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
@@ -113,6 +112,13 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Kysely<Dat
         .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('key', '=', claim.key)
         .where('created_at', '=', claim.createdAt).where('state', '=', 'in_progress') // still ours, not taken over
         .execute();
+      const named = candidatesNamed(payload);
+      if (named.length === 0) await store(db);
+      else {
+        // An erasure forgets the stored responses naming the candidate, but not one still being made: this one is
+        // stored only under the candidates' row locks (which erasure takes), and only while they all exist.
+        await db.transaction().execute(async (tx) => (await lockCandidates(tx, claim, named)) ? store(tx) : releaseClaim(tx, claim));
+      }
     } else {
       await releaseClaim(db, claim);
     }
@@ -149,6 +155,27 @@ function scopeOf(request: FastifyRequest, header: string): Omit<Claim, 'createdA
 
 function asArray<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/** The candidates a create's response names (`candidate_id`, or a candidate itself). */
+function candidatesNamed(payload: string): string[] {
+  if (!payload.includes('candidate')) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return [];
+  }
+  if (!body || typeof body !== 'object') return [];
+  const { object, id, candidate_id: candidateId } = body as Record<string, unknown>;
+  return [...new Set([object === 'candidate' ? id : undefined, candidateId].filter((v): v is string => typeof v === 'string'))];
+}
+
+/** Locks the candidates' rows (as erasure does, candidates repo `lock`); false when one no longer exists. */
+async function lockCandidates(tx: Kysely<Database>, claim: Claim, ids: string[]): Promise<boolean> {
+  const locked = await tx.updateTable('candidates').set({ updated_at: sql`updated_at` })
+    .where('organization_id', '=', claim.organizationId).where('livemode', '=', claim.livemode).where('id', 'in', ids).executeTakeFirst();
+  return Number(locked.numUpdatedRows) === ids.length;
 }
 
 async function releaseClaim(db: Kysely<Database>, claim: Claim): Promise<void> {

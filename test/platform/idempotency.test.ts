@@ -41,6 +41,22 @@ beforeAll(async () => {
           return reply.code(201).send({ id: randomUUID(), label: request.body.label, execution });
         },
       });
+      // A create whose response names a candidate (as a resume registration's does), slow like the one above.
+      app.route({
+        method: 'POST', url: '/v1/test/slow-named-create',
+        schema: {
+          hide: true,
+          body: Type.Object({ candidate_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+          response: { 201: Type.Object({ object: Type.String(), id: Type.String(), candidate_id: Type.String(), execution: Type.Integer() }) },
+        },
+        config: { auth: 'secret', idempotent: true },
+        handler: async (request, reply) => {
+          const execution = ++slow.executions;
+          slow.entered.resolve();
+          await slow.gate.promise;
+          return reply.code(201).send({ object: 'resume', id: randomUUID(), candidate_id: request.body.candidate_id, execution });
+        },
+      });
     },
   });
 });
@@ -402,5 +418,37 @@ describe('Idempotency across server processes sharing one database', () => {
       const again = await send(server);
       expect(again).toEqual({ status: 201, replay: 'true', text: original });
     }
+  });
+});
+
+describe('a create naming a candidate erased while it runs', () => {
+  // Was a bug: an erasure forgets the remembered responses naming the candidate, but a response still being made was
+  // stored after it (a resume registration racing the erasure kept the parsed resume replayable for 24 hours).
+  it('is answered, but not remembered: a retry runs again', async () => {
+    resetSlow();
+    const candidate = (await createCandidate(h.org.keys.secret_test, { email: newEmail(), name: 'Zebulon Erased' })).json();
+    const idempotencyKey = newKey();
+    const first = h.app.inject({ method: 'POST', url: '/v1/test/slow-named-create', headers: bearer(h.org.keys.secret_test, { 'idempotency-key': idempotencyKey }), payload: { candidate_id: candidate.id } });
+    await slow.entered.promise;
+    const erased = await h.app.inject({ method: 'DELETE', url: `/v1/candidates/${candidate.id}`, headers: bearer(h.org.keys.secret_test) });
+    expect(erased.statusCode, erased.body).toBe(200);
+    slow.gate.resolve();
+    expect((await first).statusCode).toBe(201);
+    expect(await storedKeys(idempotencyKey)).toEqual([]);
+    const again = await slowCreate(h.org.keys.secret_test, 'unused', idempotencyKey).catch(() => null);
+    expect(again?.headers['idempotent-replay']).toBeUndefined();
+  });
+
+  it('is remembered when the candidate is still there', async () => {
+    resetSlow();
+    slow.gate.resolve();
+    const candidate = (await createCandidate(h.org.keys.secret_test, { email: newEmail(), name: 'Ada Kept' })).json();
+    const idempotencyKey = newKey();
+    const send = () => h.app.inject({ method: 'POST', url: '/v1/test/slow-named-create', headers: bearer(h.org.keys.secret_test, { 'idempotency-key': idempotencyKey }), payload: { candidate_id: candidate.id } });
+    const first = await send();
+    const replay = await send();
+    expect(replay.headers['idempotent-replay']).toBe('true');
+    expect(replay.json()).toEqual(first.json());
+    expect(slow.executions).toBe(1);
   });
 });
