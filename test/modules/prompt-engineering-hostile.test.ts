@@ -802,6 +802,24 @@ describe('completion behind a grading backlog', () => {
     expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
   }, 120_000);
 
+  // Was a bug: a grader killed after the attempt's grade committed, before it completed the session, left its job to be
+  // run again; that run found the attempt graded and did nothing more: behind a completion job that had given up, the
+  // session stayed in progress, with no report and no event, for good.
+  it('a grade job run again after its grade committed (its worker killed there) completes the session', async () => {
+    const s = await kit.session(key(), fixture.assessmentId);
+    const attempt = await kit.submit(s, fixture.taskId, GOOD_PROMPT);
+    expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+    await settleJobs(h, ['prompt_engineering.complete'], 'the completion job', { only: true }); // gives up: grading has not run
+    // The killed worker's run: the grade is committed, and nothing after it happened. Its job is still to run.
+    expect(await h.modules.grader.grade(attempt.id, { retry: false, finalAttempt: false })).toBe(s.id);
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}`, { key: key() })).body.status).toBe('in_progress');
+    await settleJobs(h, ['prompt_engineering.grade'], 'grading', { only: true }); // the job again, once its lease ran out
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}`, { key: key() })).body.status).toBe('completed');
+    expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: key() })).status).toBe(200);
+    const events = await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'prompt_engineering.completed').execute();
+    expect(events.filter((e) => e.payload.includes(s.id))).toHaveLength(1);
+  }, 120_000);
+
   // Was a bug: grading that finished while the completion job's last run was in flight queued a new completion job,
   // which met the running one's unique key and was dropped; that run then failed for good, and nothing completed.
   it('a session whose last attempt is graded while the completion job\'s last run is in flight completes', async () => {

@@ -304,11 +304,12 @@ export function createGrader(deps: GraderDeps) {
 
     /**
      * `retry`: an earlier run of this job may have saved some outputs; `finalAttempt`: the last run the queue allows.
-     * Resolves with the attempt's session once the attempt is settled (graded or in error), null when there was nothing to do.
+     * Resolves with the attempt's session once the attempt is settled (graded or in error), null when it is gone.
      */
     async grade(attemptId: string, options: { retry: boolean; finalAttempt: boolean }): Promise<string | null> {
       const attempt = await repo.claim(attemptId, clock.now());
-      if (!attempt) return null; // graded, failed, or gone
+      // Settled by an earlier run of this job whose worker died before completing the session: its session may still wait.
+      if (!attempt) return repo.sessionOf(attemptId);
       await gradeClaimed(attempt, options);
       return attempt.session_id;
     },
