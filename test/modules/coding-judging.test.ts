@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 import { startWorkerProcess } from '../helpers/processes.js';
 import { settleJobs } from '../helpers/settle.js';
@@ -296,6 +297,40 @@ describe('a judge that dies on every attempt', () => {
     await kit.settle();
     expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body.status).toBe('error');
     expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: own })).body.status).toBe('completed');
+  }, 60_000);
+});
+
+describe('a judge stopped between its writes', () => {
+  /** Runs `body` while the database refuses to mark a session's problem scored, as a worker killed just before would. */
+  async function refuseMarks(body: () => Promise<void>): Promise<void> {
+    if (DIALECT === 'postgres') {
+      await sql`create function refuse_mark() returns trigger language plpgsql as $$ begin raise exception 'worker killed'; end $$`.execute(h.db.kysely);
+      await sql`create trigger refuse_mark before update on coding_session_problems for each row execute function refuse_mark()`.execute(h.db.kysely);
+    } else {
+      await sql`create trigger refuse_mark before update on coding_session_problems begin select raise(abort, 'worker killed'); end`.execute(h.db.kysely);
+    }
+    try {
+      await body();
+    } finally {
+      await sql`drop trigger refuse_mark${sql.raw(DIALECT === 'postgres' ? ' on coding_session_problems' : '')}`.execute(h.db.kysely);
+      if (DIALECT === 'postgres') await sql`drop function refuse_mark()`.execute(h.db.kysely);
+    }
+  }
+
+  // Was a bug: the verdict was committed on its own, then the problem marked scored; a judge stopped between the two
+  // left its job to run again, which found the submission judged and never marked the problem: `scored` read false
+  // for good beside an accepted submission.
+  it('a problem whose submission is judged reads scored, whatever point the judge was stopped at', async () => {
+    const s = await kit.session(key, 'foundations-practice-set');
+    const p = s.problems[0]!;
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: p.id, language: 'python', source: await kit.reference(p.id) } });
+    expect(sub.status).toBe(202);
+    await refuseMarks(async () => {
+      await expect(h.modules.judging.judge(sub.body.id, false)).rejects.toThrow(/worker killed/);
+    });
+    await kit.settle(); // the job again, once its lease ran out
+    expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body).toMatchObject({ status: 'judged', verdict: 'ACCEPTED' });
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key })).body.problems[0]).toMatchObject({ attempts_used: 1, scored: true });
   }, 60_000);
 });
 

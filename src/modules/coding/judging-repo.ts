@@ -32,7 +32,7 @@ export function createJudgingRepo(database: Db) {
         .where('session_id', '=', sessionId).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    update: (id: string, changes: Partial<CodingSubmissionsTable>) => db.updateTable('coding_submissions').set(changes).where('id', '=', id).execute(),
+    update: (id: string, changes: Partial<CodingSubmissionsTable>, on: Kysely<Database> = db) => on.updateTable('coding_submissions').set(changes).where('id', '=', id).execute(),
 
     /** The whole problem, hidden cases and reference solutions included: for the judge only. */
     problem: (id: string) => db.selectFrom('coding_problems').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -68,10 +68,11 @@ export function createJudgingService(deps: {
    * Stores a submission's outcome under its session's lock: when the candidate has been erased (before, or while it was
    * judged), without their code or the compiler's output quoting it, as the erasure leaves judged submissions.
    */
-  async function settleSubmission(submission: Pick<CodingSubmissionsTable, 'id' | 'session_id'>, changes: Partial<CodingSubmissionsTable>) {
+  async function settleSubmission(submission: Pick<CodingSubmissionsTable, 'id' | 'session_id'>, changes: Partial<CodingSubmissionsTable>, also?: (tx: Kysely<Database>) => Promise<unknown>) {
     await db.transaction().execute(async (tx) => {
       const erased = await sessions.erasedLocked(tx, submission.session_id);
       await tx.updateTable('coding_submissions').set(erased ? withoutCode(changes) : changes).where('id', '=', submission.id).execute();
+      await also?.(tx);
     });
   }
 
@@ -296,6 +297,8 @@ export function createJudgingService(deps: {
       // The candidate sees the examples' time and memory only: a hidden case's would tell of its input.
       const shown = execution.cases.filter((c) => c.name.startsWith('example-'));
       const now = clock.now();
+      // The verdict and the problem's `scored` mark commit together: a judge stopped between them left its job to run
+      // again, which finds the submission judged and would never mark the problem.
       await settleSubmission(submission, {
         status: 'judged',
         verdict: compileFailed ? 'COMPILE_ERROR' : firstFailure?.verdict ?? 'ACCEPTED',
@@ -306,8 +309,7 @@ export function createJudgingService(deps: {
         max_time_ms: shown.length ? Math.max(...shown.map((c) => c.timeMs)) : null,
         max_memory_kb: shown.length ? Math.max(...shown.map((c) => c.memoryKb)) : null,
         judged_at: now, updated_at: now,
-      });
-      await sessions.markScored(db, submission.session_id, submission.problem_id);
+      }, (tx) => sessions.markScored(tx, submission.session_id, submission.problem_id));
       await ensureReferenceTiming(problem, submission.language);
       await completeWhenJudged(submission.session_id);
     },
