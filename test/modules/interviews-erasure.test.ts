@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
@@ -55,6 +57,36 @@ describe('erasing the candidate of an interview', () => {
     expect(turns).toEqual([]);
     const recording = await kit.call('GET', `/v1/interviews/${interview.id}/recording-url`, { key });
     expect(recording.body.error.code).toBe('recording_not_ready');
+  });
+});
+
+describe('erasing the candidate after a recording join was cut short', () => {
+  // Was a bug: local storage writes a file to `<key>.<random>.part` and renames it into place; a worker killed while
+  // it joined the recording left that file, the candidate's voice, beside the interview's files, and the erasure
+  // deleted only the names it knew (the recording, its pieces' folder): it stayed for good.
+  it('deletes what the killed join left, with everything else in the interview\'s folder', async () => {
+    const key = org.keys.secret_live;
+    const { interview, channel } = await kit.started(key);
+    await channel.answer('At my last job I led the migration of our billing system to a new database.');
+    const folder = path.join(h.config.storage.dir, 'interviews', org.id, interview.id);
+    const files = () => (existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }) : []).filter((f) => f.isFile()).map((f) => f.name);
+    // The join, stopped mid-write as a killed worker leaves it: a first part written, the rest never comes.
+    let cut!: (error: Error) => void;
+    const stopped = new Promise<never>((_, reject) => (cut = reject));
+    async function* voice() {
+      yield Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('the candidate speaking')]);
+      await stopped;
+    }
+    const join = h.services.files.storage.writeParts(`interviews/${org.id}/${interview.id}/recording.webm`, voice(), 'audio/webm');
+    for (let i = 0; i < 100 && !files().some((f) => f.endsWith('.part')); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(files().filter((f) => f.startsWith('recording.webm.'))).toHaveLength(1);
+
+    await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
+    await channel.next('ended');
+    await settleJobs(h, ['interview.erase-files', 'interview.process'], 'erasure and processing');
+    expect(files()).toEqual([]);
+    cut(new Error('the worker is gone'));
+    await expect(join).rejects.toThrow('the worker is gone');
   });
 });
 

@@ -18,7 +18,7 @@ import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
 import { assessWithModel } from './model-assessment.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { BOARD_MAX_BYTES, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, type TranscriptTurn } from './service.js';
+import { BOARD_MAX_BYTES, interviewFolder, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS } from './states.js';
 
@@ -302,12 +302,16 @@ export function interviewJobs(deps: {
     {
       kind: ERASE_FILES_JOB,
       run: async (payload) => {
-        const { keys, recordings } = payload as { keys: string[]; recordings: Array<{ organization_id: string; id: string }> };
+        type Interview = { organization_id: string; id: string };
+        const { keys, recordings, folders = [] } = payload as { keys: string[]; recordings: Interview[]; folders?: Interview[] };
         for (const key of keys) await storage.delete(key);
+        // Queued before erasures named folders: the recording and its pieces by name.
         for (const r of recordings) {
           for (const format of RECORDING_FORMATS) await storage.delete(recordingKey(r, format));
           await storage.deletePrefix(recordingPiecesPrefix(r)); // every piece, whatever its number
         }
+        // Every file under the interview's folder, those a killed process left half-written under other names too.
+        for (const r of folders) await storage.deletePrefix(interviewFolder(r));
       },
     },
   ];

@@ -57,7 +57,8 @@ export const RECORDING_CHUNK_MAX_BYTES = 5 * 1_048_576;
 export const RECORDING_MAX_BYTES = 64 * 1_048_576;
 export const RECORDING_CHUNKS_MAX = 1000;
 /** The interview's folder in storage: its whiteboard images, its recording and the recording's pieces. */
-const interviewFolder = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `interviews/${row.organization_id}/${row.id}/`;
+/** Every file of an interview: its whiteboard images, its recording and the recording's pieces. */
+export const interviewFolder = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `interviews/${row.organization_id}/${row.id}/`;
 /** The folder of a recording's uploaded pieces (deleted whole once joined, or when the candidate is erased). */
 export const recordingPiecesPrefix = (row: Pick<InterviewRow, 'organization_id' | 'id'>) => `${interviewFolder(row)}recording/`;
 export const recordingChunkKey = (row: Pick<InterviewRow, 'organization_id' | 'id'>, index: number) =>
@@ -575,7 +576,9 @@ export function createInterviewService(deps: {
         else if (row.status === 'scheduled') await cancelScheduled(tx, tenant, row);
       }
       const keys = [...await repo.boardKeys(tx, rows.map((r) => r.id)), ...rows.flatMap((r) => (r.recording_key ? [r.recording_key] : []))];
-      const files = { keys, recordings: rows.filter((r) => r.livemode === 1).map((r) => ({ organization_id: r.organization_id, id: r.id })) };
+      // Each interview's folder goes whole: a write cut short by a killed process (local storage's `<key>.<random>.part`
+      // of a recording being joined, or of an upload) is in it under a name nothing records.
+      const files = { keys, recordings: [], folders: rows.map((r) => ({ organization_id: r.organization_id, id: r.id })) };
       await queue.enqueue(tx, ERASE_FILES_JOB, files, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
       // Upload links handed out before the erasure work until they expire: what is put through them then goes too.
       await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
