@@ -330,6 +330,45 @@ describe('registration races', () => {
     expect(res.body.error.code).toBe('resume_not_found');
   });
 
+  // Was a bug: registration wrote its copy of the file, then recorded it with the resume in one transaction; a process
+  // killed between the two left a copy of the resume that no record named: erasing the candidate did not delete it,
+  // and nothing else ever did.
+  it('a registration killed after writing its copy of the file leaves nothing an erasure or the sweep misses', async () => {
+    const storage = h.services.files.storage;
+    const write = storage.write;
+    const sweep = h.modules.resumes.jobs().find((j) => j.kind === 'resumes.sweep_uploads')!;
+    for (const ending of ['erased', 'never registered'] as const) {
+      const candidateId = await kit.candidate(key());
+      const { created } = await upload(key(), candidateId, TEXT_RESUME);
+      // The process stops right after the copy is written: the request never goes on.
+      let copy: string | null = null;
+      let stop!: (error: Error) => void;
+      storage.write = async (k, body, type) => {
+        await write.call(storage, k, body, type);
+        copy = k;
+        return new Promise<never>((_, reject) => (stop = reject));
+      };
+      const request = kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
+      try {
+        for (let i = 0; i < 200 && copy === null; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(copy).toMatch(/^resumes\/files\//);
+        expect(await storage.head(copy!)).not.toBeNull();
+      } finally {
+        storage.write = write;
+      }
+      if (ending === 'erased') {
+        await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+        await drainJobs();
+      } else {
+        h.clock.advance(3_600_000 + 24 * 3_600_000 + 1000);
+        await sweep.run(null, {} as never);
+      }
+      expect(await storage.head(copy!), ending).toBeNull();
+      stop(new Error('the process is gone'));
+      expect((await request).status).toBeGreaterThanOrEqual(400);
+    }
+  });
+
   // Was a bug: each hourly run took at most 500 expired uploads, so more than 12,000 a day piled up for ever.
   it('keeps up with any rate of uploads: one run sweeps every expired upload, in batches', async () => {
     const storage = h.services.files.storage;

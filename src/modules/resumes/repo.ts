@@ -59,6 +59,11 @@ export function createResumeRepo(database: Db) {
     async insertFile(tx: Kysely<Database>, row: StoredFilesTable) {
       await tx.insertInto('stored_files').values(row).execute();
     },
+    /** A registration's pending copy kept for good (its expiry cleared); false if it is no longer recorded. */
+    async keepFile(tx: Kysely<Database>, key: string): Promise<boolean> {
+      const r = await tx.updateTable('stored_files').set({ expires_at: null }).where('key', '=', key).where('purpose', '=', 'resume').executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     async file(tx: Kysely<Database>, tenant: Tenant, key: string) {
       return inTenant(tx.selectFrom('stored_files').selectAll(), tenant, 'stored_files').where('key', '=', key).executeTakeFirst();
     },
@@ -69,9 +74,12 @@ export function createResumeRepo(database: Db) {
     async candidateFiles(tx: Kysely<Database>, tenant: Tenant, candidateId: string) {
       return inTenant(tx.selectFrom('stored_files').select(['key', 'expires_at']), tenant, 'stored_files').where('candidate_id', '=', candidateId).execute();
     },
-    /** Upload objects whose URL expired before `before` (at most 500 a run). */
+    /**
+     * Upload objects whose URL expired before `before`, and registrations' copies left pending (their registration never
+     * committed) that expired then (at most 500 a run).
+     */
     async expiredUploads(tx: Kysely<Database>, before: number): Promise<string[]> {
-      const rows = await tx.selectFrom('stored_files').select('key').where('purpose', '=', 'resume_upload').where('expires_at', '<', before)
+      const rows = await tx.selectFrom('stored_files').select('key').where('purpose', 'in', ['resume_upload', 'resume']).where('expires_at', '<', before)
         .orderBy('expires_at').limit(500).execute();
       return rows.map((r) => r.key);
     },

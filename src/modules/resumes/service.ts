@@ -30,6 +30,8 @@ export const UPLOAD_URL_TTL_SECONDS = 900;
 export const FILE_URL_TTL_SECONDS = 300;
 /** An upload not registered this long after its URL expired is deleted (object and record). */
 export const UPLOAD_RETENTION_MS = 24 * 3_600_000;
+/** A registration's copy of the file is pending until the resume commits; one still pending past this is abandoned. */
+const PENDING_COPY_MS = 3_600_000;
 
 import type { Emit } from '../webhooks/service.js';
 
@@ -133,16 +135,22 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const result = await parse(tenant, bytes);
       const id = newId();
       const fileKey = `resumes/files/${id}`;
-      // The bytes that were parsed are the ones kept: the upload URL may be used again while the file is read.
-      await storage.write(fileKey, bytes, result.contentType);
       const now = clock.now();
+      // The copy is recorded before it is written, as pending (an expiry the resume's commit clears), while the candidate
+      // is held: a process killed before that commit leaves a file an erasure finds, and the uploads' sweep deletes.
+      await db.transaction().execute(async (tx) => {
+        if (!(await deps.candidates.lock(tx, tenant, input.candidate_id))) throw noCandidate(input.candidate_id); // erased meanwhile
+        await repo.insertFile(tx, {
+          key: fileKey, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
+          purpose: 'resume', file_name: upload.file_name, first_party: upload.first_party, expires_at: now + PENDING_COPY_MS, created_at: now,
+        });
+      });
       try {
+        // The bytes that were parsed are the ones kept: the upload URL may be used again while the file is read.
+        await storage.write(fileKey, bytes, result.contentType);
         await db.transaction().execute(async (tx) => {
           if (!(await deps.candidates.lock(tx, tenant, input.candidate_id))) throw noCandidate(input.candidate_id); // erased meanwhile
-          await repo.insertFile(tx, {
-            key: fileKey, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
-            purpose: 'resume', file_name: upload.file_name, first_party: upload.first_party, expires_at: null, created_at: now,
-          });
+          if (!(await repo.keepFile(tx, fileKey))) throw new Error('the copy of the resume was swept before it was registered');
           await repo.insert(tx, {
             id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), candidate_id: input.candidate_id,
             upload_key: input.key, file_key: fileKey, content_type: result.contentType, size: bytes.length, pages: result.pages,
@@ -151,7 +159,8 @@ export function createResumeService(deps: ResumeServiceDeps) {
           });
         });
       } catch (error) {
-        await storage.delete(fileKey).catch(() => undefined);
+        // Its record goes only once the copy has: storage failing now leaves both to an erasure or the sweep.
+        await storage.delete(fileKey).then(() => repo.deleteFiles(db, [fileKey])).catch(() => undefined);
         if (isUniqueViolation(error)) throw new ApiError('resume_already_registered', { param: 'key' });
         throw error;
       }
@@ -251,8 +260,8 @@ export function createResumeService(deps: ResumeServiceDeps) {
       return [
         { kind: 'storage.delete', run: async (payload) => deleteObjects((payload as { keys: string[] }).keys) },
         {
-          // Uploads never registered (or already copied by registration) go a day after their URL expired: in batches
-          // until none is left, so the hourly run keeps up with any rate of uploads.
+          // Uploads never registered (or already copied by registration), and copies a registration killed midway left
+          // pending, go a day after they expired: in batches until none is left, so the hourly run keeps up with any rate.
           kind: 'resumes.sweep_uploads',
           everyMs: 3_600_000,
           run: async () => {
