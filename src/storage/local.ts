@@ -6,6 +6,7 @@
 import { createHmac, hkdfSync, timingSafeEqual, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { assertFolderPrefix, isValidKey, ObjectTooLarge, type ObjectStorage } from './storage.js';
 
 export interface LocalStorageOptions {
@@ -24,6 +25,18 @@ export interface SignedRequest {
   maxBytes: number | null;
   fileName: string | null;
   contentType: string | null;
+}
+
+/** How long an upload's body may go without a byte, and how long it may take in all. */
+export interface UploadTimeLimits { idleMs: number; totalMs: number }
+
+/** An upload whose body stopped coming (`idle`) or took too long in all (`total`). */
+export class UploadStalled extends Error {
+  readonly reason: 'idle' | 'total';
+  constructor(reason: 'idle' | 'total') {
+    super(reason === 'idle' ? 'the upload stopped sending' : 'the upload took too long');
+    this.reason = reason;
+  }
 }
 
 export type Verdict = { ok: true } | { ok: false; reason: 'expired' | 'invalid' };
@@ -119,15 +132,35 @@ export function createLocalStorage(options: LocalStorageOptions) {
       if (r.expires * 1000 < now()) return { ok: false, reason: 'expired' };
       return { ok: true };
     },
-    /** A client's upload, read into memory and refused (ObjectTooLarge) as soon as it passes `maxBytes`. */
-    async receive(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer> {
+    /**
+     * A client's upload, read into memory and refused (ObjectTooLarge) as soon as it passes `maxBytes`. A body that
+     * sends nothing for `limits.idleMs`, or is not complete after `limits.totalMs`, is destroyed (its connection with
+     * it) and refused (UploadStalled): nothing else bounds how long an upload holds its link and its bytes in flight.
+     */
+    async receive(body: Readable, maxBytes: number, limits: UploadTimeLimits): Promise<Buffer> {
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of body) {
-        size += chunk.length;
-        if (size > maxBytes) throw new ObjectTooLarge(maxBytes);
-        chunks.push(Buffer.from(chunk));
+      let stalled: UploadStalled | null = null;
+      const stop = (reason: UploadStalled['reason']) => () => {
+        stalled = new UploadStalled(reason);
+        body.destroy(stalled);
+      };
+      const idle = setTimeout(stop('idle'), limits.idleMs);
+      const total = setTimeout(stop('total'), limits.totalMs);
+      try {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          idle.refresh();
+          size += chunk.length;
+          if (size > maxBytes) throw new ObjectTooLarge(maxBytes);
+          chunks.push(Buffer.from(chunk));
+        }
+      } catch (error) {
+        throw stalled ?? error;
+      } finally {
+        clearTimeout(idle);
+        clearTimeout(total);
       }
+      if (stalled) throw stalled;
       return Buffer.concat(chunks);
     },
     stream: (objectKey: string) => createReadStream(fileOf(objectKey)),

@@ -6,7 +6,7 @@
 import type { App } from '../app-types.js';
 import { ApiError } from '../platform/errors.js';
 import { DOCUMENT_CONTENT_TYPES, isPng, sniffDocument } from './file-type.js';
-import type { LocalStorage, SignedRequest } from './local.js';
+import { UploadStalled, type LocalStorage, type SignedRequest, type UploadTimeLimits } from './local.js';
 import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
 import { createUploadBudget, UPLOADS_IN_FLIGHT_BYTES } from './upload-budget.js';
 
@@ -44,7 +44,13 @@ function acceptedType(accept: string | null, bytes: Buffer): string {
   return DOCUMENT_CONTENT_TYPES[sniffed.type];
 }
 
-export function storageRoutes(app: App, storage: LocalStorage): void {
+/**
+ * An upload's body must keep coming (a byte at least every 30 s) and be complete within 10 minutes (10 MiB at 17 kB/s):
+ * Fastify sets no request time limit, and a stalled upload holds its link and its share of the bytes in flight.
+ */
+export const UPLOAD_TIME_LIMITS: UploadTimeLimits = { idleMs: 30_000, totalMs: 10 * 60_000 };
+
+export function storageRoutes(app: App, storage: LocalStorage, limits: UploadTimeLimits = UPLOAD_TIME_LIMITS): void {
   const budget = createUploadBudget(UPLOADS_IN_FLIGHT_BYTES);
   app.register(async (scope) => {
     // Uploads are raw bytes of any declared type: the handler reads the stream itself.
@@ -72,8 +78,16 @@ export function storageRoutes(app: App, storage: LocalStorage): void {
       try {
         let bytes: Buffer;
         try {
-          bytes = await storage.receive(request.raw, limit);
+          bytes = await storage.receive(request.raw, limit, limits);
         } catch (error) {
+          if (error instanceof UploadStalled) {
+            reply.header('connection', 'close'); // the connection is gone already on a real socket
+            throw new ApiError('malformed_request', {
+              message: error.reason === 'idle'
+                ? `The upload sent nothing for ${limits.idleMs / 1000} seconds; send the file again.`
+                : `The upload did not finish within ${limits.totalMs / 60_000} minutes; send the file again.`,
+            });
+          }
           throw error instanceof ObjectTooLarge ? tooLarge() : error;
         }
         const type = acceptedType(signed.contentType, bytes);
