@@ -72,6 +72,30 @@ describe('joinMp4Streams', () => {
     noTime.write('free', noTime.indexOf(Buffer.from('tfdt')), 'latin1'); // a fragment that cannot be placed
     expect((await join([a, noTime])).equals(a)).toBe(true);
   });
+
+  // Was a defect (a hostile review of storage): each track fragment's track was found by searching the moov's tracks
+  // in turn, so a moov of 9,000 tracks and moofs of 25,000 track fragments naming the last took 3 s of CPU per
+  // megabyte (24 s for 8 MiB; the 64 MiB a recording may be held the worker's event loop for minutes).
+  it('reads a hostile moov of thousands of tracks and moofs of thousands of track fragments in linear time', async () => {
+    const box = (type: string, ...payload: Buffer[]) => {
+      const body = Buffer.concat(payload);
+      const header = Buffer.alloc(8);
+      header.writeUInt32BE(8 + body.length);
+      header.write(type, 4, 'latin1');
+      return Buffer.concat([header, body]);
+    };
+    const u32 = (...values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(4); b.writeUInt32BE(v); return b; }));
+    const trak = (id: number) => box('trak', box('tkhd', u32(0, 0, 0, id)),
+      box('mdia', box('mdhd', u32(0, 0, 0, 1000)), box('hdlr', u32(0, 0, 0x736f756e)), box('minf', box('stbl', box('stsd')))));
+    const tracks = 9000;
+    const moov = box('moov', ...Array.from({ length: tracks }, (_, i) => trak(i + 1)));
+    const moof = box('moof', box('mfhd', u32(0, 1)), ...Array.from({ length: 25_000 }, () => box('traf', box('tfhd', u32(0, tracks)), box('tfdt', u32(0, 0)))));
+    const pieces = [Buffer.concat([box('ftyp', Buffer.from('isom0000')), moov]), moof, moof, moof, moof];
+    const started = performance.now();
+    const out = await join(pieces);
+    expect(performance.now() - started).toBeLessThan(4000); // was 12 s; now about 0.3 s
+    expect(out.equals(Buffer.concat(pieces))).toBe(true);
+  });
 });
 
 joinerContract('joinMp4Streams', { join: joinMp4Streams, a, b, type: 'audio/mp4', headerBytes: 1200, slack: 0 });
