@@ -1,4 +1,4 @@
-import { joinPieces, type Reading } from './pieces-join.js';
+import { emit, joinPieces, type Reading } from './pieces-join.js';
 
 /**
  * One MP4 recording from the pieces of several: the counterpart of webm-join.ts for the fragmented MP4 that Safari's
@@ -201,7 +201,7 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
       if (mdatLeft > 0) {
         const n = Math.min(mdatLeft, buf.length - at);
         if (n === 0) break;
-        out.push(buf.subarray(at, at + n));
+        emit(out, buf.subarray(at, at + n));
         at += n;
         mdatLeft -= n;
         continue;
@@ -211,7 +211,7 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
       if (box === 'bad' || (box.type !== 'mdat' && box.size > BOX_MAX_BYTES) || (stream < 0 && box.type !== 'ftyp')) return { out, used: at, next: 'raw' };
       if (box.type === 'mdat') {
         if (at + box.header > buf.length) break;
-        out.push(buf.subarray(at, at + box.header));
+        emit(out, buf.subarray(at, at + box.header));
         at += box.header;
         mdatLeft = box.size - box.header;
         continue;
@@ -222,11 +222,11 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
       if (box.type === 'ftyp') {
         stream++;
         later = null;
-        if (stream === 0) out.push(bytes);
+        if (stream === 0) emit(out, bytes);
         continue;
       }
       if (stream === 0) {
-        out.push(bytes);
+        emit(out, bytes);
         if (box.type === 'moov') tracks = tracksOf(bytes.subarray(box.header));
         else if (box.type === 'moof') {
           const read = tracks ? fragment(bytes, box.header, tracks, null) : null;
@@ -248,7 +248,7 @@ export async function* joinMp4Streams(pieces: AsyncIterable<Buffer>): AsyncGener
         else {
           sequence++;
           noteEnds(moved);
-          out.push(moved.bytes);
+          emit(out, moved.bytes);
         }
       }
       if (!compatible) return { out, used: at, next: 'end' }; // nothing of this stream, or after it, is written

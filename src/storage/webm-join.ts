@@ -1,4 +1,4 @@
-import { joinPieces, type Reading } from './pieces-join.js';
+import { emit, joinPieces, type Reading } from './pieces-join.js';
 
 /**
  * One WebM recording from the pieces of several. A candidate who reloads the room mid-interview starts a new
@@ -167,12 +167,12 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
       if (e.id === ID.ebml) {
         stream++;
         if (stream > 0) offset = end + step;
-        if (stream === 0) out.push(bytes);
+        if (stream === 0) emit(out, bytes);
         continue;
       }
       if (stream < 0) return { out, used: at - length, next: 'raw' };
       if (stream === 0) {
-        out.push(e.id === ID.segment && !e.unknown ? withUnknownSize(bytes, idLength(bytes)) : bytes);
+        emit(out, e.id === ID.segment && !e.unknown ? withUnknownSize(bytes, idLength(bytes)) : bytes);
         if (e.id === ID.tracks) first.tracks = tracksSignature(data);
         else if (e.id === ID.info) first.scale = timecodeScaleOf(data);
         else if (e.id === ID.timecode) cluster = uint(data);
@@ -186,13 +186,13 @@ export async function* joinWebmStreams(pieces: AsyncIterable<Buffer>): AsyncGene
       if (e.id === ID.tracks && (first.tracks === null || tracksSignature(data) !== first.tracks)) compatible = false;
       else if (e.id === ID.info && timecodeScaleOf(data) !== first.scale) compatible = false;
       else if (!KEPT_IN_LATER_STREAMS.has(e.id)) continue;
-      else if (e.id === ID.cluster) out.push(CLUSTER_OPEN);
+      else if (e.id === ID.cluster) emit(out, CLUSTER_OPEN);
       else if (e.id === ID.timecode) {
         cluster = uint(data) + offset;
         if (cluster > TIMECODE_MAX) compatible = false;
-        else out.push(timecodeElement(cluster));
+        else emit(out, timecodeElement(cluster));
       } else {
-        out.push(bytes);
+        emit(out, bytes);
         const relative = blockRelative(e.id, data);
         if (relative !== null) noteBlock(cluster + relative);
       }

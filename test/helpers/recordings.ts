@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, launchBrowser } from './browser.js';
@@ -79,4 +81,22 @@ export function joinerContract(name: string, options: {
       }
     }, 60_000);
   });
+}
+
+/**
+ * The most heap (past what it was before, after a garbage collection) held while `join` has just handed out a part:
+ * what the joiner keeps for the piece it is reading (a part's bytes are outside the heap).
+ */
+export async function heapHeldWhileJoining(join: (pieces: AsyncIterable<Buffer>) => AsyncIterable<Buffer>, pieces: Buffer[]): Promise<number> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let most = 0;
+  for await (const part of join((async function* () { yield* pieces; })())) {
+    void part;
+    gc();
+    most = Math.max(most, process.memoryUsage().heapUsed - before);
+  }
+  return most;
 }
