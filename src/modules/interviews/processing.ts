@@ -18,13 +18,18 @@ import type { CodeRun } from './interviewer/types.js';
 import { buildInterviewReport } from './interviewer/report.js';
 import { assessWithModel } from './model-assessment.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { BOARD_MAX_BYTES, interviewFolder, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, type TranscriptTurn } from './service.js';
+import { BOARD_MAX_BYTES, interviewFolder, RECORDING_CHUNK_MAX_BYTES, RECORDING_CHUNKS_MAX, RECORDING_MAX_BYTES, recordingChunkKey, recordingKey, recordingPiecesPrefix, UPLOAD_URL_TTL_S, type TranscriptTurn } from './service.js';
 import { loadSetup } from './setup.js';
 import { PAUSE_LIMIT_MS } from './states.js';
 
 const SWEEP_BATCH = 200;
 /** Joins a recording after its interview completed without it (storage failed on the last processing run). */
 export const RECORDING_JOB = 'interview.recording';
+/**
+ * Deletes a recording's pieces once more when every upload link of them has expired (links live 5 minutes and are
+ * handed out while the interview is live): a piece put after the join deleted the pieces would stay for good.
+ */
+export const PIECES_JOB = 'interview.recording-pieces';
 
 /** A recording's pieces as one stream: a later recorder's stream (a reload of the room) appended to the first's. */
 function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
@@ -127,6 +132,10 @@ export function interviewJobs(deps: {
     }
   }
 
+  /** Queues the second deletion of a joined (or never joinable) recording's pieces, for when their links have expired. */
+  const deleteLatePieces = (tx: Kysely<Database>, row: InterviewRow) => queue.enqueue(tx, PIECES_JOB, { organization_id: row.organization_id, id: row.id },
+    { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, uniqueKey: `${PIECES_JOB}:${row.id}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+
   /** The recording joined after the interview completed without it; stored unless the candidate was erased meanwhile. */
   async function joinLater(interviewId: string): Promise<void> {
     const row = await repo.byId(db, interviewId);
@@ -137,6 +146,7 @@ export function interviewJobs(deps: {
       const current = await repo.locked(tx, interviewId);
       if (!current || current.candidate_id !== row.candidate_id || current.recording_key) return false;
       await repo.transition(tx, interviewId, [current.status], { recording_key: key, updated_at: clock.now() });
+      await deleteLatePieces(tx, current);
       return true;
     });
     if (!stored) {
@@ -168,7 +178,10 @@ export function interviewJobs(deps: {
       .catch((error: unknown) => (error instanceof ObjectTooLarge ? null : Promise.reject(error)));
     const first = await piece(0);
     const format = first ? sniffRecording(first) : null;
-    if (!first || !format) return null;
+    if (!first || !format) {
+      await storage.deletePrefix(recordingPiecesPrefix(row)); // nothing will ever join them (past a gap, or no recording)
+      return null;
+    }
     const key = recordingKey(row, format);
     async function* pieces(): AsyncGenerator<Buffer> {
       let total = first!.length;
@@ -227,6 +240,7 @@ export function interviewJobs(deps: {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
       if (recording.deferred) await queue.enqueue(tx, RECORDING_JOB, { interview_id: interviewId }, { uniqueKey: `${RECORDING_JOB}:${interviewId}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      else if (row.livemode === 1 && mode !== 'minimal') await deleteLatePieces(tx, row);
       await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
       await emitSummary(tx, row, { status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure });
       return false;
@@ -298,6 +312,10 @@ export function interviewJobs(deps: {
       // the pieces stay until then). A worker that dies joining it gives up: the pieces stay in storage.
       kind: RECORDING_JOB,
       run: async (payload) => joinLater((payload as { interview_id: string }).interview_id),
+    },
+    {
+      kind: PIECES_JOB,
+      run: async (payload) => storage.deletePrefix(recordingPiecesPrefix(payload as { organization_id: string; id: string })),
     },
     {
       kind: ERASE_FILES_JOB,

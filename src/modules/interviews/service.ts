@@ -72,7 +72,7 @@ export const CODE_SNAPSHOTS_MAX = 200;
 const CODE_RUN_LIMITS = { timeLimitMs: 2000, memoryLimitMb: 256 };
 const CODE_OUTPUT_SHOWN = 16 * 1024;
 const PROCTORING_EVENTS_CAP = 500;
-const UPLOAD_URL_TTL_S = 300;
+export const UPLOAD_URL_TTL_S = 300;
 const RECORDING_URL_TTL_S = 600;
 /** failure_reason `processing_error` (interviews/processing.ts gave up): there is no transcript or report to wait for. */
 const UNPROCESSABLE = 'The interview could not be processed (failure_reason processing_error): there is no transcript or report.';

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness, Org } from '../helpers/harness.js';
+import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { settleJobs } from '../helpers/settle.js';
+
+let h: Harness;
+let kit: InterviewKit;
+let org: Org;
+
+beforeAll(async () => {
+  ({ h, kit, org } = await interviewSuite());
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const put = (url: string, body: Buffer) => {
+  const { pathname, search } = new URL(url);
+  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': 'application/octet-stream' } });
+};
+const WEBM_START = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('audio')]);
+
+/** A live interview under way, with the upload URLs of recording pieces `indexes`. */
+async function withPieceUrls(indexes: number[]) {
+  const started = await kit.started(org.keys.secret_live);
+  const urls = new Map<number, string>();
+  for (const index of indexes) {
+    const at = started.channel.messages.length;
+    started.channel.send({ type: 'recording.chunk_url', index });
+    urls.set(index, (await started.channel.next('recording.chunk_url', at)).url as string);
+  }
+  const pieceKey = (index: number) => `interviews/${org.id}/${started.interview.id}/recording/${String(index).padStart(6, '0')}.part`;
+  const end = async () => {
+    await kit.client.ok('POST', `/v1/interviews/${started.interview.id}/end`, { token: started.token }, 200);
+    await started.channel.close();
+  };
+  return { ...started, urls, pieceKey, end };
+}
+
+// Was a defect (a hostile review of storage): the pieces of a recording were deleted only once joined. With no first
+// piece, or a first piece that is no recording, nothing was joined and every piece stayed in storage for good; and a
+// piece put through a link still valid after the join (links live 5 minutes; a candidate may hold 1,000 of 5 MiB)
+// stayed for good too: up to 5 GB of a candidate's bytes per interview that only an erasure removed.
+describe('recording pieces nothing will join', () => {
+  it('are deleted when the first piece is missing or is no recording', async () => {
+    const storage = h.services.files.storage;
+    const missing = await withPieceUrls([0, 3]);
+    expect((await put(missing.urls.get(3)!, Buffer.from('later audio'))).statusCode).toBe(200);
+    const junk = await withPieceUrls([0, 1]);
+    expect((await put(junk.urls.get(0)!, Buffer.from('not a recording'))).statusCode).toBe(200);
+    expect((await put(junk.urls.get(1)!, Buffer.from('more bytes'))).statusCode).toBe(200);
+    await missing.end();
+    await junk.end();
+    await settleJobs(h, ['interview.process'], 'processing');
+    expect(await storage.head(missing.pieceKey(3))).toBeNull();
+    expect(await storage.head(junk.pieceKey(0))).toBeNull();
+    expect(await storage.head(junk.pieceKey(1))).toBeNull();
+  });
+
+  it('are deleted when put through a link still valid after the recording was joined', async () => {
+    const storage = h.services.files.storage;
+    const live = await withPieceUrls([0, 1, 2]);
+    expect((await put(live.urls.get(0)!, WEBM_START)).statusCode).toBe(200);
+    await live.end();
+    await settleJobs(h, ['interview.process'], 'processing', { only: true });
+    const joined = await kit.client.ok('GET', `/v1/interviews/${live.interview.id}/recording-url`, { key: org.keys.secret_live }, 200);
+    expect(joined.url).toBeTruthy();
+    expect(await storage.head(live.pieceKey(0))).toBeNull(); // joined, then deleted
+    // The candidate goes on putting pieces through the links they still hold.
+    expect((await put(live.urls.get(1)!, Buffer.from('late audio'))).statusCode).toBe(200);
+    expect((await put(live.urls.get(2)!, Buffer.from('later audio'))).statusCode).toBe(200);
+    h.clock.advance(6 * 60_000); // every link has expired
+    await settleJobs(h, ['interview.process', 'interview.recording', 'interview.recording-pieces'], 'the second deletion');
+    expect(await storage.head(live.pieceKey(1))).toBeNull();
+    expect(await storage.head(live.pieceKey(2))).toBeNull();
+    // The joined recording stays.
+    const after = await kit.client.ok('GET', `/v1/interviews/${live.interview.id}/recording-url`, { key: org.keys.secret_live }, 200);
+    const { pathname, search } = new URL(after.url);
+    expect((await h.app.inject({ method: 'GET', url: pathname + search })).statusCode).toBe(200);
+  });
+});
