@@ -150,7 +150,12 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: full(prefix), MaxKeys: 1000 }));
         const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
         if (keys.length === 0) return;
-        await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        // Quiet: the answer names only the keys that were not deleted (with a 200), which must not pass for done.
+        const { Errors: failed = [] } = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        if (failed.length > 0) {
+          const first = failed[0]!;
+          throw new Error(`S3 did not delete ${failed.length} of ${keys.length} objects under ${prefix} (${first.Key}: ${first.Code} ${first.Message ?? ''})`.trim());
+        }
         if (!page.IsTruncated) return;
       }
     },

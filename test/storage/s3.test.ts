@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createS3Storage, type S3StorageConfig } from '../../src/storage/s3.js';
@@ -49,6 +50,43 @@ describe('S3 storage against a server that never answers', () => {
       await new Promise((resolve) => silent.close(resolve));
     }
   }, 30_000);
+});
+
+// Was a defect (a hostile review of storage): DeleteObjects answers 200 and names in its body the keys it could not
+// delete (Quiet mode lists only those), and deletePrefix ignored them: an erasure's deletion succeeded with the files
+// still there, and was never tried again; with more than a page of keys it listed and failed on the same page for ever.
+describe('S3 storage against a server that cannot delete some keys', () => {
+  it('deletePrefix fails (so its job is tried again) when the server names keys it did not delete', async () => {
+    let lists = 0;
+    const fake = createHttpServer((req, res) => {
+      const url = new URL(req.url!, 'http://x');
+      res.setHeader('content-type', 'application/xml');
+      if (req.method === 'GET' && url.searchParams.get('list-type') === '2') {
+        lists++;
+        return res.end(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>prep-test</Name><Prefix>p/</Prefix><KeyCount>2</KeyCount><MaxKeys>2</MaxKeys><IsTruncated>true</IsTruncated><NextContinuationToken>t</NextContinuationToken><Contents><Key>p/a</Key><Size>1</Size></Contents><Contents><Key>p/b</Key><Size>1</Size></Contents></ListBucketResult>`);
+      }
+      if (req.method === 'POST' && url.searchParams.has('delete')) {
+        req.resume();
+        return req.on('end', () => res.end(`<?xml version="1.0" encoding="UTF-8"?><DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Error><Key>p/a</Key><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error></DeleteResult>`));
+      }
+      res.statusCode = 400;
+      res.end('<Error><Code>NotImplemented</Code></Error>');
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const port = (fake.address() as { port: number }).port;
+    const failing = createS3Storage({ ...config(''), endpoint: `http://127.0.0.1:${port}` });
+    try {
+      const outcome = await Promise.race([
+        failing.deletePrefix('p/').then(() => 'resolved', (e: Error) => `failed: ${e.message}`),
+        new Promise((resolve) => setTimeout(() => resolve('still listing'), 3000)),
+      ]);
+      expect(outcome).toMatch(/^failed: .*p\/a.*InternalError/);
+      expect(lists).toBe(1);
+    } finally {
+      await failing.close();
+      await new Promise((resolve) => fake.close(resolve));
+    }
+  });
 });
 
 describe('S3 storage (s3rver)', () => {
