@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { settleJobs } from '../helpers/settle.js';
 
 let h: Harness;
@@ -18,6 +19,10 @@ const put = (url: string, body: Buffer) => {
   const { pathname, search } = new URL(url);
   return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': 'application/octet-stream' } });
 };
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
+]);
 const WEBM_START = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('audio')]);
 
 /** A live interview under way, with the upload URLs of recording pieces `indexes`. */
@@ -70,12 +75,65 @@ describe('recording pieces nothing will join', () => {
     expect((await put(live.urls.get(1)!, Buffer.from('late audio'))).statusCode).toBe(200);
     expect((await put(live.urls.get(2)!, Buffer.from('later audio'))).statusCode).toBe(200);
     h.clock.advance(6 * 60_000); // every link has expired
-    await settleJobs(h, ['interview.process', 'interview.recording', 'interview.recording-pieces'], 'the second deletion');
+    await settleJobs(h, ['interview.process', 'interview.recording', 'interview.late-uploads'], 'the second deletion');
     expect(await storage.head(live.pieceKey(1))).toBeNull();
     expect(await storage.head(live.pieceKey(2))).toBeNull();
     // The joined recording stays.
     const after = await kit.client.ok('GET', `/v1/interviews/${live.interview.id}/recording-url`, { key: org.keys.secret_live }, 200);
     const { pathname, search } = new URL(after.url);
     expect((await h.app.inject({ method: 'GET', url: pathname + search })).statusCode).toBe(200);
+  });
+});
+
+// Was a defect (the same review): whiteboard images were checked once, when the interview was processed, while their
+// upload links (5 minutes) still worked. An image put after that, which the transcript lists as not uploaded, stayed
+// in storage for good; on S3 (which cannot bound a presigned PUT) an image checked and kept could be replaced by any
+// bytes of any size, served as image/png from the transcript.
+describe('whiteboard images put after processing', () => {
+  it('an image the transcript lists as not uploaded is deleted once the links have expired', async () => {
+    const storage = h.services.files.storage;
+    const { interview, token, channel } = await kit.started(org.keys.secret_test);
+    const shown = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    const late = await kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+    expect((await put(shown.upload_url, PNG)).statusCode).toBe(200);
+    await kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+    await channel.close();
+    await settleJobs(h, ['interview.process'], 'processing', { only: true });
+    expect((await put(late.upload_url, PNG)).statusCode).toBe(200);
+    h.clock.advance(6 * 60_000);
+    await settleJobs(h, ['interview.late-uploads'], 'the check of late uploads');
+    expect(await storage.head(late.key)).toBeNull();
+    expect(await storage.head(shown.key)).not.toBeNull();
+  });
+
+  describe('on S3', () => {
+    let s3: S3Server;
+    let s3h: Harness;
+    let s3kit: InterviewKit;
+    let s3org: Org;
+    beforeAll(async () => {
+      s3 = await startS3Server();
+      ({ h: s3h, kit: s3kit, org: s3org } = await interviewSuite(s3.env));
+    });
+    afterAll(async () => {
+      await s3h?.close();
+      await s3?.close();
+    });
+
+    it('an image checked and kept, then replaced by bytes that are no PNG, is deleted once the links have expired', async () => {
+      const { interview, token, channel } = await s3kit.started(s3org.keys.secret_test);
+      const board = await s3kit.client.ok('POST', `/v1/interviews/${interview.id}/board-upload-url`, { token });
+      const send = (body: Buffer) => fetch(board.upload_url, { method: 'PUT', body, headers: { 'content-type': 'image/png' } });
+      expect((await send(PNG)).status).toBe(200);
+      await s3kit.client.ok('POST', `/v1/interviews/${interview.id}/end`, { token }, 200);
+      await channel.close();
+      await settleJobs(s3h, ['interview.process'], 'processing', { only: true });
+      const transcript = await s3kit.client.ok('GET', `/v1/interviews/${interview.id}/transcript`, { key: s3org.keys.secret_test }, 200);
+      expect(JSON.stringify(transcript)).toContain('"uploaded":true');
+      expect((await send(Buffer.from('<html><script>alert(1)</script></html>'))).status).toBe(200);
+      s3h.clock.advance(6 * 60_000);
+      await settleJobs(s3h, ['interview.late-uploads'], 'the check of late uploads');
+      expect(await s3h.services.files.storage.head(board.key)).toBeNull();
+    });
   });
 });

@@ -26,10 +26,13 @@ const SWEEP_BATCH = 200;
 /** Joins a recording after its interview completed without it (storage failed on the last processing run). */
 export const RECORDING_JOB = 'interview.recording';
 /**
- * Deletes a recording's pieces once more when every upload link of them has expired (links live 5 minutes and are
- * handed out while the interview is live): a piece put after the join deleted the pieces would stay for good.
+ * What was put through upload links after processing read it, checked when every link has expired (links live 5
+ * minutes and are handed out while the interview is live): a recording's pieces are deleted once more, a whiteboard
+ * image the transcript lists as not uploaded is deleted, and one it shows is checked again (S3 cannot bound a
+ * presigned PUT: it could be replaced by any bytes). Without it, each stayed for good.
  */
-export const PIECES_JOB = 'interview.recording-pieces';
+export const LATE_UPLOADS_JOB = 'interview.late-uploads';
+interface LateUploads { organization_id: string; id: string; pieces: boolean; images: Array<{ key: string; shown: boolean }> }
 
 /** A recording's pieces as one stream: a later recorder's stream (a reload of the room) appended to the first's. */
 function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
@@ -132,9 +135,22 @@ export function interviewJobs(deps: {
     }
   }
 
-  /** Queues the second deletion of a joined (or never joinable) recording's pieces, for when their links have expired. */
-  const deleteLatePieces = (tx: Kysely<Database>, row: InterviewRow) => queue.enqueue(tx, PIECES_JOB, { organization_id: row.organization_id, id: row.id },
-    { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, uniqueKey: `${PIECES_JOB}:${row.id}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+  /** Queues the check of what is put through upload links after this run read them (LATE_UPLOADS_JOB). */
+  async function checkLateUploads(tx: Kysely<Database>, row: InterviewRow, what: Omit<LateUploads, 'organization_id' | 'id'>, run: string): Promise<void> {
+    if (!what.pieces && what.images.length === 0) return;
+    const payload: LateUploads = { organization_id: row.organization_id, id: row.id, ...what };
+    await queue.enqueue(tx, LATE_UPLOADS_JOB, payload,
+      { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, uniqueKey: `${LATE_UPLOADS_JOB}:${row.id}:${run}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+  }
+
+  /** A whiteboard image that may be served: at most BOARD_MAX_BYTES and a PNG (or none at all). */
+  async function servableImage(key: string): Promise<boolean> {
+    const info = await storage.head(key);
+    if (!info) return true;
+    if (info.size > BOARD_MAX_BYTES) return false;
+    const bytes = await storage.read(key, BOARD_MAX_BYTES).catch((error: unknown) => (error instanceof ObjectTooLarge ? null : Promise.reject(error)));
+    return bytes === null || isPng(bytes);
+  }
 
   /** The recording joined after the interview completed without it; stored unless the candidate was erased meanwhile. */
   async function joinLater(interviewId: string): Promise<void> {
@@ -146,7 +162,7 @@ export function interviewJobs(deps: {
       const current = await repo.locked(tx, interviewId);
       if (!current || current.candidate_id !== row.candidate_id || current.recording_key) return false;
       await repo.transition(tx, interviewId, [current.status], { recording_key: key, updated_at: clock.now() });
-      await deleteLatePieces(tx, current);
+      await checkLateUploads(tx, current, { pieces: true, images: [] }, 'joined');
       return true;
     });
     if (!stored) {
@@ -240,7 +256,10 @@ export function interviewJobs(deps: {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
       if (recording.deferred) await queue.enqueue(tx, RECORDING_JOB, { interview_id: interviewId }, { uniqueKey: `${RECORDING_JOB}:${interviewId}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
-      else if (row.livemode === 1 && mode !== 'minimal') await deleteLatePieces(tx, row);
+      const images = rows.filter((r) => r.kind === 'board' && r.data).map((r) => (JSON.parse(r.data!) as { key: string }).key);
+      await checkLateUploads(tx, row, {
+        pieces: row.livemode === 1 && !recording.deferred && mode !== 'minimal', images: images.map((key) => ({ key, shown: uploaded.has(key) })),
+      }, 'processed');
       await emit(tx, tenant, 'interview.transcript_available', { object: 'interview_transcript', interview_id: interviewId, turns: transcript.length });
       await emitSummary(tx, row, { status, overall_score: body.overall_score, recommendation: body.recommendation, failure_reason: failure });
       return false;
@@ -314,8 +333,12 @@ export function interviewJobs(deps: {
       run: async (payload) => joinLater((payload as { interview_id: string }).interview_id),
     },
     {
-      kind: PIECES_JOB,
-      run: async (payload) => storage.deletePrefix(recordingPiecesPrefix(payload as { organization_id: string; id: string })),
+      kind: LATE_UPLOADS_JOB,
+      run: async (payload) => {
+        const late = payload as LateUploads;
+        if (late.pieces) await storage.deletePrefix(recordingPiecesPrefix(late));
+        for (const { key, shown } of late.images) if (!shown || !(await servableImage(key))) await storage.delete(key);
+      },
     },
     {
       kind: ERASE_FILES_JOB,
