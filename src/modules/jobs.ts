@@ -33,6 +33,7 @@ export function jobHandlers(services: Services, modules: ModuleServices): JobHan
         await modules.candidateAccess.sweep();
         await services.queue.sweep();
         await modules.webhooks.sweep();
+        await services.files.storage.sweep();
       },
     },
   ];

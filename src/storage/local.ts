@@ -1,7 +1,8 @@
 /**
  * The default object storage: files under a directory of the data dir, reached by clients through URLs the service
  * signs itself (HMAC-SHA256 over method, key, expiry, size limit and download options) and answers itself
- * (storage/routes.ts). Writes land in a temporary file and are renamed into place, so a reader never sees half a file.
+ * (storage/routes.ts). Writes land in a temporary file under `.partial/` (no key can start with a dot) and are renamed
+ * into place, so a reader never sees half a file; what a process killed mid-write left there is swept by age.
  */
 import { createHmac, hkdfSync, timingSafeEqual, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
@@ -41,6 +42,13 @@ export class UploadStalled extends Error {
 
 export type Verdict = { ok: true } | { ok: false; reason: 'expired' | 'invalid' };
 
+/**
+ * A temporary file untouched this long belongs to a write that died (a write's file changes with each part; an upload
+ * is dropped after 30 s without a byte): the sweep deletes it.
+ */
+export const PARTIAL_KEPT_MS = 3_600_000;
+const PARTIALS = '.partial';
+
 export function createLocalStorage(options: LocalStorageOptions) {
   const now = options.now ?? Date.now;
   let signingKey: KeyObject | null = null;
@@ -68,7 +76,9 @@ export function createLocalStorage(options: LocalStorageOptions) {
   async function write(objectKey: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
     const target = fileOf(objectKey);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.part`;
+    // Beside no object: one left by a process killed mid-write is found by the sweep, not by a key no one will delete.
+    await fs.mkdir(path.join(options.dir, PARTIALS), { recursive: true });
+    const temp = path.join(options.dir, PARTIALS, `${randomBytes(12).toString('hex')}.part`);
     try {
       const file = await fs.open(temp, 'wx');
       try {
@@ -117,6 +127,24 @@ export function createLocalStorage(options: LocalStorageOptions) {
     async deletePrefix(prefix) {
       assertFolderPrefix(prefix);
       await fs.rm(fileOf(prefix.slice(0, -1)), { recursive: true, force: true });
+    },
+    async sweep() {
+      let names: string[];
+      try {
+        names = await fs.readdir(path.join(options.dir, PARTIALS));
+      } catch {
+        return 0; // nothing written yet
+      }
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(options.dir, PARTIALS, name);
+        const stat = await fs.stat(file).catch(() => null);
+        if (stat && stat.mtimeMs <= now() - PARTIAL_KEPT_MS) {
+          await fs.rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
     },
     async close() {},
   };

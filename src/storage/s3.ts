@@ -160,6 +160,10 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
       }
     },
 
+    async sweep(): Promise<number> {
+      return 0; // a failed PUT leaves nothing; an unfinished multipart upload is ended by the bucket's lifecycle rule
+    },
+
     async close(): Promise<void> {
       client.destroy();
     },

@@ -40,6 +40,11 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** Deletes every object whose key starts with `prefix`, a folder (it ends with `/`): pieces of a recording, say. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Removes what writes killed midway left behind (local: temporary files untouched for an hour); the number removed.
+   * S3 keeps nothing of a failed single PUT, and an unfinished multipart upload is a bucket lifecycle rule's to end.
+   */
+  sweep(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalStorage } from '../../src/storage/local.js';
+import { createLocalStorage, PARTIAL_KEPT_MS } from '../../src/storage/local.js';
 import { createS3Storage, MULTIPART_PART_BYTES } from '../../src/storage/s3.js';
 import type { ObjectStorage } from '../../src/storage/storage.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
@@ -74,5 +74,31 @@ describe.each(['local', 's3'])('writeParts (%s)', (name) => {
     await expect(storage.writeParts('recordings/kept.webm', parts(3, 10, { n: 0 }, 1), 'video/webm')).rejects.toThrow();
     expect((await storage.read('recordings/kept.webm', 100))!.toString()).toBe('kept');
     if (name === 'local') expect((await readdir(join(dir, 'recordings'))).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+});
+
+describe('local storage, a write killed midway', () => {
+  // Was a bug: a write's temporary file sat beside its object (`<key>.<hex>.part`); a process killed mid-write left it
+  // there for good, as erasure and every sweep delete exact keys (a resume upload's bytes, a recording's).
+  it('leaves its temporary file under .partial/, which the sweep empties of files untouched for an hour', async () => {
+    let clock = Date.now();
+    const storage = createLocalStorage({ dir, publicUrl: 'http://localhost:8080', secret: () => Buffer.alloc(32, 7), now: () => clock });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const writing = storage.writeParts('resumes/uploads/killed.pdf', (async function* () {
+      yield Buffer.from('%PDF-1.7 half');
+      await held; // the process "dies" here
+    })(), 'application/pdf');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await readdir(join(dir, 'resumes/uploads'))).toEqual([]);
+    const partials = await readdir(join(dir, '.partial'));
+    expect(partials).toHaveLength(1);
+    expect(await storage.sweep()).toBe(0); // fresh: a write under way
+    clock += PARTIAL_KEPT_MS + 60_000;
+    expect(await storage.sweep()).toBe(1);
+    expect(await readdir(join(dir, '.partial'))).toEqual([]);
+    release();
+    await expect(writing).rejects.toThrow(); // its file was swept: the rename fails, nothing appears
+    expect(await storage.head('resumes/uploads/killed.pdf')).toBeNull();
   });
 });
