@@ -63,21 +63,24 @@ export function createPromptCatalog(database: Db) {
     return found;
   }
 
-  async function hydrate(tx: Kysely<Database>, row: PromptEngineeringAssessmentsTable): Promise<PromptAssessment> {
-    const ids = JSON.parse(row.task_ids) as string[];
-    const byId = await tasksById(tx, ids);
-    return { ...row, task_ids: ids, tasks: ids.map((id) => byId.get(id)).filter((t): t is PromptTask => t !== undefined) };
+  /** Assessments with their tasks, the tasks of all of them read at once (a page of assessments: one read, not one each). */
+  async function hydrate(tx: Kysely<Database>, rows: PromptEngineeringAssessmentsTable[]): Promise<PromptAssessment[]> {
+    const idsOf = rows.map((row) => JSON.parse(row.task_ids) as string[]);
+    const byId = await tasksById(tx, [...new Set(idsOf.flat())]);
+    return rows.map((row, i) => ({
+      ...row, task_ids: idsOf[i]!, tasks: idsOf[i]!.map((id) => byId.get(id)).filter((t): t is PromptTask => t !== undefined),
+    }));
   }
 
   return {
     async list(organizationId: string, page: PageRequest) {
       const result = await pageOf(page, organizationId);
-      return { ...result, data: await Promise.all(result.data.map((r) => hydrate(db, r))) };
+      return { ...result, data: await hydrate(db, result.data) };
     },
     async get(tx: Kysely<Database>, organizationId: string, id: string): Promise<PromptAssessment | undefined> {
       const row = await tx.selectFrom('prompt_engineering_assessments').selectAll().where('id', '=', id)
         .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst();
-      return row ? hydrate(tx, row) : undefined;
+      return row ? (await hydrate(tx, [row]))[0] : undefined;
     },
     /** One task as committed now (its digest read through the read cache: a grader asks for the same few tasks). */
     task: async (id: string): Promise<PromptTask | undefined> => (await tasksAt(db, await digestOf(id))).get(id),
