@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient } from '../helpers/client.js';
 import { countStatements } from '../helpers/sql-count.js';
+import { newId } from '../../src/platform/ids.js';
 
 /**
  * How many SQL statements a request runs does not grow with the page it answers or with the data under it (no N+1).
@@ -10,18 +11,21 @@ import { countStatements } from '../helpers/sql-count.js';
 let h: Harness;
 let c: ReturnType<typeof testClient>;
 let key: string;
+let orgId: string;
 
 beforeAll(async () => {
   h = await startHarness({ env: { PREP_RATE_LIMIT: '1000000' } });
   c = testClient(h);
-  key = (await h.createOrg('Counted', 1000)).keys.secret_test;
+  const org = await h.createOrg('Counted', 1000);
+  key = org.keys.secret_test;
+  orgId = org.id;
 });
 afterAll(() => h?.close());
 
 /** The body of a GET and the statements it ran, after a call that warms what every request reads the same (the key, the module switch). */
-async function counted(url: string): Promise<{ body: any; statements: string[] }> {
+async function counted(url: string, auth: { key?: string; token?: string } = { key }): Promise<{ body: any; statements: string[] }> {
   await c.ok('GET', '/v1/candidates?limit=1', { key });
-  const { result, statements } = await countStatements(() => c.call('GET', url, { key }));
+  const { result, statements } = await countStatements(() => c.call('GET', url, auth));
   expect(result.status, result.raw).toBe(200);
   return { body: result.body, statements };
 }
@@ -34,5 +38,33 @@ describe('prompt-engineering assessments', () => {
     // The tasks' digests once for the page, and their contents once for those not yet kept in the process.
     const taskReads = statements.filter((sql) => sql.includes('"prompt_engineering_tasks"'));
     expect(taskReads.length, statements.join('\n')).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('coding submissions', () => {
+  it('the list and a submission are read without their source, which neither returns', async () => {
+    const test = (await c.ok('GET', '/v1/coding-tests', { key })).data[0];
+    const session = await c.assign(key, 'coding', test.id);
+    const token = await c.token(key, 'coding', session.id);
+    await c.ok('POST', `/v1/coding-sessions/${session.id}/start`, { token }, 200);
+    const { problem_id } = await h.db.kysely.selectFrom('coding_session_problems').select('problem_id').where('session_id', '=', session.id).executeTakeFirstOrThrow();
+    const now = h.clock.now();
+    const ids = Array.from({ length: 30 }, () => newId()).sort();
+    await h.db.kysely.insertInto('coding_submissions').values(ids.map((id) => ({
+      id, organization_id: orgId, livemode: 0 as const, session_id: session.id, problem_id, language: 'python', source: 'print(42)  # padding\n'.repeat(3000),
+      status: 'judged' as const, verdict: 'ACCEPTED', results: JSON.stringify({ compile: null, cases: [] }), cases_passed: 3, cases_total: 3,
+      hidden_passed: 2, hidden_total: 2, large_time_ms: null, max_time_ms: 5, max_memory_kb: 100, error: null, created_at: now, updated_at: now, judged_at: now,
+    }))).execute();
+    const readsSource = (sql: string) => sql.includes('"coding_submissions"') && (sql.startsWith('select *') || sql.includes('"source"'));
+
+    const list = await counted(`/v1/coding-sessions/${session.id}/submissions?problem_id=${problem_id}&limit=100`, { token });
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual(ids);
+    expect(list.statements.filter(readsSource), list.statements.join('\n')).toEqual([]);
+    expect(list.statements.some((sql) => sql.includes('"coding_submissions"'))).toBe(true);
+
+    const one = await counted(`/v1/coding-sessions/${session.id}/submissions/${ids[0]}`, { token });
+    expect(one.body).toMatchObject({ id: ids[0], verdict: 'ACCEPTED', cases_passed: 3 });
+    expect(one.body).not.toHaveProperty('source');
+    expect(one.statements.filter(readsSource), one.statements.join('\n')).toEqual([]);
   });
 });

@@ -4,11 +4,18 @@ import type { CodingSubmissionsTable, Database } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
+/** A submission as the candidate reads it back: every column but the source (up to 64 KiB, never returned). */
+export type SubmissionView = Omit<CodingSubmissionsTable, 'source'>;
+const VIEW_COLUMNS = [
+  'id', 'organization_id', 'livemode', 'session_id', 'problem_id', 'language', 'status', 'verdict', 'results', 'cases_passed', 'cases_total',
+  'hidden_passed', 'hidden_total', 'large_time_ms', 'max_time_ms', 'max_memory_kb', 'error', 'created_at', 'updated_at', 'judged_at',
+] as const satisfies ReadonlyArray<keyof SubmissionView>;
+
 /** Submissions, reports and reference timings: the SQL of judging and scoring. */
 export function createJudgingRepo(database: Db) {
   const db = database.kysely;
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, sessionId: string, problemId: string) =>
-    db.selectFrom('coding_submissions').selectAll().where('organization_id', '=', organizationId).where('livemode', '=', livemode)
+    db.selectFrom('coding_submissions').select(VIEW_COLUMNS).where('organization_id', '=', organizationId).where('livemode', '=', livemode)
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId));
   const scoped = (tenant: Tenant, sessionId: string) => db.selectFrom('coding_submissions')
     .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant)).where('session_id', '=', sessionId);
@@ -16,7 +23,7 @@ export function createJudgingRepo(database: Db) {
   return {
     insert: (tx: Kysely<Database>, row: CodingSubmissionsTable) => tx.insertInto('coding_submissions').values(row).execute(),
     byId: (id: string) => db.selectFrom('coding_submissions').selectAll().where('id', '=', id).executeTakeFirst(),
-    get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).selectAll().where('id', '=', id).executeTakeFirst(),
+    get: (tenant: Tenant, sessionId: string, id: string) => scoped(tenant, sessionId).select(VIEW_COLUMNS).where('id', '=', id).executeTakeFirst(),
     /** Oldest first (ids are time-ordered): pass an ascending page request. */
     listForProblem: (tenant: Tenant, sessionId: string, problemId: string, page: PageRequest) =>
       pageOf(page, tenant.organizationId, livemodeFlag(tenant), sessionId, problemId),

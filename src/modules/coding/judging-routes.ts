@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.js';
-import type { CodingSubmissionsTable } from '../../db/schema.js';
 import { toUnixSeconds } from '../../platform/clock.js';
 import { sessionTokenOf, tenantOf } from '../../platform/context.js';
 import { listEnvelope, memoryPage, pageRequest } from '../../platform/pagination.js';
@@ -8,6 +7,7 @@ import { operation } from '../../platform/route.js';
 import { IdParams, ListOf, ListQuery, ListQueryWith, ListWithTotal, Nullable, StringEnum, Text, UnixSeconds, Uuid } from '../../platform/schemas.js';
 import { VERDICTS } from '../../sandbox/verdicts.js';
 import type { JudgingService } from './judging.js';
+import type { SubmissionView } from './judging-repo.js';
 import type { SubmissionResults } from './report.js';
 
 const TAG = 'Coding tests';
@@ -92,7 +92,7 @@ const Report = Type.Object({
   }, { description: 'Present when a model is configured (PREP_MODEL_BASE_URL); null otherwise' })),
 });
 
-function presentSubmission(s: CodingSubmissionsTable) {
+function presentSubmission(s: SubmissionView) {
   const results = s.results ? (JSON.parse(s.results) as SubmissionResults) : { compile: null, cases: [] };
   return {
     object: 'coding_submission' as const, id: s.id, problem_id: s.problem_id, language: s.language, status: s.status,
