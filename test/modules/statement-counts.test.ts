@@ -1,7 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient } from '../helpers/client.js';
-import { countStatements } from '../helpers/sql-count.js';
+import { countStatements, planOf } from '../helpers/sql-count.js';
 import { newId } from '../../src/platform/ids.js';
 
 /**
@@ -66,5 +67,25 @@ describe('coding submissions', () => {
     expect(one.body).toMatchObject({ id: ids[0], verdict: 'ACCEPTED', cases_passed: 3 });
     expect(one.body).not.toHaveProperty('source');
     expect(one.statements.filter(readsSource), one.statements.join('\n')).toEqual([]);
+  });
+});
+
+describe('events', () => {
+  it('a page of events, of one status or all, is read through an index that serves its filter and its order', async () => {
+    const now = h.clock.now();
+    await h.db.kysely.insertInto('events').values(Array.from({ length: 300 }, (_, i) => ({
+      id: `whevt_${String(i).padStart(20, '0')}`, organization_id: orgId, livemode: 0 as const, type: 'coding.completed', payload: '{}',
+      status: i % 100 === 7 ? 'failed' : 'delivered', created_at: now - (i % 50),
+    }))).execute();
+    if (h.db.dialect === 'postgres') await sql`analyze events`.execute(h.db.kysely);
+    for (const url of ['/v1/events?status=failed&limit=2', '/v1/events?limit=2']) {
+      const { result: body, statements, parameters } = await countStatements(() => c.ok('GET', url, { key }));
+      expect(body.data.length).toBe(2);
+      const at = statements.findIndex((s) => /from "events"/.test(s) && /order by/.test(s));
+      expect(at, statements.join('\n')).toBeGreaterThanOrEqual(0);
+      const plan = await planOf(h.db, statements[at]!, parameters[at]!);
+      // No step that scans the table, sorts (a temporary B-tree, a Sort node) or filters rows the index has read.
+      expect(plan, `${url}\n${plan}`).not.toMatch(/SCAN events|TEMP B-TREE|Sort|Seq Scan|Filter:/);
+    }
   });
 });
