@@ -89,3 +89,45 @@ describe('events', () => {
     }
   });
 });
+
+describe('webhook endpoints', () => {
+  it('re-enabling and deleting an endpoint read its pending deliveries and their attempts through indexes', async () => {
+    // A disabled endpoint (written here: creating one resolves its host) holding a delivery that was tried once.
+    const now = h.clock.now();
+    const endpoint = { id: newId() };
+    await h.db.kysely.insertInto('webhook_endpoints').values({
+      id: endpoint.id, organization_id: orgId, livemode: 0, url: 'https://hooks.example.com/prep', description: null, enabled_events: '[]',
+      disabled: 1, secret: 'unused', retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
+    }).execute();
+    const event = 'whevt_held00000000000000000';
+    await h.db.kysely.insertInto('events').values({ id: event, organization_id: orgId, livemode: 0, type: 'coding.completed', payload: '{}', status: 'pending', created_at: now }).execute();
+    const delivery = newId();
+    await h.db.kysely.insertInto('webhook_deliveries').values({ id: delivery, event_id: event, endpoint_id: endpoint.id, status: 'pending', created_at: now, updated_at: now }).execute();
+    await h.db.kysely.insertInto('webhook_attempts').values({
+      id: newId(), delivery_id: delivery, endpoint_id: endpoint.id, event_id: event, status_code: 500, response_body: '', response_ms: 5, error: null, succeeded: 0, created_at: now,
+    }).execute();
+    // Another endpoint's delivered deliveries, which neither request has any business reading.
+    const other = newId();
+    await h.db.kysely.insertInto('webhook_endpoints').values({
+      id: other, organization_id: orgId, livemode: 0, url: 'https://hooks.example.com/other', description: null, enabled_events: '[]',
+      disabled: 0, secret: 'unused', retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
+    }).execute();
+    await h.db.kysely.insertInto('webhook_deliveries').values(Array.from({ length: 300 }, () => ({
+      id: newId(), event_id: event, endpoint_id: other, status: 'delivered' as const, created_at: now, updated_at: now,
+    }))).execute();
+    if (h.db.dialect === 'postgres') await sql`analyze webhook_deliveries`.execute(h.db.kysely);
+    const plans = async (method: 'PATCH' | 'DELETE', body?: unknown) => {
+      const { result, statements, parameters } = await countStatements(() => c.call(method, `/v1/webhook-endpoints/${endpoint.id}`, { key, body }));
+      expect(result.status, result.raw).toBe(200);
+      const at = statements.findIndex((s) => /from "webhook_deliveries"/.test(s) && /"webhook_attempts"/.test(s));
+      expect(at, statements.join('\n')).toBeGreaterThanOrEqual(0);
+      return planOf(h.db, statements[at]!, parameters[at]!);
+    };
+    for (const plan of [await plans('PATCH', { disabled: false }), await plans('DELETE')]) {
+      // Deliveries found by endpoint and status, attempts by delivery and time: no table scanned, nothing left to filter.
+      expect(plan).not.toMatch(/SCAN webhook_|Seq Scan|Filter:/);
+      expect(plan).toMatch(/webhook_deliveries_endpoint_idx/);
+      expect(plan).toMatch(/webhook_attempts_delivery_idx/);
+    }
+  });
+});
