@@ -131,3 +131,18 @@ describe('webhook endpoints', () => {
     }
   });
 });
+
+describe('GET /v1/session', () => {
+  it('reads the session context without writing: the candidate is read, not locked by a no-op update', async () => {
+    const test = (await c.ok('GET', '/v1/psychometric-tests', { key })).data[0];
+    const candidate = await c.candidate(key, { name: 'Grace Hopper' });
+    const session = await c.assign(key, 'psychometric', test.id, candidate);
+    const token = await c.token(key, 'psychometric', session.id);
+    for (let i = 0; i < 2; i++) {
+      const { result, statements } = await countStatements(() => c.call('GET', '/v1/session', { token }));
+      expect(result.status, result.raw).toBe(200);
+      expect(result.body.candidate).toEqual({ id: candidate, name: 'Grace Hopper' });
+      expect(statements.filter((sql) => /^\s*(insert|update|delete)\b/i.test(sql)), statements.join('\n')).toEqual([]);
+    }
+  });
+});

@@ -233,7 +233,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       if (!row) return null;
       const [test, candidate] = await Promise.all([
         kind.test(db, tenant.organizationId, row.test_id),
-        row.candidate_id ? repo.candidate(db, tenant, row.candidate_id) : undefined,
+        row.candidate_id ? repo.candidateOf(tenant, row.candidate_id) : undefined,
       ]);
       return {
         // Only what the candidate's page shows: the row holds the address too, which no session reply may carry.

@@ -53,6 +53,10 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
   const byId = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
     db.selectFrom(t).selectAll().where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
 
+  /** The candidate's name as the session's own page shows it: a plain read (GET /v1/session writes nothing). */
+  const candidateById = prepared(database, (id: string, organizationId: string, livemode: 0 | 1) =>
+    db.selectFrom('candidates').select(['id', 'name']).where('id', '=', id).where('organization_id', '=', organizationId).where('livemode', '=', livemode));
+
   // The lock and the locked read of hot candidate writes (saving answers), compiled once.
   const lockRow = preparedIn((id: string) => db.updateTable(t).set({ status: sql`status` }).where('id', '=', id));
   const lockedRow = preparedIn((id: string, organizationId: string, livemode: 0 | 1) =>
@@ -121,6 +125,9 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
 
     /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own), held until commit. */
     candidate: lockedCandidate,
+    /** The candidate, if it exists in this tenant, read without holding it (for showing, never for a write). */
+    candidateOf: async (tenant: Tenant, id: string): Promise<{ id: string; name: string } | undefined> =>
+      (await candidateById(id, tenant.organizationId, livemodeFlag(tenant)))[0],
 
     countEvents: async (tx: Kysely<Database>, sessionId: string) => Number((await tx.selectFrom('proctoring_events')
       .select((eb) => eb.fn.countAll<number>().as('n')).where('subject_kind', '=', tables.kind).where('subject_id', '=', sessionId)
