@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_question_bank_search_text.js';
 import * as m0021 from './migrations/0021_session_tokens_origin_index.js';
 import * as m0022 from './migrations/0022_webhook_child_key_indexes.js';
 import * as m0023 from './migrations/0023_events_page_indexes.js';
+import * as m0024 from './migrations/0024_session_status_indexes.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021_session_tokens_origin_index': m0021,
   '0022_webhook_child_key_indexes': m0022,
   '0023_events_page_indexes': m0023,
+  '0024_session_status_indexes': m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

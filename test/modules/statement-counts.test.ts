@@ -146,3 +146,21 @@ describe('GET /v1/session', () => {
     }
   });
 });
+
+describe('session lists', () => {
+  it('a page of one status is read through an index that serves the filter and the order', async () => {
+    const psychometric = (await c.ok('GET', '/v1/psychometric-tests', { key })).data[0].id;
+    const candidate = await c.candidate(key);
+    await c.assign(key, 'psychometric', psychometric, candidate);
+    for (const url of ['/v1/coding-sessions?status=in_progress', '/v1/psychometric-sessions?status=assigned',
+      '/v1/prompt-engineering-sessions?status=completed', '/v1/interviews?status=in_progress']) {
+      const { result, statements, parameters } = await countStatements(() => c.call('GET', url, { key }));
+      expect(result.status, result.raw).toBe(200);
+      const at = statements.findIndex((s) => /"status" = /.test(s) && /order by "id" desc/.test(s));
+      expect(at, statements.join('\n')).toBeGreaterThanOrEqual(0);
+      const plan = await planOf(h.db, statements[at]!, parameters[at]!);
+      expect(plan, `${url}\n${plan}`).toMatch(/status_page_idx/);
+      expect(plan, `${url}\n${plan}`).not.toMatch(/SCAN |TEMP B-TREE|Sort|Seq Scan|Filter:/);
+    }
+  });
+});
