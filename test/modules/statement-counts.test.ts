@@ -164,3 +164,28 @@ describe('session lists', () => {
     }
   });
 });
+
+describe('deleting a webhook endpoint', () => {
+  it('fails its held deliveries and settles their events in a few statements, not four per delivery', async () => {
+    const now = h.clock.now();
+    const endpoint = newId();
+    await h.db.kysely.insertInto('webhook_endpoints').values({
+      id: endpoint, organization_id: orgId, livemode: 0, url: 'https://hooks.example.com/held', description: null, enabled_events: '[]',
+      disabled: 1, secret: 'unused', retired_secrets: '[]', created_at: now, updated_at: now, deleted_at: null,
+    }).execute();
+    // 40 events, each with a delivery held here (it was disabled with retries queued).
+    const events = Array.from({ length: 40 }, (_, i) => `whevt_del${String(i).padStart(18, '0')}`);
+    await h.db.kysely.insertInto('events').values(events.map((id) => ({ id, organization_id: orgId, livemode: 0 as const, type: 'coding.completed', payload: '{}', status: 'pending', created_at: now }))).execute();
+    await h.db.kysely.insertInto('webhook_deliveries').values(events.map((event_id) => ({
+      id: newId(), event_id, endpoint_id: endpoint, status: 'pending' as const, created_at: now, updated_at: now,
+    }))).execute();
+    const statusOf = async (ids: string[]) => (await h.db.kysely.selectFrom('events').select('status').where('id', 'in', ids).execute()).map((r) => r.status);
+
+    const { result, statements } = await countStatements(() => c.call('DELETE', `/v1/webhook-endpoints/${endpoint}`, { key }));
+    expect(result.status, result.raw).toBe(200);
+    expect(new Set(await statusOf(events))).toEqual(new Set(['failed']));
+    const pending = await h.db.kysely.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint).where('status', '=', 'pending').execute();
+    expect(pending).toEqual([]);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(12);
+  });
+});

@@ -83,6 +83,13 @@ export function createWebhookRepo(database: Db) {
      * endpoints, one worker pass) see each other's outcome. A no-op update: the same SQL on both engines.
      */
     lockEvent: (tx: Kysely<Database>, id: string) => tx.updateTable('events').set({ status: sql`status` }).where('id', '=', id).execute(),
+    /** The same for many events and their deliveries at once (settleDeliveries). */
+    lockEvents: (tx: Kysely<Database>, ids: string[]) => tx.updateTable('events').set({ status: sql`status` }).where('id', 'in', ids).execute(),
+    setEventsStatus: (tx: Kysely<Database>, ids: string[], status: DeliveryStatus) => tx.updateTable('events').set({ status }).where('id', 'in', ids).execute(),
+    deliveryStatusesOf: (tx: Kysely<Database>, eventIds: string[]) => tx.selectFrom('webhook_deliveries').select(['event_id', 'status'])
+      .where('event_id', 'in', eventIds).execute(),
+    setDeliveriesStatus: (tx: Kysely<Database>, ids: string[], status: DeliveryStatus, now: number) =>
+      tx.updateTable('webhook_deliveries').set({ status, updated_at: now }).where('id', 'in', ids).execute(),
 
     insertDelivery: (tx: Kysely<Database>, row: WebhookDeliveriesTable) => tx.insertInto('webhook_deliveries').values(row).execute(),
     /** A delivery and its attempts (they cascade). */

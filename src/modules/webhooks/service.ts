@@ -54,6 +54,8 @@ class AttemptFailed extends Error {}
 
 /** How long a delivery that must wait for a slow organisation's deliveries in flight waits (plus up to as much again). */
 const WAIT_MS = 5_000;
+/** Deliveries settled per statement (bound parameters stay far below either engine's limit). */
+const SETTLE_CHUNK = 500;
 
 export function createWebhookService(deps: {
   db: Kysely<Database>; clock: Clock; repo: WebhookRepo; queue: JobQueue; encryption: Encryption; sender: OutboundSender; fairness: DeliveryFairness;
@@ -121,6 +123,30 @@ export function createWebhookService(deps: {
     if (eventId === null) return;
     await repo.lockEvent(tx, eventId);
     await repo.setEventStatus(tx, eventId, eventStatusOf((await repo.deliveriesOf(tx, eventId)).map((d) => d.status)));
+  }
+
+  /**
+   * settleDelivery for many deliveries, a few statements per 500 of them rather than four each (an endpoint deleted
+   * with thousands of deliveries held or waiting for a retry): the deliveries, then their events locked (in id order),
+   * read and set.
+   */
+  async function settleDeliveries(tx: Kysely<Database>, deliveries: ReadonlyArray<{ id: string; event_id: string }>, status: 'delivered' | 'failed') {
+    for (let i = 0; i < deliveries.length; i += SETTLE_CHUNK) {
+      const chunk = deliveries.slice(i, i + SETTLE_CHUNK);
+      await repo.setDeliveriesStatus(tx, chunk.map((d) => d.id), status, clock.now());
+      const eventIds = [...new Set(chunk.map((d) => d.event_id))].sort();
+      await repo.lockEvents(tx, eventIds);
+      const statuses = new Map<string, DeliveryStatus[]>(eventIds.map((e) => [e, []]));
+      for (const d of await repo.deliveryStatusesOf(tx, eventIds)) statuses.get(d.event_id)!.push(d.status);
+      const byStatus = new Map<DeliveryStatus, string[]>();
+      for (const [eventId, of] of statuses) {
+        const next = eventStatusOf(of);
+        const ids = byStatus.get(next);
+        if (ids) ids.push(eventId);
+        else byStatus.set(next, [eventId]);
+      }
+      for (const [next, ids] of byStatus) await repo.setEventsStatus(tx, ids, next);
+    }
   }
 
   /**
@@ -192,7 +218,7 @@ export function createWebhookService(deps: {
       await db.transaction().execute(async (tx) => {
         await mustGetEndpoint(tx, tenant, id);
         await repo.updateEndpoint(tx, id, { deleted_at: clock.now(), disabled: 1 });
-        for (const pending of await repo.pendingDeliveriesOf(tx, id)) await settleDelivery(tx, pending.id, pending.event_id, 'failed');
+        await settleDeliveries(tx, await repo.pendingDeliveriesOf(tx, id), 'failed');
       });
     },
 
