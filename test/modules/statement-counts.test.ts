@@ -189,3 +189,27 @@ describe('deleting a webhook endpoint', () => {
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(12);
   });
 });
+
+describe('resumes', () => {
+  it('a page of resumes is read without their sections (the whole text), which the list does not return', async () => {
+    const candidate = await c.candidate(key);
+    const now = h.clock.now();
+    const ids = Array.from({ length: 5 }, () => newId()).sort();
+    const parsed = {
+      name: 'Ada', email: null, phone: null, location: null, links: { linkedin: null, github: null, site: null }, summary: null, experience: [], education: [],
+      skills: [], languages: [], certifications: [], total_experience_months: 0, sections_found: ['experience'], warnings: [],
+    };
+    const sections = JSON.stringify([{ name: 'experience', heading: 'Experience', lines: Array.from({ length: 400 }, (_, i) => `Line ${i} of a long career.`) }]);
+    await h.db.kysely.insertInto('resumes').values(ids.map((id) => ({
+      id, organization_id: orgId, livemode: 0 as const, candidate_id: candidate, upload_key: `upload-${id}`, file_key: `file-${id}`, content_type: 'text/plain',
+      size: 1000, pages: 1, sha256: '0'.repeat(64), parsed: JSON.stringify(parsed), sections, score_id: null, created_at: now,
+    }))).execute();
+    const { result, statements } = await countStatements(() => c.call('GET', `/v1/resumes?candidate_id=${candidate}&limit=100`, { key }));
+    expect(result.status, result.raw).toBe(200);
+    expect(result.body.data.map((r: { id: string }) => r.id)).toEqual([...ids].reverse());
+    expect(result.body.data[0].parsed).toEqual(parsed);
+    const reads = statements.filter((sql) => /from "resumes"/.test(sql));
+    expect(reads.length, statements.join('\n')).toBe(1);
+    expect(reads[0]).not.toMatch(/"resumes"\.\*|"sections"/);
+  });
+});

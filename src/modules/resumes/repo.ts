@@ -6,6 +6,12 @@ import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 
 export type ResumeRow = ResumesTable;
 export type ListedResume = ResumesTable & { score: string | null };
+/** A resume as a list shows it: without its sections (the whole visible text, which no reply carries). */
+export type ResumeSummary = Omit<ListedResume, 'sections'>;
+const SUMMARY_COLUMNS = [
+  'resumes.id', 'resumes.organization_id', 'resumes.livemode', 'resumes.candidate_id', 'resumes.upload_key', 'resumes.file_key', 'resumes.content_type',
+  'resumes.size', 'resumes.pages', 'resumes.sha256', 'resumes.parsed', 'resumes.score_id', 'resumes.created_at',
+] as const;
 
 export function createResumeRepo(database: Db) {
   const db = database.kysely;
@@ -18,7 +24,8 @@ export function createResumeRepo(database: Db) {
     .selectAll('resumes').select('resume_scores.score as score');
 
   const pageOf = keysetPager(database, (organizationId: string, livemode: 0 | 1, candidateId?: string) => {
-    const q = withScore(db).where('resumes.organization_id', '=', organizationId).where('resumes.livemode', '=', livemode);
+    const q = db.selectFrom('resumes').leftJoin('resume_scores', 'resume_scores.id', 'resumes.score_id')
+      .select(SUMMARY_COLUMNS).select('resume_scores.score as score').where('resumes.organization_id', '=', organizationId).where('resumes.livemode', '=', livemode);
     return candidateId === undefined ? q : q.where('resumes.candidate_id', '=', candidateId);
   }, 'resumes.id');
 

@@ -5,7 +5,7 @@ import { tenantOf } from '../../platform/context.js';
 import { listEnvelope, pageRequest } from '../../platform/pagination.js';
 import { operation } from '../../platform/route.js';
 import { Deleted, IdParams, ListOf, ListQueryWith, Text, Uuid } from '../../platform/schemas.js';
-import type { ListedResume } from './repo.js';
+import type { ResumeSummary } from './repo.js';
 import type { ResumeContentType } from './types.js';
 import { Resume } from './schemas.js';
 import type { ResumeService } from './service.js';
@@ -16,7 +16,7 @@ const MODULE = 'resumes' as const;
 const ROLE_MAX = 200;
 const JOB_DESCRIPTION_MAX = 20_000;
 
-export function presentResume(row: ListedResume) {
+export function presentResume(row: ResumeSummary) {
   return {
     object: 'resume' as const,
     id: row.id,
