@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { testClient } from '../helpers/client.js';
 import { countStatements, planOf } from '../helpers/sql-count.js';
+import { settleJobs } from '../helpers/settle.js';
 import { newId } from '../../src/platform/ids.js';
 
 /**
@@ -211,5 +212,29 @@ describe('resumes', () => {
     const reads = statements.filter((sql) => /from "resumes"/.test(sql));
     expect(reads.length, statements.join('\n')).toBe(1);
     expect(reads[0]).not.toMatch(/"resumes"\.\*|"sections"/);
+  });
+});
+
+describe('coding completion', () => {
+  it('writes the report from the submissions without their sources, and reads reference timings once', async () => {
+    const test = (await c.ok('GET', '/v1/coding-tests', { key })).data[0];
+    const session = await c.assign(key, 'coding', test.id);
+    const token = await c.token(key, 'coding', session.id);
+    await c.ok('POST', `/v1/coding-sessions/${session.id}/start`, { token }, 200);
+    const problems = await h.db.kysely.selectFrom('coding_session_problems').select('problem_id').where('session_id', '=', session.id).execute();
+    expect(problems.length).toBeGreaterThan(1);
+    const now = h.clock.now();
+    await h.db.kysely.insertInto('coding_submissions').values(problems.flatMap(({ problem_id }) => Array.from({ length: 10 }, () => ({
+      id: newId(), organization_id: orgId, livemode: 0 as const, session_id: session.id, problem_id, language: 'python', source: 'print(42)  # padding\n'.repeat(3000),
+      status: 'judged' as const, verdict: 'ACCEPTED', results: JSON.stringify({ compile: null, cases: [] }), cases_passed: 3, cases_total: 3,
+      hidden_passed: 2, hidden_total: 2, large_time_ms: null, max_time_ms: 5, max_memory_kb: 100, error: null, created_at: now, updated_at: now, judged_at: now,
+    })))).execute();
+    await c.ok('POST', `/v1/coding-sessions/${session.id}/finalize`, { token, body: {} }, 202);
+
+    const { statements } = await countStatements(() => settleJobs(h, ['coding.complete'], 'completion', { only: true }));
+    const report = await c.ok('GET', `/v1/coding-sessions/${session.id}/report`, { key });
+    expect(report.problems.length).toBe(problems.length);
+    expect(statements.filter((sql) => /from "coding_submissions"/.test(sql) && /^select \*/.test(sql)), statements.join('\n')).toEqual([]);
+    expect(statements.filter((sql) => /"coding_reference_timings"/.test(sql)).length, statements.join('\n')).toBe(1);
   });
 });

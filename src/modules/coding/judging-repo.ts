@@ -31,8 +31,11 @@ export function createJudgingRepo(database: Db) {
       const row = await scoped(tenant, sessionId).select((eb) => eb.fn.countAll<number>().as('n')).where('problem_id', '=', problemId).executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** Every submission of a session (the report's input). */
+    /** Every submission of a session, source included (the model's code review). */
     forSession: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('coding_submissions').selectAll()
+      .where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute(),
+    /** The same without the sources (the report's input: it never shows code). */
+    viewsForSession: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('coding_submissions').select(VIEW_COLUMNS)
       .where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute(),
     async unjudged(tx: Kysely<Database>, sessionId: string): Promise<number> {
       const row = await tx.selectFrom('coding_submissions').select((eb) => eb.fn.countAll<number>().as('n'))
@@ -46,6 +49,9 @@ export function createJudgingRepo(database: Db) {
 
     referenceTiming: (problemId: string, language: string) => db.selectFrom('coding_reference_timings').selectAll()
       .where('problem_id', '=', problemId).where('language', '=', language).executeTakeFirst(),
+    /** Every reference timing of these problems, in one statement. */
+    referenceTimings: (problemIds: string[]) => problemIds.length === 0 ? Promise.resolve([])
+      : db.selectFrom('coding_reference_timings').selectAll().where('problem_id', 'in', problemIds).execute(),
     saveReferenceTiming: (problemId: string, language: string, largeTimeMs: number, now: number) => db.insertInto('coding_reference_timings')
       .values({ problem_id: problemId, language, large_time_ms: largeTimeMs, measured_at: now })
       .onConflict((oc) => oc.columns(['problem_id', 'language']).doUpdateSet({ large_time_ms: largeTimeMs, measured_at: now })).execute(),

@@ -138,16 +138,14 @@ export function createJudgingService(deps: {
     const codeReview = await reviews(sessionId);
     // Reference timings are read before the transaction (SQLite has one writer connection).
     const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
-    for (const p of await sessions.problems(db, sessionId)) {
-      for (const language of REFERENCE_LANGUAGES) {
-        const t = await repo.referenceTiming(p.problem_id, language);
-        timings.set(`${p.problem_id}:${language}`, t ? { language, largeTimeMs: t.large_time_ms } : null);
-      }
+    const measured = await repo.referenceTimings((await sessions.problems(db, sessionId)).map((p) => p.problem_id));
+    for (const t of measured) {
+      if ((REFERENCE_LANGUAGES as readonly string[]).includes(t.language)) timings.set(`${t.problem_id}:${t.language}`, { language: t.language, largeTimeMs: t.large_time_ms });
     }
     await coding.completeOnce(sessionId, emit, async (tx, row, outcome, endedAt) => {
       const problems = await sessions.problems(tx, sessionId);
       const content = await catalog.problems(tx, problems.map((p) => p.problem_id));
-      const submissions = await repo.forSession(tx, sessionId);
+      const submissions = await repo.viewsForSession(tx, sessionId);
       const allowed = (await catalog.getTest(tx, row.organization_id, row.test_id))?.attempts_per_problem ?? 0;
       const report = buildReport({
         // The reviews were asked before this transaction: a candidate erased meanwhile leaves none of them.

@@ -1,4 +1,4 @@
-import type { CodingSubmissionsTable } from '../../db/schema.js';
+import type { SubmissionView } from './judging-repo.js';
 import type { Outcome } from '../assessments/lifecycle.js';
 
 /**
@@ -15,7 +15,7 @@ export interface ProblemInput {
   title: string;
   attemptsUsed: number;
   attemptsAllowed: number;
-  submissions: CodingSubmissionsTable[];
+  submissions: SubmissionView[];
   /** Reference CPU ms over the large cases, per reference language; absent when not measured. */
   reference: (language: string) => { language: string; largeTimeMs: number } | null;
 }
@@ -38,14 +38,14 @@ export function referenceLanguageFor(language: string): (typeof REFERENCE_LANGUA
  * Best attempt: most hidden cases passed, then most cases passed (the examples too: an accepted attempt beats one that
  * broke an example), then least time on the large cases, then the earliest.
  */
-export function bestSubmission(submissions: CodingSubmissionsTable[]): CodingSubmissionsTable | null {
+export function bestSubmission<S extends SubmissionView>(submissions: S[]): S | null {
   const judged = submissions.filter((s) => s.status === 'judged');
   if (judged.length === 0) return null;
   return [...judged].sort((a, b) => b.hidden_passed - a.hidden_passed || b.cases_passed - a.cases_passed
     || (a.large_time_ms ?? Infinity) - (b.large_time_ms ?? Infinity) || a.created_at - b.created_at)[0]!;
 }
 
-function efficiency(p: ProblemInput, s: CodingSubmissionsTable | null) {
+function efficiency(p: ProblemInput, s: SubmissionView | null) {
   if (!s) return { rating: 'not_measured' as const, explanation: 'No judged submission.' };
   const results = JSON.parse(s.results ?? '{"cases":[]}') as SubmissionResults;
   const large = results.cases.filter((c) => c.large);
