@@ -31,7 +31,7 @@ async function writeBatches() {
   const insert = writer.prepare('insert into blobs (data) values (?)');
   for (let i = 0; i < 40; i++) {
     insert.run(Buffer.alloc(400 * 1024, i));
-    await sleep(25);
+    await sleep(50); // time for the thread to checkpoint between writes, also on a busy machine
   }
 }
 
