@@ -463,6 +463,23 @@ describe('technical rounds', () => {
     expect(coding.moves[2].text).toMatch(/statement/);
   });
 
+  // Was a bug: a question about the job mid-question ("What is the team like?", "What is the salary?") got the round's
+  // rule of thumb for the problem ("Where the question gives figures or requirements, use them…").
+  it('answers a question about the job, not the question, by pointing to the hiring team and staying on the question', () => {
+    for (const [style, file, slug] of [['system_design', 'system-design', 'marketing-sms-short-link-service'], ['technical', 'sql-data', 'vet-clinic-monthly-appointment-outcomes-per-vet'], ['coding', 'coding', 'ferry-hop-distances']] as const) {
+      const run = play(setupOf(style, file, [slug], { minutes: 20 }), [{ say: 'What is the team like?' }, { say: 'What is the salary?' }, { say: 'What are the next steps after this interview?' }]);
+      expect(run.reasons.slice(1), style).toEqual(['clarify', 'clarify', 'clarify']);
+      for (const m of run.moves.slice(1)) {
+        expect(m.text, style).toMatch(/hiring team/);
+        expect(m.text, style).not.toMatch(/assum|your call|figures|statement/i);
+        expect(m.questionPosition).toBe(0);
+      }
+    }
+    // Questions about the problem that mention a team or a role are still clarifications of it.
+    const design = play(setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 30 }), [{ say: 'Is the team already running Kafka?' }, { say: 'What is the role of the cache here?' }]);
+    for (const m of design.moves.slice(1)) expect(m.text).not.toMatch(/hiring team/);
+  });
+
   // Were bugs: "What language should I use?" got "go with your best assumption", "can i use python" a probe.
   it('answers which language to use, and a lower-case request for permission, in a coding round', () => {
     const coding = setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 });

@@ -176,9 +176,10 @@ export function isClarifyingQuestion(text: string): boolean {
  * What a clarifying question asks: how answers are scored, to choose between options ("X or Y?"), to confirm an
  * assumption, leave to do something ("is it okay if I use…"), which language to code in, or something else.
  */
-function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either' | 'assume' | 'permission' | 'language' | 'check' | 'length' | 'other' {
+function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'role' | 'either' | 'assume' | 'permission' | 'language' | 'check' | 'length' | 'other' {
   const t = lower(text);
   if (asksForRubric(t)) return 'rubric';
+  if (ABOUT_THE_JOB.test(t)) return 'role';
   if (/\b(?:can|could|may|should) (?:i|we) assume\b|\bare we assuming\b|\bis it (?:safe|fair|ok(?:ay)?) to assume\b|\bassume that\b/.test(t)) return 'assume';
   if (/\bor\b/.test(t) && !/\bor not\b/.test(t)) return 'either';
   if (style === 'coding' && /\b(?:which|what) (?:programming )?language\b|\blanguage (?:should|can|do|may) i\b/.test(t)) return 'language';
@@ -188,6 +189,12 @@ function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'either'
   if (/\bhow (?:long|detailed) (?:should|does|do|must|would|can) (?:my|the|this|an?|i|it) (?:answer|answers|response|be|talk|speak|go on)\b|\bhow much detail\b|\b(?:what|which) level of detail\b|\bhow (?:long|much time) do (?:i|we) have\b/.test(t)) return 'length';
   return 'other';
 }
+
+/**
+ * A question about the job rather than the question: pay, the team, the process ("What is the salary?", "What is the
+ * team like?", "What are the next steps?"). Narrow on purpose: "Is the team already on Kafka?" is about the design.
+ */
+const ABOUT_THE_JOB = /\b(?:salary|salaries|compensation|pay (?:range|band|scale)|benefits package|bonus(?:es)?|equity|stock options|vacation|paid (?:time off|leave)|pto|work(?:ing)? (?:remotely|from home)|remote work|relocat(?:e|ion)|visa sponsorship|start date|next steps|hiring process|interview process|hear back|(?:the|your) (?:team|company|culture) like|how big is (?:the|your) team|team size|company culture|who (?:would|will) i (?:be )?(?:work(?:ing)? with|report(?:ing)? to)|what (?:does|would) (?:the|this) (?:role|job|position) (?:involve|entail|look like)|tell me (?:more )?about (?:the|this) (?:role|job|position|team|company))\b/;
 
 /** "Let me think for a moment", "can I have a minute?": the candidate needs time, not an answer. */
 export function isThinkingPause(text: string): boolean {
@@ -728,6 +735,10 @@ function clarification(setup: InterviewSetup, q: PlannedQuestion, state: Intervi
     };
     if (q.view) return 'I can\'t share how answers are assessed, but there\'s no right answer here: tell me what you think, and why.';
     return `I can't share how answers are assessed, but I can tell you what helps: ${helps[setup.style]}`;
+  }
+  if (kind === 'role') {
+    // Not the round's rule of thumb ("Where the question gives figures…" to "What is the team like?" was a bug).
+    return 'That\'s a fair question, but it\'s one for the hiring team, and there\'ll be a moment for your questions at the end. For now, let\'s stay with this question.';
   }
   if (kind === 'check') {
     // Neither praise nor a verdict mid-interview: the candidate carries on, and the follow-ups dig where needed.
