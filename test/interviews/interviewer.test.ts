@@ -531,6 +531,21 @@ describe('technical rounds', () => {
 describe('coding rounds', () => {
   const setup = () => setupOf('coding', 'coding', ['ferry-hop-distances'], { minutes: 25, duration: 35 });
 
+  // Was a bug: "Sorting is O(n log n) time and O(n) space. I tested the example and an edge case where every value is
+  // equal…" was followed by "Are there inputs that would trip this up?" (a topic probe for an uncovered point about
+  // duplicates): the candidate had just named their edge cases.
+  it('does not ask about edge cases, tests or complexity the candidate has just spoken to', () => {
+    const s = setupOf('coding', 'coding', ['greenhouse-trimmed-mean'], { minutes: 25, duration: 35 });
+    const run = play(s, [
+      { say: 'I would sort the readings, drop the lowest and highest k, and average the rest, because sorting makes the trimming trivial.' },
+      { code: 'ok', after: 6 },
+      { say: 'Sorting is O(n log n) time and O(n) space. I tested the example and an edge case where every value is equal, and one where n is exactly 2k + 1.' },
+    ]);
+    const last = run.moves[run.moves.length - 1];
+    expect(last.reason).not.toMatch(/topic:(?:edge|testing|complexity)$/);
+    expect(last.text).not.toMatch(/edge cases|trip this up|test|complexity|scale, in time/i);
+  });
+
   it('asks for the approach, nudges to code, reacts to runs, then asks complexity and tests', () => {
     const s = setup();
     const run = play(s, [

@@ -10,7 +10,7 @@
 import { memoByText } from '../../../platform/bounded-map.js';
 import {
   analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, evasionCount, promptRequests, relatedness, requestCoverage, terms, words,
-  type DesignPhase, type PointCoverage,
+  type CodingTalk, type DesignPhase, type PointCoverage,
 } from './analysis.js';
 import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn } from './types.js';
 
@@ -419,8 +419,16 @@ const topicUsed = (state: InterviewerState, topic: string) =>
  * Probes for the guidance points the answer has not covered, in the bank's order: the bank follow-up closest to the
  * point (when close enough), else a neutral question about the point's topic. Then the style's generic probes.
  */
-function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, coverage: PointCoverage[]): Probe[] {
+function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, coverage: PointCoverage[], turns: Turn[]): Probe[] {
   const out: Probe[] = [];
+  let talk: CodingTalk | null = null;
+  // A topic the candidate already spoke to is not asked about again ("Are there inputs that would trip this up?" right
+  // after "I tested … an edge case where every value is equal" was a bug): complexity stated, tests or edge cases named.
+  const saidAlready = (topic: string) => {
+    if (topic !== 'complexity' && topic !== 'testing' && topic !== 'edge') return false;
+    talk ??= analyseCodingTalk(turns);
+    return Boolean(topic === 'complexity' ? talk.complexity : talk.testing);
+  };
   const followUsed = new Set(state.probes.flatMap((p) => /follow:(\d+)/.exec(p)?.[1] ?? []).map(Number));
   const topicsTaken = new Set<string>();
   const requests = promptRequests(q.prompt).map((part, j) => ({ id: `ask:${j}`, part, text: requestText(q, part, j) })).filter((r) => !isWholeQuestion(q, r.part));
@@ -449,7 +457,7 @@ function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: Interview
       continue;
     }
     const prose = c.point.replace(/`[^`]*`/g, ' '); // code spans are not what the point is about
-    const topic = TOPICS.find((t) => t.test.test(prose) && !topicUsed(state, t.id) && !topicsTaken.has(t.id));
+    const topic = TOPICS.find((t) => t.test.test(prose) && !topicUsed(state, t.id) && !topicsTaken.has(t.id) && !saidAlready(t.id));
     if (topic) {
       topicsTaken.add(topic.id);
       out.push({ id: `point:${c.index}:topic:${topic.id}`, text: pick(topic.texts, q.position, c.index) });
@@ -509,14 +517,14 @@ function assessBehavioral(setup: InterviewSetup, q: PlannedQuestion, state: Inte
   // A whole story (setting, own actions, outcome) is complete: a structured interview moves on rather than fishing.
   if (has('situation') && has('action') && has('result') && star.ownership !== 'we') return { complete: true, probes: [] };
   // Once its own STAR probes are spent, the bank's follow-ups (nearest an uncovered point first), then a reflection.
-  probes.push(...pointProbes(setup, q, state, coverKeyPoints(q.keyPoints, turns)));
+  probes.push(...pointProbes(setup, q, state, coverKeyPoints(q.keyPoints, turns), turns));
   return { complete: false, probes };
 }
 
 function assessTechnical(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
   const coverage = coverKeyPoints(q.keyPoints, turns);
   const complete = q.keyPoints.length > 0 ? share(coverage) >= POINTS_COMPLETE_SHARE : genericComplete(state, turns);
-  return { complete, coverage, probes: complete ? [] : [...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage)] };
+  return { complete, coverage, probes: complete ? [] : [...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage, turns)] };
 }
 
 function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[]): Assessment {
@@ -540,7 +548,7 @@ function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   if (!talk.testing) probes.push({ id: 'coding:tests', text: v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']) });
   const complete = Boolean(talk.complexity && talk.testing) && (q.keyPoints.length === 0 || share(coverage) >= POINTS_COMPLETE_SHARE || probeCount(state) >= 3);
   if (complete) return { complete, probes: [], coverage };
-  probes.push(...pointProbes(setup, q, state, coverage));
+  probes.push(...pointProbes(setup, q, state, coverage, turns));
   return { complete, probes };
 }
 
@@ -563,7 +571,7 @@ function assessDesign(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   if (complete) return { complete, probes: [], coverage };
   // One phase per probe, in the order a design is walked; then the guidance's follow-ups.
   const probes: Probe[] = open.map((p, i) => ({ id: `design:${p}`, text: pick(DESIGN_PROBES[p], q.position, i) }));
-  probes.push(...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage));
+  probes.push(...requestProbes(q, state, turns), ...pointProbes(setup, q, state, coverage, turns));
   return { complete, probes };
 }
 
@@ -699,7 +707,7 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
 function deeperProbe(setup: InterviewSetup, q: PlannedQuestion, state: InterviewerState, turns: Turn[], elapsedMs: number, measured?: PointCoverage[]): Probe | null {
   if (q.keyPoints.length === 0 || probeCount(state) > 0 || used(state, 'deeper') || used(state, 'coding:wrap')) return null;
   if (elapsedMs - state.askedAtMs >= (q.minutes * 60_000) / 2) return null;
-  return pointProbes(setup, q, state, measured ?? coverKeyPoints(q.keyPoints, turns)).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
+  return pointProbes(setup, q, state, measured ?? coverKeyPoints(q.keyPoints, turns), turns).find((p) => p.id.startsWith('point:') && !used(state, p.id)) ?? null;
 }
 
 function encouragement(setup: InterviewSetup, q: PlannedQuestion, answer: string): string {
