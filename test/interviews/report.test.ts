@@ -590,6 +590,27 @@ describe('the built-in report: approach in a data round', () => {
   });
 });
 
+// Was a bug: any question mark earned the approach measure's "clarifying question" credit, a request for the key
+// points or to hear the question again too: an evasive candidate went from 1 to 2 by asking for the rubric.
+describe('the built-in report: questions back that clarify nothing', () => {
+  const [q] = pick('sql-data', ['ecommerce-revenue-fan-out-from-one-to-many-joins']);
+  const rate = (question: string) => {
+    const vague = 'Honestly it is hard to say, there are a lot of factors and every company has different data, so I would need to look at it with the team first.';
+    const turns = transcript([{ asks: [q.prompt, 'Sure.', 'Okay.'], says: [question, vague, 'I think the numbers are probably too big somehow, I am not sure why exactly.'] }]);
+    const report = buildInterviewReport({ method: methodFor('data-sql'), setup: setupOf('technical', plan([q], 12)), turns, integrity: [] });
+    expect(report.scored).toBe(true);
+    return report.competencies.find((c) => c.slug === 'approach')!;
+  };
+  it('gives no clarification credit for asking for the key points, a repeat or the salary', () => {
+    for (const question of ['Can you tell me what the key points are?', 'Can you repeat the question?', 'What is the salary for this role?']) {
+      const approach = rate(question);
+      expect(approach.rationale, question).toMatch(/clarifying questions or assumptions in 0/);
+      expect(approach.evidence.map((e) => e.quote), question).not.toContain(question);
+    }
+    expect(rate('Should I assume amounts are in one currency?').rationale).toMatch(/clarifying questions or assumptions in 1/);
+  });
+});
+
 const FRONTEND_Q = pick('front-end', ['event-loop-log-order-ticket-checkout']);
 const CUSTOM: PlannedQuestion = {
   position: 1, source: 'customer', questionId: null, title: 'Accessible dropdown', prompt: 'How would you make a custom dropdown accessible?',

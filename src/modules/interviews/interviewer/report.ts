@@ -3,6 +3,7 @@ import {
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
 import { atCodePoint } from '../../../platform/text.js';
+import { asksNothingOfTheQuestion } from './interviewer.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
 import { assessQuality, reusedAnswers, stuffedAnswers, type QualityReason, type QualityStats, type StuffingKind } from './quality.js';
 import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
@@ -503,7 +504,8 @@ function approachMeasure(asked: Asked[], q: Quoter): Measured {
     const approach = q(a.coding?.approach) ?? find(a.said, PLAN) ?? (ordered ? excerpt(ordered, 0) : null);
     const firstCode = a.code[0]?.seq ?? Infinity;
     const early = approach !== null && approach.turn < firstCode;
-    const clarify = find(a.said, CLARIFY);
+    // "Can you tell me the key points?", "Can you repeat that?", "What is the salary?" clarify nothing (they earned it).
+    const clarify = find(a.said.filter((t) => !asksNothingOfTheQuestion(t.text)), CLARIFY);
     const alternative = find(a.said, ALTERNATIVE);
     stated += Number(approach !== null); clarified += Number(clarify !== null); alternatives += Number(alternative !== null);
     return { score: (approach ? (early ? 0.5 : 0.35) : 0) + (clarify ? 0.25 : 0) + (alternative ? 0.25 : 0), quotes: [approach, clarify, alternative] };
