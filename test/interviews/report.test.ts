@@ -611,6 +611,28 @@ describe('the built-in report: questions back that clarify nothing', () => {
   });
 });
 
+// Was a bug: a question back after a follow-up ("Do you mean an index on loans or on members?") counted as a shallow
+// answer to a follow-up, and the interviewer's reply to it as another follow-up: asking lowered depth from 5 to 4.
+describe('the built-in report: depth with questions back', () => {
+  const [q] = pick('sql-data', ['library-members-never-borrowed-not-in-null-trap']);
+  const answer = 'NOT IN returns nothing because the subquery returns NULL for anonymous loans, and x <> NULL is UNKNOWN, so the predicate is never true. '
+    + 'I would write it with NOT EXISTS, which is NULL-safe, and PostgreSQL plans it as an anti-join.';
+  const follow = 'An index on loans(member_id) would help, because each NOT EXISTS probe becomes an index lookup instead of scanning fifty million rows, and it can be an index-only scan.';
+  const depth = (script: Script) => {
+    const report = buildInterviewReport({ method: methodFor('data-sql'), setup: setupOf('technical', plan([q], 12)), turns: transcript(script), integrity: [] });
+    return report.competencies.find((c) => c.slug === 'depth')!;
+  };
+  it('neither counts a question back as an answer to a follow-up nor the reply to it as a follow-up', () => {
+    const plain = depth([{ asks: [q.prompt, q.guidance.follow_ups[1]], says: [answer, follow] }]);
+    const asked = depth([{ asks: [q.prompt, q.guidance.follow_ups[1], 'Your call. Pick the one you think matters more.'], says: [answer, 'Do you mean an index on loans or on members?', follow] }]);
+    expect(asked.rating).toBe(plain.rating);
+    expect(asked.rationale).toBe(plain.rationale);
+    // Asked before answering the question itself: there was no follow-up at all.
+    const first = depth([{ asks: [q.prompt, 'Yes, that is a fair assumption.'], says: ['Can I assume member_id in members is never null?', answer] }]);
+    expect(first.rationale).toMatch(/^No follow-up was answered/);
+  });
+});
+
 const FRONTEND_Q = pick('front-end', ['event-loop-log-order-ticket-checkout']);
 const CUSTOM: PlannedQuestion = {
   position: 1, source: 'customer', questionId: null, title: 'Accessible dropdown', prompt: 'How would you make a custom dropdown accessible?',

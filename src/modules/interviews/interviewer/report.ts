@@ -3,7 +3,7 @@ import {
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
 import { atCodePoint } from '../../../platform/text.js';
-import { asksNothingOfTheQuestion } from './interviewer.js';
+import { asksNothingOfTheQuestion, isClarifyingQuestion, isRepeatRequest, isThinkingPause } from './interviewer.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
 import { assessQuality, reusedAnswers, stuffedAnswers, type QualityReason, type QualityStats, type StuffingKind } from './quality.js';
 import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
@@ -315,10 +315,17 @@ function followUpAnswers(a: Asked): Array<{ turns: Turn[]; before: Turn[] }> {
   const out: Array<{ turns: Turn[]; before: Turn[] }> = [];
   let probes = 0;
   let current: Turn[] | null = null;
+  // A question back ("Do you mean an index on loans or on members?") is no answer, and the interviewer's reply to it is
+  // no follow-up: the answer after it belongs to the question or follow-up it clarified (each counted as an answer
+  // to a follow-up, the question back a shallow one, lowered depth for asking).
+  let askedBack = false;
   for (const t of a.talk) {
     if (t.speaker === 'interviewer') {
+      if (askedBack) { askedBack = false; continue; }
       probes++;
       current = null;
+    } else if (isClarifyingQuestion(t.text) || isRepeatRequest(t.text) || isThinkingPause(t.text)) {
+      askedBack = true;
     } else if (probes >= 2) { // before the second interviewer turn: the answer to the question itself
       if (!current) {
         current = [];
