@@ -627,6 +627,7 @@ describe('the built-in report: depth with questions back', () => {
     const asked = depth([{ asks: [q.prompt, q.guidance.follow_ups[1], 'Your call. Pick the one you think matters more.'], says: [answer, 'Do you mean an index on loans or on members?', follow] }]);
     expect(asked.rating).toBe(plain.rating);
     expect(asked.rationale).toBe(plain.rationale);
+    expect(plain.rationale).toBe('1 answer to a follow-up question: 1 was substantive, 1 gave reasons and 1 added new ground.');
     // Asked before answering the question itself: there was no follow-up at all.
     const first = depth([{ asks: [q.prompt, 'Yes, that is a fair assumption.'], says: ['Can I assume member_id in members is never null?', answer] }]);
     expect(first.rationale).toMatch(/^No follow-up was answered/);

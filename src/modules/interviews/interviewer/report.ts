@@ -378,7 +378,9 @@ function depthMeasure(asked: Asked[]): Measured {
   return {
     score: mean(scores),
     evidence: order.map(({ f }) => find(f.turns, REASONING) ?? excerpt(f.turns[0], 0)),
-    rationale: `Of ${of(follows.length, follows.length, 'answer')} to follow-up questions, ${substantive} were substantive, ${reasoned} gave reasons and ${fresh} added new ground.`,
+    // "Of 1 of 1 answer to follow-up questions, 1 were substantive" was the wording.
+    rationale: `${follows.length === 1 ? '1 answer to a follow-up question' : `${follows.length} answers to follow-up questions`}: `
+      + `${substantive} ${substantive === 1 ? 'was' : 'were'} substantive, ${reasoned} gave reasons and ${fresh} added new ground.`,
   };
 }
 
