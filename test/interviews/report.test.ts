@@ -524,6 +524,19 @@ describe('the built-in report: system design round', () => {
     expectVerbatim(thorough.report, thorough.turns);
     expectVerbatim(thin.report, thin.turns);
   });
+
+  // Was a bug: "Honestly it depends on the requirements." counted as requirements clarified: an answer that only
+  // talked around the question was rated 3 on requirements and scale (that sentence its evidence) and 3 on
+  // communication, as it was no longer read as talking around the question.
+  it('reads "it depends on the requirements" as talking around the question, not as requirements', () => {
+    const evasive = run([
+      'That\'s a great question. It really depends on the context, every company is different, and there are many ways to look at it.',
+      'Honestly it depends on the requirements. At the end of the day it\'s about what the business needs.',
+    ]);
+    expect(evasive.report.scored).toBe(true);
+    expect(evasive.report.answers[0].design!.requirements).toBeNull();
+    expect(ratings(evasive.report)).toMatchObject({ requirements_and_scale: 1, communication: 1 });
+  });
 });
 
 const CODING_Q = pick('coding', ['ferry-hop-distances']);

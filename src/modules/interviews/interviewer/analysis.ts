@@ -606,7 +606,8 @@ export function requestCoverage(request: string, turns: Turn[]): number {
 
 const DESIGN: Record<DesignPhase, Cue[]> = {
   requirements: [
-    [/\b(?:functional|non[\s-]?functional) requirements?\b|\brequirements?\b/, 2],
+    // Not "it depends on the requirements": the stock evasion names the phase without stating one.
+    [/\b(?:functional|non[\s-]?functional) requirements?\b|(?<!\bdepends? (?:on|upon) (?:the |your |our |their )?(?:business |user |customer |exact |specific )?)\brequirements?\b/, 2],
     [/\buse[\s-]?cases?\b|\buser stor(?:y|ies)\b|\bmvp\b|\b(?:in|out of) scope\b|\bscope\b/, 2],
     [/\b(?:clarify|clarifying|assume|assuming|assumption)\b/, 2],
     [/\b(?:must[\s-]have|nice[\s-]to[\s-]have|should (?:support|allow|be able)|needs? to (?:support|allow|be able)|has to support)\b/, 2],
