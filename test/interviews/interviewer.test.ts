@@ -504,6 +504,20 @@ describe('technical rounds', () => {
     expect(run.moves[2].text).toContain(': describe how you would test');
   });
 
+  // Was a bug: "I think you cannot use SUM in the WHERE. I am not sure about the rest." — "…state the general rule…" —
+  // "I don't know." — "That's okay. Can you be more specific about how that would work?": there was no "that".
+  it('asks nothing about "that" after a non-answer', () => {
+    for (const [file, slug] of [['sql-data', 'bakery-weekly-revenue-where-versus-having'], ['sql-data', 'library-members-never-borrowed-not-in-null-trap'], ['front-end', 'event-loop-log-order-ticket-checkout']] as const) {
+      const run = play(setupOf('technical', file, [slug], { minutes: 12, duration: 30 }), [
+        { say: 'I think it has something to do with the order things run in. I am not sure about the rest.' }, { say: 'I don\'t know.' }, { say: 'I don\'t know, sorry.' }, { say: 'No idea.' },
+      ]);
+      for (const m of run.moves.slice(2)) {
+        expect(m.reason, slug).not.toMatch(/topic:reasoning$|^probe:generic:/);
+        expect(m.text, slug).not.toMatch(/how that would work|reasoning on that|example of that|verify that works|with that approach/);
+      }
+    }
+  });
+
   // Was a bug: a technical answer is a proposal, yet the probe for alternatives asked "What else could you have done
   // there, and why didn't you?", as if about a past story.
   it('asks about alternatives to a proposal in the present, not as a past story', () => {

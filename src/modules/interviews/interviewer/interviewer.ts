@@ -420,6 +420,9 @@ const GENERIC: Record<RoundStyle, string[]> = {
 /** Generic probes for a question that asks for a view or a preference: its reasons and what it would mean in practice. */
 const VIEW_GENERIC = ['Why does that matter to you?', 'What would that look like in practice?', 'What would make you change your mind about that?'];
 
+/** Probes that ask about what was just said ("…how that would work?", "…an example of that?"): none after a non-answer. */
+const REFERS_BACK = /(?:^|:)topic:reasoning$|^generic:/;
+
 /** Which probes a topic id counts as already asked (the coding probes ask the same things). */
 const topicUsed = (state: InterviewerState, topic: string) =>
   usedLike(state, new RegExp(`topic:${topic}$`)) || (topic === 'complexity' && used(state, 'coding:complexity')) || ((topic === 'testing' || topic === 'edge') && used(state, 'coding:tests'));
@@ -687,7 +690,10 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     return askOrClose(setup, answered, state.index + 1, fresh(options, pickIndex(options.length, ...k), previous), 'move_on:time', elapsedMs);
   }
   const budget = probeCount(state) < MAX_PROBES[setup.style];
-  const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget));
+  // After "I don't know" there is nothing for "Can you be more specific about how that would work?" or "Can you give
+  // me a concrete example of that?" to refer to: only probes that stand on their own are asked.
+  const blank = isNonAnswer(answer);
+  const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget) && !(blank && REFERS_BACK.test(p.id)));
   if (probe) {
     const ack = acknowledgement(setup, turn, probe, answer, previous);
     const next: InterviewerState = { ...answered, probes: [...state.probes, probe.id] };
