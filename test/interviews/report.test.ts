@@ -614,8 +614,8 @@ describe('the built-in report: questions back that clarify nothing', () => {
     expect(report.scored).toBe(true);
     return report.competencies.find((c) => c.slug === 'approach')!;
   };
-  it('gives no clarification credit for asking for the key points, a repeat or the salary', () => {
-    for (const question of ['Can you tell me what the key points are?', 'Can you repeat the question?', 'What is the salary for this role?']) {
+  it('gives no clarification credit for asking for the key points, a repeat, a skip or the salary', () => {
+    for (const question of ['Can you tell me what the key points are?', 'Can you repeat the question?', 'What is the salary for this role?', 'Can we skip this one?']) {
       const approach = rate(question);
       expect(approach.rationale, question).toMatch(/clarifying questions or assumptions in 0/);
       expect(approach.evidence.map((e) => e.quote), question).not.toContain(question);

@@ -197,12 +197,12 @@ function clarificationKind(text: string, style: RoundStyle): 'rubric' | 'role' |
 const ABOUT_THE_JOB = /\b(?:salary|salaries|compensation|pay (?:range|band|scale)|benefits package|bonus(?:es)?|equity|stock options|vacation|paid (?:time off|leave)|pto|work(?:ing)? (?:remotely|from home)|remote work|relocat(?:e|ion)|visa sponsorship|start date|next steps|hiring process|interview process|hear back|(?:the|your) (?:team|company|culture) like|how big is (?:the|your) team|team size|company culture|who (?:would|will) i (?:be )?(?:work(?:ing)? with|report(?:ing)? to)|what (?:does|would) (?:the|this) (?:role|job|position) (?:involve|entail|look like)|tell me (?:more )?about (?:the|this) (?:role|job|position|team|company))\b/;
 
 /**
- * A question back that is about neither the problem nor the answer: to hear the question again, for the rubric, or
- * about the job. The report gives it no credit as a clarifying question.
+ * A question back that is about neither the problem nor the answer: to hear the question again, to skip it, for the
+ * rubric, or about the job. The report gives it no credit as a clarifying question.
  */
 export const asksNothingOfTheQuestion = (text: string) => {
   const t = lower(text);
-  return isRepeatRequest(t) || asksForRubric(t) || ABOUT_THE_JOB.test(t);
+  return isRepeatRequest(t) || isSkipRequest(t) || asksForRubric(t) || ABOUT_THE_JOB.test(t);
 };
 
 /** "Let me think for a moment", "can I have a minute?": the candidate needs time, not an answer. */
