@@ -555,6 +555,14 @@ describe('the built-in report: coding round', () => {
     'It runs in O(n + m) time and O(n + m) space. I tested it on the example and on edge cases: n = 1 with no routes, and duplicate routes.',
   ];
   const solved = run([talk[0], { code: SOURCE, run: failed('compile_error') }, { code: SOURCE, run: ok() }, talk[1]]);
+
+  // Was a bug: a candidate who never shared code read "the last run succeeded in 0, and 0 of 0 runs succeeded".
+  it('says plainly when no code was shared, or none was run', () => {
+    const correctness = (r: ReturnType<typeof run>) => r.report.competencies.find((c) => c.slug === 'correctness')!;
+    expect(correctness(run(talk)).rationale).toBe('No code was shared.');
+    expect(correctness(run([talk[0], { code: SOURCE, run: null }, talk[1]])).rationale).toBe('Code shared for 1 of 1 question, never run.');
+    expect(correctness(solved).rationale).toBe('By the runs during the interview: the last run succeeded in 1 of 1 question, and 1 of 2 runs succeeded.');
+  });
   const broken = run([
     'I will just write something and see what happens with it, maybe a loop over the routes and some list of distances for every island.',
     { code: SOURCE, run: failed('compile_error') },

@@ -481,7 +481,13 @@ function correctnessMeasure(asked: Asked[], tests: ProblemTests[]): Measured {
     return ran.every((t) => t.code!.run!.status === 'compile_error') ? 0.25 : 0.5;
   });
   const byTests = judged > 0 ? `Final code judged on the problem's tests for ${of(judged, asked.length, 'question')}: ${passed} of ${total} tests passed. ` : '';
-  const byRuns = judged < asked.length ? `By the runs during the interview${judged > 0 ? ' (the rest)' : ''}: the last run succeeded in ${lastOk}, and ${ok} of ${runs} runs succeeded.` : '';
+  // "the last run succeeded in 0, and 0 of 0 runs succeeded" was said of a candidate who never shared any code.
+  const unjudged = asked.filter((a, i) => !testsOf[i]);
+  const shared = unjudged.filter((a) => a.code.length > 0).length;
+  const byRuns = judged === asked.length ? ''
+    : shared === 0 ? `No code was shared${judged > 0 ? ' for the rest' : ''}.`
+      : runs === 0 ? `Code shared for ${of(shared, unjudged.length, 'question')}${judged > 0 ? ' (the rest)' : ''}, never run.`
+        : `By the runs during the interview${judged > 0 ? ' (the rest)' : ''}: the last run succeeded in ${of(lastOk, unjudged.length, 'question')}, and ${ok} of ${runs} run${runs === 1 ? '' : 's'} succeeded.`;
   return {
     score: mean(scores),
     evidence: asked.map((a, i) => a.code.find((c) => c.seq === testsOf[i]?.turn) ?? [...a.code].reverse().find(succeeded) ?? a.code[a.code.length - 1])
