@@ -150,3 +150,15 @@ export async function interviewKit(h: Harness) {
 }
 
 export type InterviewKit = Awaited<ReturnType<typeof interviewKit>>;
+
+/** The smallest PNG the whiteboard check takes (signature and a 1×1 header), with `extra` bytes before its padding. */
+export const tinyPng = (...extra: Buffer[]) => Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
+  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), ...extra, Buffer.alloc(32),
+]);
+
+/** A PUT of `body` to a signed local-storage URL, through the app. */
+export function putSigned(h: Harness, url: string, body: Buffer, type = 'application/octet-stream') {
+  const { pathname, search } = new URL(url);
+  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': type } });
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECT, type Harness, type Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, tinyPng, type InterviewKit } from '../helpers/interviews.js';
 import { GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 import { settleJobs } from '../helpers/settle.js';
@@ -41,10 +41,7 @@ Skills
 Go, Python, PostgreSQL, Redis, Kafka, Docker, Kubernetes
 `;
 
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.from(`tEXt${NAME}`), Buffer.alloc(32),
-]);
+const PNG = tinyPng(Buffer.from(`tEXt${NAME}`));
 
 let h: Harness;
 let kit: InterviewKit;

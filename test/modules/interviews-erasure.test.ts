@@ -2,17 +2,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, putSigned, tinyPng, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs, testWorker } from '../helpers/settle.js';
+import { PARTIAL_KEPT_MS } from '../../src/storage/local.js';
 
 let h: Harness;
 let kit: InterviewKit;
 let org: Org;
 
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
-]);
+const PNG = tinyPng();
 
 beforeAll(async () => {
   ({ h, kit, org } = await interviewSuite());
@@ -21,10 +19,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const put = (url: string, body: Buffer) => {
-  const { pathname, search } = new URL(url);
-  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': 'application/octet-stream' } });
-};
+const put = (url: string, body: Buffer) => putSigned(h, url, body);
 
 describe('erasing the candidate of an interview', () => {
   it('ends the live interview, deletes the words, the whiteboard images and the recording pieces, and never makes a recording', async () => {
@@ -61,15 +56,18 @@ describe('erasing the candidate of an interview', () => {
 });
 
 describe('erasing the candidate after a recording join was cut short', () => {
-  // Was a bug: local storage writes a file to `<key>.<random>.part` and renames it into place; a worker killed while
+  // Was a bug: local storage wrote a file to `<key>.<random>.part` and renamed it into place; a worker killed while
   // it joined the recording left that file, the candidate's voice, beside the interview's files, and the erasure
-  // deleted only the names it knew (the recording, its pieces' folder): it stayed for good.
-  it('deletes what the killed join left, with everything else in the interview\'s folder', async () => {
+  // deleted only the names it knew (the recording, its pieces' folder): it stayed for good. Writes now go through
+  // `.partial/`, which the hourly sweep empties of files an hour old; the erasure deletes the interview's folder.
+  it('leaves nothing in the interview\'s folder, and the sweep takes what the killed join left', async () => {
     const key = org.keys.secret_live;
     const { interview, channel } = await kit.started(key);
     await channel.answer('At my last job I led the migration of our billing system to a new database.');
     const folder = path.join(h.config.storage.dir, 'interviews', org.id, interview.id);
-    const files = () => (existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }) : []).filter((f) => f.isFile()).map((f) => f.name);
+    const partials = path.join(h.config.storage.dir, '.partial');
+    const filesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }) : []).filter((f) => f.isFile()).map((f) => f.name);
+    const before = new Set(filesIn(partials));
     // The join, stopped mid-write as a killed worker leaves it: a first part written, the rest never comes.
     let cut!: (error: Error) => void;
     const stopped = new Promise<never>((_, reject) => (cut = reject));
@@ -78,15 +76,20 @@ describe('erasing the candidate after a recording join was cut short', () => {
       await stopped;
     }
     const join = h.services.files.storage.writeParts(`interviews/${org.id}/${interview.id}/recording.webm`, voice(), 'audio/webm');
-    for (let i = 0; i < 100 && !files().some((f) => f.endsWith('.part')); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(files().filter((f) => f.startsWith('recording.webm.'))).toHaveLength(1);
+    const left = () => filesIn(partials).filter((f) => !before.has(f));
+    for (let i = 0; i < 100 && left().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(left()).toHaveLength(1);
+    expect(filesIn(folder).filter((f) => f.startsWith('recording.webm'))).toEqual([]);
 
     await kit.client.ok('DELETE', `/v1/candidates/${interview.candidate_id}`, { key }, 200);
     await channel.next('ended');
     await settleJobs(h, ['interview.erase-files', 'interview.process'], 'erasure and processing');
-    expect(files()).toEqual([]);
+    expect(filesIn(folder)).toEqual([]);
+    h.clock.advance(PARTIAL_KEPT_MS + 60_000);
+    await h.services.files.storage.sweep();
+    expect(left()).toEqual([]);
     cut(new Error('the worker is gone'));
-    await expect(join).rejects.toThrow('the worker is gone');
+    await expect(join).rejects.toThrow();
   });
 });
 

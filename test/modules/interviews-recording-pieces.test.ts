@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, putSigned, tinyPng, type InterviewKit } from '../helpers/interviews.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { settleJobs } from '../helpers/settle.js';
 
@@ -15,14 +15,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const put = (url: string, body: Buffer) => {
-  const { pathname, search } = new URL(url);
-  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': 'application/octet-stream' } });
-};
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
-]);
+const put = (url: string, body: Buffer) => putSigned(h, url, body);
+const PNG = tinyPng();
 const WEBM_START = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from('audio')]);
 
 /** A live interview under way, with the upload URLs of recording pieces `indexes`. */

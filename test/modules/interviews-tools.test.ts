@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Harness, Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, putSigned, tinyPng, type InterviewKit } from '../helpers/interviews.js';
 import { joinAll } from '../helpers/recordings.js';
 import { settleJobs, testWorker } from '../helpers/settle.js';
 import { invitationJobs } from '../../src/modules/interviews/invitations.js';
@@ -27,10 +27,7 @@ const key = () => org.keys.secret_test;
 const live = () => org.keys.secret_live;
 
 /** The smallest valid PNG header: signature and a 1×1 IHDR, then a little more. */
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'),
-  Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]), Buffer.alloc(32),
-]);
+const PNG = tinyPng();
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -60,10 +57,7 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
 });
 
-const put = (url: string, body: Buffer, type = 'application/octet-stream') => {
-  const { pathname, search } = new URL(url);
-  return h.app.inject({ method: 'PUT', url: pathname + search, payload: body, headers: { 'content-type': type } });
-};
+const put = (url: string, body: Buffer, type?: string) => putSigned(h, url, body, type);
 
 describe('code during the interview', () => {
   it('keeps a snapshot in the transcript, runs it in the sandbox under limits, and the interviewer reacts', async () => {
