@@ -96,7 +96,7 @@ program.command('serve').description('Serve the API (and run background work unl
     process.once('SIGTERM', stop);
   });
 
-program.command('worker').description('Run background jobs only (timeouts, retention; webhooks and judging as they land)')
+program.command('worker').description('Run background jobs only (webhook deliveries, judging, grading, interview processing, invitations, timeouts, retention)')
   .option('--concurrency <n>', 'jobs run at once', wholeNumber, 16)
   .action(async (opts: { concurrency: number }) => {
     const cfg = config();
@@ -117,7 +117,7 @@ program.command('worker').description('Run background jobs only (timeouts, reten
     process.once('SIGTERM', stop);
   });
 
-program.command('seed').description('Add shared catalogue entries missing from the database and refresh coding problems').action(() =>
+program.command('seed').description('Add shared catalogue entries missing from the database, refresh coding problems and the question bank').action(() =>
   withServices(async (s) => {
     print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`);
     print(`Seeded ${await seedCodingCatalogue(s.core.db.kysely)} coding problems and tests.`);
