@@ -84,6 +84,29 @@ describe('prep CLI', () => {
     expect(again.stdout).toContain('Already up to date');
   });
 
+  // `prep serve` and `prep worker` started together on a fresh database (or after an upgrade) both prepare it: on
+  // SQLite every such pair failed one of them ("table organizations already exists", "UNIQUE constraint failed:
+  // coding_problems.slug"), half-way through its migrations or its catalogue load.
+  it('two processes preparing one fresh database at once both succeed, and it is prepared once', async () => {
+    const fresh = await throwawayDatabase();
+    try {
+      const migrate = () => run(process.execPath, ['bin/prep.js', 'migrate'], { env: { ...process.env, ...fresh.env, PREP_LOG_LEVEL: 'silent' } })
+        .then(({ stdout }) => ({ code: 0, stdout, stderr: '' }), (error: any) => ({ code: error.code ?? 1, stdout: String(error.stdout), stderr: String(error.stderr) }));
+      const results = await Promise.all([migrate(), migrate(), migrate()]);
+      for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0 });
+      expect(results.filter((r) => r.stdout.includes('0001_core'))).toHaveLength(1);
+      const check = openDatabase(loadConfig(fresh.env));
+      try {
+        const problems = await check.kysely.selectFrom('coding_problems').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', 'is', null).executeTakeFirstOrThrow();
+        expect(Number(problems.n)).toBe(30);
+      } finally {
+        await check.close();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   let org: { organization: { id: string; name: string }; keys: Record<string, string> };
 
   it('org create --json prints exactly the documented object, with working keys', async () => {

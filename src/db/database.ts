@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { BoundedMap } from '../platform/bounded-map.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -41,6 +41,12 @@ export interface Db {
   executeAll(steps: ReadonlyArray<{ query: CompiledQuery; proceed?: (rows: unknown[]) => boolean }>): Promise<unknown[][] | null>;
   /** SQLite: checks now for other processes' commits (the app calls it as each request arrives); PostgreSQL: nothing. */
   freshen(): void;
+  /**
+   * Runs `work` while no other process (or Db) runs its own `exclusive` work on this database, waiting for one that
+   * does: preparing the database (migrations, catalogue loads) is done once, however many processes start at once. On
+   * SQLite a lock on a file beside the database (`<file>.prepare-lock`), on PostgreSQL an advisory lock per schema.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -74,6 +80,16 @@ export function openDatabase(options: DatabaseOptions): Db {
       execute: async <R>(query: CompiledQuery<R>) => (await kysely.executeQuery(query)).rows,
       executeAll: (steps) => executeAllThrough(kysely, steps),
       freshen: () => {},
+      // A session lock held on one pooled connection while `work` uses the others (Kysely's migration lock is another key).
+      exclusive: <T>(work: () => Promise<T>) => kysely.connection().execute(async (connection) => {
+        const schema = options.databaseSchema ?? 'public';
+        await sql`select pg_advisory_lock(${PREPARE_LOCK_KEY}, hashtext(${schema}))`.execute(connection);
+        try {
+          return await work();
+        } finally {
+          await sql`select pg_advisory_unlock(${PREPARE_LOCK_KEY}, hashtext(${schema}))`.execute(connection);
+        }
+      }),
       close: () => kysely.destroy(),
     };
   }
@@ -113,6 +129,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   return {
     kysely, dialect: 'sqlite', schema: null,
     freshen: () => results.freshen(),
+    exclusive: (work) => withFileLock(`${file}.prepare-lock`, work),
     async execute<R>(query: CompiledQuery<R>): Promise<R[]> {
       // Kysely holds the connection across a transaction's awaits; a statement run now would join that transaction.
       // Outside one, a read runs now (better-sqlite3 is synchronous: nothing comes between) and a write is queued for
@@ -155,6 +172,35 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/** pg_advisory_lock's first key for preparing a database (the second is the schema's hash). */
+const PREPARE_LOCK_KEY = 0x70726570; // 'prep'
+/** How long a process waits for another to finish preparing the database before it gives up. */
+const FILE_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `work` holding an exclusive lock on a small SQLite file of its own (not the database: `work` writes to that),
+ * taken by polling so that the event loop is never blocked (another Db of this process may hold it). The lock goes
+ * with the connection, also when the process dies.
+ */
+async function withFileLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const lock = new SQLite(lockFile);
+  try {
+    lock.pragma('busy_timeout = 0');
+    for (const started = Date.now(); ;) {
+      try {
+        lock.exec('begin exclusive');
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started > FILE_LOCK_WAIT_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    return await work();
+  } finally {
+    lock.close(); // ends the (empty) transaction and its lock
+  }
 }
 
 /** Runs a prepared statement now: the rows of one that returns any, else none. */
