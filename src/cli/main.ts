@@ -118,12 +118,13 @@ program.command('worker').description('Run background jobs only (webhook deliver
   });
 
 program.command('seed').description('Add shared catalogue entries missing from the database, refresh coding problems and the question bank').action(() =>
-  withServices(async (s) => {
+  // Under the lock start-up prepares the database with: a server starting meanwhile loads the same catalogues.
+  withServices((s) => s.core.db.exclusive(async () => {
     print(`Added ${await seedCatalogues(s.core.db.kysely)} catalogue entries.`);
     print(`Seeded ${await seedCodingCatalogue(s.core.db.kysely)} coding problems and tests.`);
     const bank = await loadQuestionBank(s.core.db.kysely);
     print(`Question bank: ${bank.added} added, ${bank.updated} updated, ${bank.removed} removed.`);
-  }));
+  })));
 
 program.command('bank').description('The question bank').command('import')
   .description('Import company-wise CSV folders (titles, links and statistics only; see docs/question-bank-import.md)')
