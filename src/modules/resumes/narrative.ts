@@ -3,6 +3,7 @@
  * it, and never fed the fields the scorer ignores (name, contact details, school names). A model that fails or
  * answers out of shape leaves the built-in score, flagged.
  */
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { TextModel } from '../../ai/model.js';
 import type { Brief, ResumeScore } from './scoring/index.js';
@@ -42,11 +43,13 @@ function resumeText(result: ParseResult): string {
   ].filter(Boolean).map(redact).join('\n').slice(0, 12_000);
 }
 
+/** The resume is shown between markers carrying a random value: a resume holding the closing marker cannot end the block. */
 export async function narrate(model: TextModel, result: ParseResult, brief: Brief | null, score: ResumeScore): Promise<Narrative> {
+  const marker = randomBytes(8).toString('hex');
   const user = [
     brief ? `Role: ${brief.role ?? '(none)'}\nJob description:\n${(brief.job_description ?? '(none)').slice(0, 6000)}` : 'No brief: assess the resume on its own.',
     `Automatic score: ${score.overall}/100 (${score.mode}).`,
-    'Resume between the markers:', '<<<RESUME', resumeText(result), 'RESUME>>>',
+    'Resume between the markers:', `<<<RESUME-${marker}`, resumeText(result), `RESUME-${marker}>>>`,
   ].join('\n\n');
   try {
     const text = await model.generate({ system: SYSTEM, user }, { maxOutputTokens: 800 });
