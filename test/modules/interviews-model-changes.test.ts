@@ -10,7 +10,7 @@ let org: Org;
 const key = () => org.keys.secret_test;
 
 function reply(request: FakeModelRequest): string {
-  const move = /"""([\s\S]*)"""/.exec(request.user)?.[1] ?? '';
+  const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(request.user)?.[1] ?? '';
   return `(model) ${move}`;
 }
 

@@ -25,7 +25,7 @@ function reply(request: FakeModelRequest): string {
       })),
     });
   }
-  const move = /"""([\s\S]*)"""/.exec(request.user)?.[1] ?? '';
+  const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(request.user)?.[1] ?? '';
   return `(model) ${move}`;
 }
 
