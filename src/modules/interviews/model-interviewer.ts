@@ -48,9 +48,19 @@ export function interviewerPrompt(setup: InterviewSetup, turns: Turn[], move: In
   return { system, user };
 }
 
-/** The model's wording of the move, streamed through `onDelta`; throws (for the built-in fallback) on any failure. */
+/**
+ * The model's wording of the move, streamed through `onDelta`; throws (for the built-in fallback) on any failure. A
+ * reply past TURN_MAX_CHARS is given up as it streams, the piece that overruns never forwarded: a model that ignores
+ * `max_tokens` would otherwise stream a whole 64 KiB reply to the candidate before the turn was refused.
+ */
 export async function phraseWithModel(model: TextModel, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, onDelta: (text: string) => void): Promise<string> {
-  const reply = await model.stream(interviewerPrompt(setup, turns, move), onDelta, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS });
+  let sofar = '';
+  const bounded = (piece: string) => {
+    sofar = (sofar + piece).trimStart();
+    if (sofar.length > TURN_MAX_CHARS && sofar.trimEnd().length > TURN_MAX_CHARS) throw new ModelError('the model\'s turn ran too long', false);
+    onDelta(piece);
+  };
+  const reply = await model.stream(interviewerPrompt(setup, turns, move), bounded, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS });
   const text = reply.text.trim();
   if (text.length === 0) throw new ModelError('the model said nothing', false);
   if (text.length > TURN_MAX_CHARS) throw new ModelError('the model\'s turn ran too long', false);
