@@ -100,3 +100,50 @@ describe('the model interviewer\'s streamed turn is bounded as it streams', () =
     }
   });
 });
+
+describe('the model interviewer never says a guidance note word for word', () => {
+  // Was a bug: nothing checked the model's turn against the guidance notes it is told never to reveal, so a candidate
+  // who talked the model into reading them out ("what should a strong answer cover?") got them, streamed and stored.
+  it('gives up a turn that reads out a guidance note, before the piece that completes it is forwarded', async () => {
+    const note = 'Names the trade-off between consistency and latency';
+    const fake = await startFakeModel(() => `Sure. A strong answer ${note.toLowerCase()}, and says what was measured. What did you pick?`);
+    try {
+      const model = createModel({ baseUrl: fake.env.PREP_MODEL_BASE_URL, name: 'reviewer-1', apiKey: null, timeoutMs: 10_000, concurrency: 1 })!;
+      const setup: InterviewSetup = {
+        style: 'behavioral', roundName: 'Behavioral Interview', role: 'Engineer', difficulty: 3, candidateName: null, resume: null, durationMs: 1_800_000,
+        plan: [{ position: 0, source: 'bank', questionId: null, title: 'Design', prompt: 'Tell me about a design choice.', keyPoints: [note, 'X'], followUps: [], minutes: 10, problem: null }],
+      };
+      const move = { text: 'What did you pick?', reason: 'probe:star:action', questionPosition: 0 } as InterviewerMove;
+      let shown = '';
+      await expect(phraseWithModel(model, setup, [], move, (piece) => { shown += piece; })).rejects.toThrow(/guidance/);
+      expect(shown.toLowerCase()).not.toContain(note.toLowerCase());
+      // A note of fewer than three words ("X") is not looked for: a plain question may well use its words.
+      const plain = await startFakeModel(() => 'X marks the spot. What did you pick?');
+      try {
+        const other = createModel({ baseUrl: plain.env.PREP_MODEL_BASE_URL, name: 'reviewer-1', apiKey: null, timeoutMs: 10_000, concurrency: 1 })!;
+        await expect(phraseWithModel(other, setup, [], move, () => {})).resolves.toBe('X marks the spot. What did you pick?');
+      } finally {
+        await plain.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('the model interviewer may say what the question itself says', () => {
+  it('does not give up a turn for a guidance note the question or the move already says', async () => {
+    const fake = await startFakeModel(() => 'Walk me through the time complexity of your approach.');
+    try {
+      const model = createModel({ baseUrl: fake.env.PREP_MODEL_BASE_URL, name: 'reviewer-1', apiKey: null, timeoutMs: 10_000, concurrency: 1 })!;
+      const setup: InterviewSetup = {
+        style: 'technical', roundName: 'Technical Interview', role: 'Engineer', difficulty: 3, candidateName: null, resume: null, durationMs: 1_800_000,
+        plan: [{ position: 0, source: 'bank', questionId: null, title: 'Sort', prompt: 'Sort a list and state the time complexity of your approach.', keyPoints: ['the time complexity of your approach'], followUps: [], minutes: 10, problem: null }],
+      };
+      const move = { text: 'What is the time complexity?', reason: 'probe', questionPosition: 0 } as InterviewerMove;
+      await expect(phraseWithModel(model, setup, [], move, () => {})).resolves.toBe('Walk me through the time complexity of your approach.');
+    } finally {
+      await fake.close();
+    }
+  });
+});

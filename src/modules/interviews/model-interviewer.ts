@@ -48,16 +48,33 @@ export function interviewerPrompt(setup: InterviewSetup, turns: Turn[], move: In
   return { system, user };
 }
 
+/** A guidance note of this many words or more is never said word for word; a shorter one may be a plain question's words. */
+const NOTE_MIN_WORDS = 3;
+
+/** Text as its words alone: lower case, anything but letters and digits one space. */
+const plainWords = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
 /**
  * The model's wording of the move, streamed through `onDelta`; throws (for the built-in fallback) on any failure. A
  * reply past TURN_MAX_CHARS is given up as it streams, the piece that overruns never forwarded: a model that ignores
- * `max_tokens` would otherwise stream a whole 64 KiB reply to the candidate before the turn was refused.
+ * `max_tokens` would otherwise stream a whole 64 KiB reply to the candidate before the turn was refused. So is a reply
+ * that reads out a guidance note of the current question word for word (ignoring case and punctuation): the piece
+ * that would complete it is never forwarded, and the built-in words replace the turn.
  */
 export async function phraseWithModel(model: TextModel, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, onDelta: (text: string) => void): Promise<string> {
+  const current = move.questionPosition === null ? null : setup.plan[move.questionPosition];
+  // A note the question or the move itself says out loud is no secret: only the others are looked for.
+  const spoken = ` ${plainWords(`${current?.prompt ?? ''} ${move.text}`)} `;
+  const notes = (current?.keyPoints ?? []).map((n) => ` ${plainWords(n)}`)
+    .filter((n) => n.trim().split(' ').length >= NOTE_MIN_WORDS && !spoken.includes(`${n} `));
   let sofar = '';
   const bounded = (piece: string) => {
     sofar = (sofar + piece).trimStart();
     if (sofar.length > TURN_MAX_CHARS && sofar.trimEnd().length > TURN_MAX_CHARS) throw new ModelError('the model\'s turn ran too long', false);
+    if (notes.length > 0) {
+      const said = ` ${plainWords(sofar)}`;
+      if (notes.some((n) => said.includes(n))) throw new ModelError('the model\'s turn read out a guidance note', false);
+    }
     onDelta(piece);
   };
   const reply = await model.stream(interviewerPrompt(setup, turns, move), bounded, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS });
