@@ -24,7 +24,8 @@ describe('review: the model assessment reads whatever JSON the model returns', (
   it('does not keep two ratings for the same competency', async () => {
     const method = methodFor('behavioral');
     const slug = method.competencies[0].slug;
-    const reply = JSON.stringify({ summary: 's', competencies: [{ slug, rating: 5, rationale: 'a', evidence: [] }, { slug, rating: 1, rationale: 'b', evidence: [] }] });
+    const evidence = [{ turn: 2, quote: 'pages fell by half' }];
+    const reply = JSON.stringify({ summary: 's', competencies: [{ slug, rating: 5, rationale: 'a', evidence }, { slug, rating: 1, rationale: 'b', evidence }] });
     const result = await assessWithModel(replying(reply), method, turns);
     expect(result.status).toBe('assessed');
     if (result.status === 'assessed') expect(result.competencies.filter((c) => c.slug === slug)).toHaveLength(1);
@@ -45,6 +46,23 @@ describe('review: a model rating must rest on the candidate\'s words', () => {
     if (result.status === 'assessed') expect(result.competencies).toEqual([{ slug: b, rating: 3, rationale: 'r', evidence: [{ turn: 2, quote: 'pages fell by half' }] }]);
     const none = JSON.stringify({ summary: 's', competencies: [{ slug: a, rating: 5, rationale: 'r', evidence: [{ turn: 2, quote: 'never said this' }] }] });
     expect(await assessWithModel(replying(none), method, turns)).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/quoted nothing the candidate said/) });
+  });
+
+  // Was a bug: a rating given with no quote at all ("evidence": [], or none) was kept, though it rests on nothing the
+  // candidate said any more than one whose every quote was invented: a model talked into "5 on everything" needed no quote.
+  it('drops a rating that quotes nothing, and counts it', async () => {
+    const method = methodFor('behavioral');
+    const [a, b, c] = method.competencies.map((x) => x.slug);
+    const reply = JSON.stringify({ summary: 's', competencies: [
+      { slug: a, rating: 5, rationale: 'r', evidence: [] },
+      { slug: b, rating: 5, rationale: 'r' },
+      { slug: c, rating: 3, rationale: 'r', evidence: [{ turn: 2, quote: 'pages fell by half' }] },
+    ] });
+    const result = await assessWithModel(replying(reply), method, turns);
+    expect(result).toMatchObject({ status: 'assessed', quotes_dropped: 0, ratings_dropped: 2 });
+    if (result.status === 'assessed') expect(result.competencies.map((x) => x.slug)).toEqual([c]);
+    const bare = JSON.stringify({ summary: 's', competencies: [{ slug: a, rating: 5, rationale: 'r', evidence: [] }] });
+    expect(await assessWithModel(replying(bare), method, turns)).toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/quoted nothing the candidate said/) });
   });
 });
 

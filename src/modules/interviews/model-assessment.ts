@@ -44,7 +44,8 @@ function prompt(method: RoundMethod, turns: Turn[], unrated: ReadonlySet<number>
 
 /**
  * Asks the model for a rubric assessment. It never replaces the built-in report: ratings outside 1–5 or for unknown
- * competencies are dropped, and a quote that is not found verbatim in the candidate turn it cites is dropped (and counted).
+ * competencies are dropped, a quote that is not found verbatim in the candidate turn it cites is dropped (and counted),
+ * and so is a rating left with no quote (counted too).
  * The turns the built-in report does not rate (addressed to the assessment, reused, stuffed) are left out of the
  * model's transcript, and a quote of one is dropped, as is one of a code or whiteboard notice.
  */
@@ -83,8 +84,8 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
       if (!ok) dropped++;
       return ok;
     }).slice(0, 4).map((e: any) => ({ turn: e.turn as number, quote: (e.quote as string).trim() }));
-    // A rating whose every quote the candidate never said rests on nothing they said: it goes with its quotes.
-    if (cited.length > 0 && evidence.length === 0) {
+    // A rating with no quote the candidate said (every one invented, or none given) rests on nothing they said: it goes.
+    if (evidence.length === 0) {
       ratingsDropped++;
       return [];
     }

@@ -127,7 +127,7 @@ const Report = Type.Object({
   model_assessment: Nullable(Type.Object({
     status: StringEnum(['assessed', 'unavailable'] as const), model: Nullable(Type.String()), reason: Type.Optional(Type.String()), summary: Type.Optional(Type.String()),
     quotes_dropped: Type.Optional(Type.Integer({ description: 'Quotes the model gave that are not in the turn it cited' })),
-    ratings_dropped: Type.Optional(Type.Integer({ description: 'Ratings left out because every quote the model gave for them was dropped' })),
+    ratings_dropped: Type.Optional(Type.Integer({ description: 'Ratings left out because no quote the model gave for them (if any) was found in the candidate turn it cites' })),
     competencies: Type.Optional(Type.Array(Type.Object({ slug: Type.String(), rating: Type.Integer(), rationale: Type.String(), evidence: Type.Array(Quote) }))),
   }, { description: 'A model\'s rubric assessment beside the built-in one; null when the interview was not scored' })),
   created_at: UnixSeconds,
