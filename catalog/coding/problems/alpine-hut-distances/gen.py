@@ -76,7 +76,7 @@ def far_queries(rng, label, q, span):
 def main():
     rng = random.Random(31337)
     write("01", 1, [], [(1, 1), (1, 1)])                  # a single hut
-    write("02", 2, [(2, 1, 1000)], [(1, 2), (2, 1), (2, 2)])
+    write("02", 2, [(2, 1, 9)], [(1, 2), (2, 1), (2, 2)])
     e, lab = build(rng, 8, lambda i: 0)                    # star
     write("03", 8, e, [(a, b) for a in range(1, 9) for b in range(1, 9)])
     e, lab = build(rng, 30, lambda i: i - 1, shuffle=False)  # path in label order

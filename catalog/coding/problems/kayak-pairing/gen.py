@@ -25,9 +25,9 @@ def main():
     rng = random.Random(9182)
     # 09: every paddler weighs exactly the limit: nobody can share.
     write("09", 1000, [1000] * 6)
-    # 10: weights just around C/2 (an odd C), so only the lighter half pairs.
-    weights = [rng.choice([499, 500, 501, 502]) for _ in range(60)]
-    write("10", 1001, weights)
+    # 10: weights just around C/2 (an odd C), so only the lighter half pairs. C stays within the stated 1000.
+    weights = [rng.choice([498, 499, 500, 501]) for _ in range(60)]
+    write("10", 999, weights)
 
 
 if __name__ == "__main__":

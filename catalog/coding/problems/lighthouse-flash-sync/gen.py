@@ -55,7 +55,12 @@ def main():
     big = 2 ** 6 * 3 ** 4 * 5 ** 2 * 7 ** 2 * 11 * 13 * 17 * 19 * 23 * 29  # about 6.2e14
     dbig = divisors(big)
     ps = [rng.choice(dbig) for _ in range(60000)]
-    ps[rng.randrange(len(ps))] = big
+    # Periods stay within the stated 10^9: a larger divisor gives way to a small one, and two cofactors of big
+    # (6350400 and 30808063, coprime) make the common period big itself.
+    small = [d for d in dbig if d <= 10 ** 9]
+    ps = [p if p <= 10 ** 9 else small[p % len(small)] for p in ps]
+    at = rng.randrange(len(ps))
+    ps[at], ps[(at + 1) % len(ps)] = 2 ** 6 * 3 ** 4 * 5 ** 2 * 7 ** 2, 11 * 13 * 17 * 19 * 23 * 29
     case("large-1", 10 ** 18, ps)
     case("large-2", 10 ** 18, [rng.randint(1, 10 ** 9) for _ in range(55000)])
     case("large-3", 10 ** 18, [10 ** 9, 999999999])          # lcm just below 1e18
