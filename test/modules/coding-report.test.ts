@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CodingSubmissionsTable } from '../../src/db/schema.js';
-import { bestSubmission, buildReport } from '../../src/modules/coding/report.js';
+import { bestSubmission, buildReport, referenceLanguageFor } from '../../src/modules/coding/report.js';
 
 function submission(id: string, fields: Partial<CodingSubmissionsTable>): CodingSubmissionsTable {
   return {
@@ -24,5 +24,26 @@ describe('the best submission of a problem', () => {
     });
     expect(report.problems[0]).toMatchObject({ solved: true, verdict: 'ACCEPTED', best_submission_id: 'a' });
     expect(report.problems_solved).toBe(1);
+  });
+});
+
+describe('the efficiency of a problem', () => {
+  // Was a bug: Java was timed against the C++ reference, and the JVM's start-up alone (about 45 ms of CPU per case)
+  // outweighs it: an optimal Java answer to windowsill-pot-swaps (merge-sort inversions) took 456 ms over the large
+  // cases against C++ 52 ms (8.8×, `slow`) and Python 441 ms; ridge-beacon-pairs' stack 546 ms against C++ 12 ms.
+  it('compares a Java submission with the Python reference, and natively compiled ones with the C++ reference', () => {
+    const measured: Record<string, number> = { python: 441, cpp: 52 };
+    const rate = (language: string, largeTimeMs: number) => buildReport({
+      outcome: 'completed', startedAt: 0, endedAt: 10_000, proctoring: [], codeReview: null,
+      problems: [{
+        position: 1, slotTitle: 'One', problemId: 'p', title: 'P', attemptsUsed: 1, attemptsAllowed: 10,
+        submissions: [submission('a', { language, large_time_ms: largeTimeMs, results: JSON.stringify({ compile: null, cases: [{ name: 'large-1', kind: 'hidden', large: true, verdict: 'ACCEPTED', passed: true, time_ms: largeTimeMs }] }) })],
+        reference: (lang) => ({ language: referenceLanguageFor(lang), largeTimeMs: measured[referenceLanguageFor(lang)]! }),
+      }],
+    }).problems[0]!.efficiency;
+    expect(rate('java', 456)).toMatchObject({ rating: 'efficient', reference_language: 'python' });
+    expect(rate('cpp', 60)).toMatchObject({ rating: 'efficient', reference_language: 'cpp' });
+    expect(rate('go', 400)).toMatchObject({ rating: 'slow', reference_language: 'cpp' });
+    expect(rate('javascript', 500)).toMatchObject({ rating: 'efficient', reference_language: 'python' });
   });
 });
