@@ -60,7 +60,7 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
   'library-shelf-anchors'(input, check) {
     const l = lines(input);
     const a = ints(l[1]);
-    check(within(ints(l[0])[0]!, 1, 100000) && a.length === Number(ints(l[0])[0]) && a.every((x) => within(x, 1, 1e9)), 'n, a');
+    check(within(ints(l[0])[0]!, 1, 250000) && a.length === Number(ints(l[0])[0]) && a.every((x) => within(x, 1, 1e9)), 'n, a');
   },
   'lighthouse-flash-sync'(input, check) {
     const l = lines(input);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readProblemFolders, readTestFiles, type ProblemFolder } from '../../src/modules/coding/catalog-seed.js';
 import { isComparator } from '../../src/sandbox/compare.js';
@@ -88,4 +88,26 @@ describe('the coding catalogue', () => {
     });
     expect(failures).toEqual([]);
   }, 900_000);
+
+  // Was a gap: library-shelf-anchors (expected O(n)) had n <= 100000, and the obvious compiled O(n^2) loop passed
+  // every large case (1.9 s of the 2 s limit at worst); noise decided whether it ever timed out.
+  it('a compiled naive solution, where a problem has one, runs out of time on a large case even at 3x the limit', async () => {
+    const naive = folders.flatMap((folder) => {
+      const file = new URL('solutions/quadratic.cpp', folder.dir);
+      return existsSync(file) ? [{ folder, source: readFileSync(file, 'utf8') }] : [];
+    });
+    expect(naive.length).toBeGreaterThanOrEqual(1);
+    const failures: string[] = [];
+    await eachLimited(naive, 2, async ({ folder, source }) => {
+      const execution = await sandbox.execute({
+        language: 'cpp', source, comparator: folder.problem.comparator, priority: 'batch',
+        limits: { timeLimitMs: 3 * folder.problem.time_limit_ms, memoryLimitMb: folder.problem.memory_limit_mb },
+        cases: folder.cases.filter((c) => c.large).map((c) => ({ name: c.name, input: c.input, expected: c.output })),
+      });
+      const verdicts = execution.cases.map((c) => `${c.name} ${c.verdict} ${c.timeMs} ms`);
+      if (!execution.cases.some((c) => c.verdict === 'TIME_LIMIT_EXCEEDED')) failures.push(`${folder.problem.slug}: ${verdicts.join(', ')}`);
+      for (const c of execution.cases) if (c.verdict !== 'ACCEPTED' && c.verdict !== 'TIME_LIMIT_EXCEEDED') failures.push(`${folder.problem.slug}: ${c.name} ${c.verdict}`);
+    });
+    expect(failures).toEqual([]);
+  }, 300_000);
 });

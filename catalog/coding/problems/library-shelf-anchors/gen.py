@@ -10,7 +10,7 @@ REF = os.path.join(HERE, "solutions", "reference.py")
 
 
 def case(name, a):
-    assert 1 <= len(a) <= 10 ** 5 and all(1 <= v <= 10 ** 9 for v in a)
+    assert 1 <= len(a) <= 250000 and all(1 <= v <= 10 ** 9 for v in a)
     text = f"{len(a)}\n" + " ".join(map(str, a)) + "\n"
     with open(os.path.join(CASES, name + ".in"), "w") as f:
         f.write(text)
@@ -51,6 +51,9 @@ def main():
     a[0], a[-1] = a[-1], a[0]                          # one swap at the ends kills every anchor
     case("large-2", a)
     case("large-3", nearly_sorted(rng, 80000, 0, 100000, 3))  # strictly increasing: every book is an anchor
+    # Added later: the longest shelf, strictly increasing, so a loop that checks every book against all the others
+    # (stopping at the first that breaks it) does n^2 work. n <= 100000 let it pass in C++ (80000: 1.9 s of 2 s).
+    case("large-4", nearly_sorted(rng, 250000, 0, 1, 2))
 
 
 if __name__ == "__main__":
