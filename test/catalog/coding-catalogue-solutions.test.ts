@@ -49,6 +49,7 @@ describe('the coding catalogue', () => {
       expect(solutions.cpp ?? solutions.c, `${problem.slug}: a compiled reference`).toBeDefined();
       const examples = new Set(problem.examples.map((e) => e.input));
       for (const c of cases) expect(examples.has(c.input), `${problem.slug}/${c.name} repeats an example`).toBe(false);
+      for (const c of cases) expect(c.input.length, `${problem.slug}/${c.name}: input size`).toBeLessThan(c.large ? 3_000_000 : 700_000);
     }
     for (const skill of SKILLS) expect(folders.some((f) => f.problem.skills.includes(skill)), skill).toBe(true);
     for (const d of ['easy', 'medium', 'hard']) expect(folders.filter((f) => f.problem.difficulty === d).length, d).toBeGreaterThanOrEqual(5);
