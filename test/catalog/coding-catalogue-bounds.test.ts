@@ -54,7 +54,7 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
     const l = lines(input);
     const [n, c] = ints(l[0]);
     const w = ints(l[1]);
-    check(within(n!, 1, 100000) && within(c!, 1, 1000) && w.length === Number(n), 'n, C');
+    check(within(n!, 1, 300000) && within(c!, 1, 1000) && w.length === Number(n), 'n, C');
     check(w.every((x) => within(x, 1, c!)), 'weights');
   },
   'library-shelf-anchors'(input, check) {
