@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ASSERTION_TYPES } from '../../src/modules/prompt-engineering/assertions.js';
-import { SKILLS } from '../../src/modules/prompt-engineering/content.js';
+import { applyNegation, ASSERTION_TYPES } from '../../src/modules/prompt-engineering/assertions.js';
+import { caseAssertions, SKILLS } from '../../src/modules/prompt-engineering/content.js';
 import { patternsOf, slowPatterns } from '../../src/modules/prompt-engineering/patterns.js';
 import { checkerRun, type CheckerInput } from '../../src/modules/prompt-engineering/grading.js';
 import { testSandbox } from '../sandbox/helpers.js';
@@ -27,6 +27,23 @@ describe('the prompt-engineering catalogue', () => {
     expect(ASSERTION_TYPES.filter((type) => !used.has(type))).toEqual([]);
     expect([...used].filter((type) => type.startsWith('not-')).length).toBeGreaterThanOrEqual(3);
     for (const t of tasks.filter((x) => x.file.skill === 'code-generation')) expect(Object.keys(t.definition.checkers).length, t.file.slug).toBeGreaterThan(0);
+  });
+
+  // Was a bug: two format regexes ended in [^\n]*$, so a correct one-line answer followed by the newline many models
+  // end a reply with failed the format check (its weight lost on every case) for nothing the candidate's prompt did.
+  it('every reference output still passes its local assertions with a trailing newline', () => {
+    const failed: string[] = [];
+    for (const t of tasks) {
+      const files = [...t.file.sample_cases, ...t.file.hidden_cases];
+      [...t.definition.sample_cases, ...t.definition.hidden_cases].forEach((c, i) => {
+        for (const a of caseAssertions(t.definition, c, c.name)) {
+          if (a.kind !== 'local') continue;
+          const v = applyNegation(a, a.check(`${files[i]!.reference_output}\n`));
+          if (!v.passed) failed.push(`${t.file.slug} ${c.name} ${a.type}: ${v.reason}`);
+        }
+      });
+    }
+    expect(failed).toEqual([]);
   });
 
   it('every regex assertion stays linear on hostile outputs as large as a model reply may be', async () => {
