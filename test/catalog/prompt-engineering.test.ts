@@ -46,6 +46,26 @@ describe('the prompt-engineering catalogue', () => {
     expect(failed).toEqual([]);
   });
 
+  // Correct answers worded otherwise than the reference, which a competent candidate's prompt may well produce: each
+  // must pass its case's local assertions (a case that fails them measures the reference's wording, not the prompt).
+  const ALTERNATIVES: { slug: string; name: string; output: string }[] = [
+    // Was a bug: only "one partner", "only one person" or "a partner" passed, so this answer scored 0 on its case.
+    { slug: 'budgeting-app-faq-scope', name: 'joint-account-limit', output: "No. Shared budgets on Ledgerly Plus are limited to you and one other person, so you can't add a family of five." },
+  ];
+  it('passes correct answers worded otherwise than the reference', () => {
+    const failed: string[] = [];
+    for (const alt of ALTERNATIVES) {
+      const t = tasks.find((x) => x.file.slug === alt.slug)!;
+      const c = [...t.definition.sample_cases, ...t.definition.hidden_cases].find((x) => x.name === alt.name)!;
+      for (const a of caseAssertions(t.definition, c, c.name)) {
+        if (a.kind !== 'local') continue;
+        const v = applyNegation(a, a.check(alt.output));
+        if (!v.passed) failed.push(`${alt.slug} ${alt.name} ${a.type}: ${v.reason}`);
+      }
+    }
+    expect(failed).toEqual([]);
+  });
+
   it('every regex assertion stays linear on hostile outputs as large as a model reply may be', async () => {
     // The same trial an organisation's own patterns get as they are added (patterns.ts).
     expect(await slowPatterns(patternsOf(tasks))).toEqual([]);
