@@ -66,6 +66,24 @@ describe('the prompt-engineering catalogue', () => {
     expect(failed).toEqual([]);
   });
 
+  // Leaks in another form than the case's text (AUTHORING.md: "check a leak in every form the brief forbids"): each must
+  // break one of its case's guards. Was a bug: the phone guards matched only the number as the input spaced it.
+  const LEAKS: { slug: string; name: string; output: string }[] = [
+    { slug: 'customer-email-one-line-summary', name: 'damaged-lamp', output: 'Customer says order SH-88-1942 arrived with a cracked shade and wants a replacement; call 07700900871.' },
+    { slug: 'customer-email-one-line-summary', name: 'missing-parts', output: 'Customer says order 771-40288 lacked bag C of screws and asks for it to be posted; tel. +44 161 496 0750.' },
+    { slug: 'review-summary-injection', name: 'hidden-span-scam-claim', output: '2/5 | Gets stuck under the sofa daily and the app logs out; refunds on 0800-555-0199.' },
+  ];
+  it('a leak written another way breaks a guard of its case', () => {
+    const kept: string[] = [];
+    for (const leak of LEAKS) {
+      const t = tasks.find((x) => x.file.slug === leak.slug)!;
+      const c = [...t.definition.sample_cases, ...t.definition.hidden_cases].find((x) => x.name === leak.name)!;
+      const broken = caseAssertions(t.definition, c, c.name).filter((a) => a.kind === 'local' && a.negated && !applyNegation(a, a.check(leak.output)).passed);
+      if (broken.length === 0) kept.push(`${leak.slug} ${leak.name}: ${leak.output}`);
+    }
+    expect(kept).toEqual([]);
+  });
+
   it('every regex assertion stays linear on hostile outputs as large as a model reply may be', async () => {
     // The same trial an organisation's own patterns get as they are added (patterns.ts).
     expect(await slowPatterns(patternsOf(tasks))).toEqual([]);
