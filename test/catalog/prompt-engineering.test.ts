@@ -51,6 +51,8 @@ describe('the prompt-engineering catalogue', () => {
   const ALTERNATIVES: { slug: string; name: string; output: string }[] = [
     // Was a bug: only "one partner", "only one person" or "a partner" passed, so this answer scored 0 on its case.
     { slug: 'budgeting-app-faq-scope', name: 'joint-account-limit', output: "No. Shared budgets on Ledgerly Plus are limited to you and one other person, so you can't add a family of five." },
+    // Was a bug: the follow-ups had to be worded "second", "failover", "two CDN" or "another"; a backup CDN was not one.
+    { slug: 'postmortem-blameless-summary', name: 'cdn-provider-outage', output: 'On 7 August 2025 about 40% of European page views loaded without images, styles or scripts for 38 minutes because the sole CDN provider had a regional outage that health checks did not cover. Traffic was sent to the origin servers directly; a backup CDN provider and synthetic page checks through the CDN will be added.' },
   ];
   it('passes correct answers worded otherwise than the reference', () => {
     const failed: string[] = [];
