@@ -51,6 +51,9 @@ describe('the prompt-engineering catalogue', () => {
   const ALTERNATIVES: { slug: string; name: string; output: string }[] = [
     // Was a bug: only "one partner", "only one person" or "a partner" passed, so this answer scored 0 on its case.
     { slug: 'budgeting-app-faq-scope', name: 'joint-account-limit', output: "No. Shared budgets on Ledgerly Plus are limited to you and one other person, so you can't add a family of five." },
+    // Was a bug: only some twenty set phrases ("not compatible", "won't work" ...) with a straight apostrophe said "no".
+    { slug: 'thermostat-support-scope', name: 'baseboard-heaters', output: 'Unfortunately not. Aura supports only 24 V heating and cooling systems with a C-wire, so it can\'t run 240 V electric baseboard heaters.' },
+    { slug: 'thermostat-support-scope', name: 'baseboard-heaters', output: 'Aura isn\u2019t compatible with line-voltage (120/240 V) electric baseboard heaters; it works with 24 V systems that have a C-wire.' },
     // Was a bug: the follow-ups had to be worded "second", "failover", "two CDN" or "another"; a backup CDN was not one.
     { slug: 'postmortem-blameless-summary', name: 'cdn-provider-outage', output: 'On 7 August 2025 about 40% of European page views loaded without images, styles or scripts for 38 minutes because the sole CDN provider had a regional outage that health checks did not cover. Traffic was sent to the origin servers directly; a backup CDN provider and synthetic page checks through the CDN will be added.' },
   ];
