@@ -21,6 +21,18 @@ describe('review: the model assessment reads whatever JSON the model returns', (
     await expect(assessWithModel(replying('null'), method, turns)).resolves.toMatchObject({ status: 'unavailable' });
   });
 
+  // Was a bug: a reply with a sentence before its JSON ("Here is my assessment: {…}") was unavailable; only a Markdown
+  // fence around it was taken off. The resume narrative already read the object out of such a reply.
+  it('reads the JSON object out of a reply that has prose around it', async () => {
+    const method = methodFor('behavioral');
+    const slug = method.competencies[0].slug;
+    const json = JSON.stringify({ summary: 's', competencies: [{ slug, rating: 4, rationale: 'a', evidence: [{ turn: 2, quote: 'pages fell by half' }] }] });
+    for (const reply of [`Here is my assessment:\n${json}\nLet me know if you need more.`, `\`\`\`json\n${json}\n\`\`\``]) {
+      await expect(assessWithModel(replying(reply), method, turns)).resolves.toMatchObject({ status: 'assessed' });
+    }
+    await expect(assessWithModel(replying('I cannot assess this interview.'), method, turns)).resolves.toMatchObject({ status: 'unavailable', reason: expect.stringMatching(/not valid JSON/) });
+  });
+
   it('does not keep two ratings for the same competency', async () => {
     const method = methodFor('behavioral');
     const slug = method.competencies[0].slug;

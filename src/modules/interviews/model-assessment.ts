@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { jsonObjectIn } from '../../ai/json-reply.js';
 import type { TextModel } from '../../ai/model.js';
 import { head } from '../../platform/text.js';
 import type { RoundMethod } from './interviewer/method.js';
@@ -61,7 +62,7 @@ export async function assessWithModel(model: TextModel | null, method: RoundMeth
   }
   let parsed: { summary?: unknown; competencies?: unknown };
   try {
-    parsed = JSON.parse(raw.replace(/^\s*```(?:json)?\s*|\s*```\s*$/g, ''));
+    parsed = jsonObjectIn(raw) as typeof parsed;
   } catch {
     return { status: 'unavailable', model: model.id, reason: 'The model\'s assessment was not valid JSON.' };
   }

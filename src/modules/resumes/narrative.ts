@@ -9,6 +9,7 @@ import type { TextModel } from '../../ai/model.js';
 import type { Brief, ResumeScore } from './scoring/index.js';
 import { contactRedactor } from './scoring/text.js';
 import type { ParseResult } from './types.js';
+import { jsonObjectIn } from '../../ai/json-reply.js';
 
 export type Narrative =
   | { status: 'ok'; model: string; summary: string; strengths: string[]; concerns: string[] }
@@ -53,8 +54,7 @@ export async function narrate(model: TextModel, result: ParseResult, brief: Brie
   ].join('\n\n');
   try {
     const text = await model.generate({ system: SYSTEM, user }, { maxOutputTokens: 800 });
-    const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
-    const answer = Answer.safeParse(JSON.parse(json));
+    const answer = Answer.safeParse(jsonObjectIn(text));
     if (!answer.success) return { status: 'failed', model: model.id, reason: 'the model answered out of shape' };
     return { status: 'ok', model: model.id, ...answer.data };
   } catch (error) {
