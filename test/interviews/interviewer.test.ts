@@ -802,3 +802,23 @@ describe('the interviewer as a whole', () => {
     expect(isRepeatRequest('I would repeat the request with exponential backoff until it succeeds or the budget runs out.')).toBe(false);
   });
 });
+
+describe('acknowledgements over a whole interview', () => {
+  // Was a bug (a review of scripted interviews): the acknowledgement on moving on rotated by turn number and avoided
+  // only the previous turn's opening, so "Great, that gives me a good picture." came twice in a short interview.
+  it('are not said twice while another phrasing is left', () => {
+    const slugs = ['bug-you-shipped-and-owned', 'ramping-up-fast-on-unfamiliar-codebase', 'tough-code-review-feedback-received', 'unblocking-a-struggling-teammate'];
+    const RESULT = 'As a result the export was right again that day, and we added a test so it cannot come back.';
+    for (let pattern = 0; pattern < 16; pattern++) {
+      for (const opening of [0, 1, 2]) {
+        const setup = setupOf('behavioral', 'behavioral', slugs, { minutes: 6, duration: 45 });
+        // Each question answered whole, or first without its result (a probe for it), then with it.
+        const steps: Step[] = [...Array.from({ length: opening }, () => ({ say: 'Could you repeat the question?', after: 0 })),
+          ...slugs.flatMap((_, i) => ((pattern >> i) & 1 ? [{ say: STAR_NO_RESULT, after: 2 }, { say: RESULT, after: 3 }] : [{ say: STAR_COMPLETE, after: 5 }]))];
+        const run = play(setup, steps);
+        const acks = run.moves.filter((m) => m.reason === 'move_on:complete').map((m) => m.text.split(/(?<=\.) /)[0]);
+        expect(new Set(acks.slice(0, 3)).size, `${pattern}/${opening}: ${acks.join(' | ')}`).toBe(Math.min(3, acks.length));
+      }
+    }
+  });
+});

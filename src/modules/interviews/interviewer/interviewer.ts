@@ -64,11 +64,16 @@ function withoutOpener(text: string, previous: string): string {
  * Rotates as `rotate` does, skipping phrasings that open the way the interviewer's previous turn did ("Okay." then
  * "Okay, thank you."): the same acknowledgement turn after turn reads as a form. '' (say nothing) is always fresh.
  */
-function fresh(options: string[], turn: number, previous: string): string {
+function fresh(options: string[], turn: number, previous: string, earlier: readonly string[] = []): string {
   const before = opener(previous);
-  for (let k = 0; k < options.length; k++) {
-    const option = options[(turn + k) % options.length];
-    if (!before || option === '' || opener(option) !== before) return option;
+  const ok = (option: string) => !before || option === '' || opener(option) !== before;
+  // Said already in this interview (given `earlier`): another phrasing first, so no acknowledgement comes twice.
+  const unsaid = (option: string) => option === '' || !earlier.some((text) => text.startsWith(option));
+  for (const wanted of [(o: string) => ok(o) && unsaid(o), ok]) {
+    for (let k = 0; k < options.length; k++) {
+      const option = options[(turn + k) % options.length]!;
+      if (wanted(option)) return option;
+    }
   }
   return '';
 }
@@ -680,10 +685,10 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
   if (assessment.complete) {
     const deeper = deeperProbe(setup, q, answered, mine, elapsedMs, assessment.coverage);
     if (deeper) {
-      const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn, previous);
+      const ack = fresh(['Thanks, that\'s a clear answer.', 'Good, that gives me a clear picture.', 'Okay, that\'s clear.'], turn, previous, said.map((t) => t.text));
       return move({ ...answered, probes: [...state.probes, 'deeper', deeper.id] }, `${ack} ${withoutOpener(deeper.text, previous)}`, `probe:deeper:${deeper.id}`);
     }
-    return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous), 'move_on:complete', elapsedMs);
+    return askOrClose(setup, answered, state.index + 1, fresh(['Thanks, that\'s a clear answer.', 'Great, that gives me a good picture.', 'Thank you, that\'s helpful.'], turn + state.index, previous, said.map((t) => t.text)), 'move_on:complete', elapsedMs);
   }
   if (outOfTime) {
     const options = ['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'];
