@@ -110,7 +110,12 @@ describe('the prompt-engineering catalogue', () => {
       const byProgram = new Map<string, CheckerInput[]>();
       [...t.definition.sample_cases, ...t.definition.hidden_cases].forEach((c, i) => {
         for (const a of c.assert) {
-          if (a.type === 'sandbox') byProgram.set(a.program!, [...(byProgram.get(a.program!) ?? []), { name: c.name, input: files[i]!.reference_output, value: a.value }]);
+          if (a.type !== 'sandbox') continue;
+          const reference = files[i]!.reference_output;
+          // Was a bug: the field checkers compared names byte for byte, so "Élodie" written as "E" plus a combining
+          // accent (NFD) failed, while the built-in assertions compare in NFC. Each reference goes in NFD as well.
+          const inputs = reference.normalize('NFD') === reference ? [reference] : [reference, reference.normalize('NFD')];
+          byProgram.set(a.program!, [...(byProgram.get(a.program!) ?? []), ...inputs.map((input, k) => ({ name: k ? `${c.name} (NFD)` : c.name, input, value: a.value }))]);
         }
       });
       for (const [program, cases] of byProgram) {
