@@ -71,7 +71,7 @@ export function createJudgingService(deps: {
   async function settleSubmission(submission: Pick<CodingSubmissionsTable, 'id' | 'session_id'>, changes: Partial<CodingSubmissionsTable>, also?: (tx: Kysely<Database>) => Promise<unknown>) {
     await db.transaction().execute(async (tx) => {
       const erased = await sessions.erasedLocked(tx, submission.session_id);
-      await tx.updateTable('coding_submissions').set(erased ? withoutCode(changes) : changes).where('id', '=', submission.id).execute();
+      await repo.update(submission.id, erased ? withoutCode(changes) : changes, tx);
       await also?.(tx);
     });
   }
