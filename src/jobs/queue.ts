@@ -219,6 +219,17 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       await tx.updateTable('background_jobs').set({ unique_key: null }).where('id', '=', job.id).execute();
     },
 
+    /**
+     * Forgets the last error of the jobs of `kind` whose payload names one of `ids` (an error may quote personal data: a
+     * mail server naming the address it refused, when that person is erased).
+     */
+    async forgetErrors(tx: Kysely<Database>, kind: string, ids: string[]): Promise<void> {
+      for (const id of ids) {
+        await tx.updateTable('background_jobs').set({ last_error: null })
+          .where('kind', '=', kind).where('payload', 'like', `%${id}%`).where('last_error', 'is not', null).execute();
+      }
+    },
+
     /** Retention: settled jobs are kept a day, then deleted. */
     async sweep(olderThanMs = 86_400_000): Promise<number> {
       const r = await db.deleteFrom('background_jobs').where('status', 'in', ['succeeded', 'failed'])

@@ -585,10 +585,7 @@ export function createInterviewService(deps: {
       await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
       await candidateAccess.endSubjectAccess(tx, tenant, 'interview', rows.map((r) => r.id));
       // A failed send's error names the address it was refused for (mail servers say so): it goes with the invitation.
-      for (const { id } of rows) {
-        await tx.updateTable('background_jobs').set({ last_error: null })
-          .where('kind', '=', INVITE_JOB).where('payload', 'like', `%${id}%`).where('last_error', 'is not', null).execute();
-      }
+      await queue.forgetErrors(tx, INVITE_JOB, rows.map((r) => r.id));
       await repo.eraseCandidate(tx, tenant, candidateId);
     },
   };
