@@ -54,7 +54,7 @@ export interface Config {
     dir: string;
     /** Longest a `run` request waits for a free slot before answering 429 capacity_unavailable. */
     queueWaitMs: number;
-    /** Directories no sandbox may show (the data and storage directories): code execution is refused if one would be. */
+    /** Directories no sandbox may show (the data and storage directories): hidden in every sandbox where a system mount would show them. */
     privateDirs: string[];
   };
   /** An OpenAI-compatible chat model; null: the built-in evaluators only. */
