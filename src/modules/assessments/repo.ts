@@ -110,6 +110,15 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
     },
     /** Takes the session's row lock for the rest of the transaction, changing nothing. */
     lock: (tx: Kysely<Database>, id: string) => lockRow(tx as unknown as Kysely<any>, id),
+    /**
+     * Whether the session's candidate was erased (or the session is gone), under the session's lock, held until the
+     * transaction ends: a worker's last write then knows to keep nothing of the person.
+     */
+    async erasedLocked(tx: Kysely<Database>, id: string): Promise<boolean> {
+      await lockRow(tx as unknown as Kysely<any>, id);
+      const row = await (tx as unknown as Kysely<any>).selectFrom(t).select('candidate_id').where('id', '=', id).executeTakeFirst() as { candidate_id: string | null } | undefined;
+      return !row || row.candidate_id === null;
+    },
     /** Started sessions whose time is up. */
     due: (tx: Kysely<Database>, now: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute() as Promise<Row[]>,

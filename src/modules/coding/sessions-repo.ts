@@ -18,9 +18,8 @@ export function withoutReviews<T extends { problems: Array<{ review: string | nu
 }
 
 export function createCodingSessionRepo(database: Db) {
-  const assessments = createAssessmentRepo<CodingSessionsTable>(database, { kind: 'coding', sessions: 'coding_sessions', reports: 'coding_reports' });
   return {
-    ...assessments,
+    ...createAssessmentRepo<CodingSessionsTable>(database, { kind: 'coding', sessions: 'coding_sessions', reports: 'coding_reports' }),
     insertProblems: (tx: Kysely<Database>, rows: CodingSessionProblemsTable[]) => tx.insertInto('coding_session_problems').values(rows).execute(),
     problems: (tx: Kysely<Database>, sessionId: string) => tx.selectFrom('coding_session_problems').selectAll()
       .where('session_id', '=', sessionId).orderBy('position').execute(),
@@ -52,12 +51,6 @@ export function createCodingSessionRepo(database: Db) {
         report.code_review = withoutReviews(report.code_review);
         await tx.updateTable('coding_reports').set({ report: JSON.stringify(report) }).where('session_id', '=', r.session_id).execute();
       }
-    },
-    /** Whether the session's candidate was erased, under the session's lock (held until the transaction ends). */
-    async erasedLocked(tx: Kysely<Database>, sessionId: string): Promise<boolean> {
-      await assessments.lock(tx, sessionId);
-      const row = await tx.selectFrom('coding_sessions').select('candidate_id').where('id', '=', sessionId).executeTakeFirst();
-      return !row || row.candidate_id === null;
     },
     markScored: (tx: Kysely<Database>, sessionId: string, problemId: string) => tx.updateTable('coding_session_problems').set({ scored: 1 })
       .where('session_id', '=', sessionId).where('problem_id', '=', problemId).execute(),

@@ -90,10 +90,8 @@ export function createPromptRepo(database: Db) {
       return db.transaction().execute(async (tx) => {
         const attempt = await tx.selectFrom('prompt_attempts').select(['session_id', 'craft']).where('id', '=', id).executeTakeFirst();
         if (!attempt) return false;
-        await sessions.lock(tx, attempt.session_id);
-        const session = await tx.selectFrom('prompt_engineering_sessions').select('candidate_id').where('id', '=', attempt.session_id).executeTakeFirst();
         let set = changes;
-        if (!session || session.candidate_id === null) {
+        if (await sessions.erasedLocked(tx, attempt.session_id)) {
           await tx.deleteFrom('prompt_attempt_outputs').where('attempt_id', '=', id).execute();
           set = { ...changes, prompt: '', craft: withoutTexts(attempt.craft), ...(changes.results ? { results: withoutTexts(changes.results) } : {}) };
         }
