@@ -26,7 +26,7 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
           name: dialect, env: { PREP_TEST_DIALECT: dialect },
           // The sandbox, the catalogue's solutions, the room's own logic, the resume parser and scorer, prompt-engineering's, the interviewer's and the model prompts' pure parts (no database),
           // SQLite's own machinery (the read cache, background checkpoints) and the browser run once, with SQLite.
-          ...(dialect === 'postgres' ? { exclude: ['**/node_modules/**', 'test/sandbox/**', 'test/db/read-cache.test.ts', 'test/db/checkpointer.test.ts', 'test/db/group-commit.test.ts', 'test/storage/webm-join.test.ts', 'test/storage/mp4-join.test.ts', 'test/catalog/**', 'test/room/**', 'test/resumes/**', 'test/prompt-engineering/**', 'test/interviews/**', 'test/ai/**', 'test/browser/**'] } : {}),
+          ...(dialect === 'postgres' ? { exclude: ['**/node_modules/**', 'test/sandbox/**', 'test/db/read-cache.test.ts', 'test/db/file-modes.test.ts', 'test/db/checkpointer.test.ts', 'test/db/group-commit.test.ts', 'test/storage/webm-join.test.ts', 'test/storage/mp4-join.test.ts', 'test/catalog/**', 'test/room/**', 'test/resumes/**', 'test/prompt-engineering/**', 'test/interviews/**', 'test/ai/**', 'test/browser/**'] } : {}),
         },
       })),
       include: ['test/**/*.test.ts'],

@@ -56,8 +56,31 @@ export async function buildApp(options: BuildOptions): Promise<{ app: App; servi
 
   const services = createServices(db, config, clock);
   const modules = createModuleServices(services);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  // While Redis is unreachable each command fails at once, and the limits it counts are not applied (protection, not
+  // correctness), rather than waiting in ioredis's queue for a reconnect (every request took ~27 s). The outage is
+  // logged once, not printed as an unhandled error on every reconnect attempt.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: false }) : null;
+  if (redis) {
+    let down = false;
+    redis.on('error', (error) => {
+      if (down) return;
+      down = true;
+      app.log.error({ err: error }, 'Redis (REDIS_URL) is unreachable: rate limits are not applied until it is back');
+    });
+    redis.on('ready', () => {
+      if (down) app.log.warn('Redis (REDIS_URL) is reachable again');
+      down = false;
+    });
+    app.addHook('onClose', async () => void redis.disconnect());
+    // The first connection (or its failure) is waited for: with no queue, requests before it would pass uncounted.
+    await new Promise<void>((resolve) => {
+      const settled = () => {
+        redis.off('ready', settled).off('error', settled);
+        resolve();
+      };
+      redis.once('ready', settled).once('error', settled);
+    });
+  }
   app.addHook('onClose', modules.close);
 
   app.addHook('onRequest', async (request, reply) => {

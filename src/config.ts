@@ -35,6 +35,11 @@ export interface Config {
   logLevel: string;
   /** How long a worker holds a claimed job before another may take it (a worker that died). */
   jobLeaseMs: number;
+  /**
+   * How long `prep serve` and `prep worker` wait, after SIGTERM or SIGINT, for the requests and jobs in hand before
+   * exiting anyway (the jobs are then left to their leases).
+   */
+  shutdownGraceMs: number;
   /** The interview channel pings each connection this often; one that has not answered the last ping is cut. */
   channelHeartbeatMs: number;
   webhooks: {
@@ -194,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     encryptionKey,
     jobLeaseMs,
+    shutdownGraceMs: integer(env, 'PREP_SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     channelHeartbeatMs: integer(env, 'PREP_CHANNEL_HEARTBEAT_MS', 30_000, 100, 600_000),
     model: modelUrl && modelName
       ? { baseUrl: modelUrl, name: modelName, apiKey: env.PREP_MODEL_API_KEY?.trim() || null, timeoutMs: integer(env, 'PREP_MODEL_TIMEOUT_MS', 60_000, 1000, 600_000),

@@ -350,4 +350,44 @@ describe('prep CLI', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('PORT must be a whole number');
   });
+
+  // Was a bug: a PREP_DATA_DIR that was a file printed mkdir's EEXIST stack, and one under /proc spun at 100% CPU in
+  // Node's recursive mkdirSync. Both are one sentence naming PREP_DATA_DIR.
+  it('refuses a PREP_DATA_DIR that cannot be a directory in a sentence, on SQLite', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-datadir-'));
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const sqlite = { ...process.env, ...env, DATABASE_URL: '' };
+    for (const [dataDir, why] of [[path.join(dir, 'a-file'), 'not a directory'], [path.join(dir, 'a-file', 'below'), 'not a directory'], ['/proc/nope', 'cannot be made']]) {
+      const res = await run(process.execPath, ['bin/prep.js', 'migrate'], { env: { ...sqlite, PREP_DATA_DIR: dataDir }, timeout: 20_000 }).catch((e) => e);
+      expect(res.code, dataDir).toBe(1);
+      expect(res.stderr, dataDir).toContain(`prep: configuration error: PREP_DATA_DIR (${dataDir}): `);
+      expect(res.stderr, dataDir).toContain(why);
+      expect(res.stderr, dataDir).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  // Was a bug: --port took any whole number; past 65535 `listen` failed with a stack, after the first start's keys were printed.
+  it('refuses a --port past 65535 in a sentence, before opening the database', async () => {
+    const res = await prep('serve', '--port', '70000');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('A whole number from 0 to 65535');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(res.stdout).not.toContain('svc_sk_test_');
+  });
+
+  // Was a bug: --concurrency 0 was taken, and the worker ran on claiming nothing, saying it was running.
+  it('refuses worker --concurrency 0 in a sentence instead of running a worker that claims no job', async () => {
+    const res = await run(process.execPath, ['bin/prep.js', 'worker', '--concurrency', '0'], { env: { ...process.env, ...env }, timeout: 20_000 }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('A whole number from 1 to 1024');
+  });
+
+  // Was a bug: a PostgreSQL that refused the connection (or an unknown host, role, database) printed pg-pool's stack.
+  it('says in a sentence that the configured PostgreSQL cannot be reached, its password left out', async () => {
+    const res = await run(process.execPath, ['bin/prep.js', 'migrate'], { env: { ...process.env, ...env, DATABASE_URL: 'postgres://prep:hunter2@127.0.0.1:1/prep' } }).catch((e) => e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('prep: cannot use the database at postgres://prep:***@127.0.0.1:1/prep (DATABASE_URL): connect ECONNREFUSED');
+    expect(res.stderr).not.toContain('hunter2');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
 });

@@ -8,6 +8,8 @@ export interface Completion {
   inputTokens: number | null;
   outputTokens: number | null;
   latencyMs: number;
+  /** The server stopped the reply at its token limit (finish_reason "length"): the text ends where it was cut. */
+  cutOff?: boolean;
 }
 
 export interface CompletionRequest {
@@ -48,8 +50,21 @@ export interface TextModel {
  * see); `message` has the detail, for logs.
  */
 export class ModelError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly summary: string = message, readonly status: number | null = null) {
+  /**
+   * `retryAfterMs`: how long the server asked to be left alone (its Retry-After header), when it said; `timedOut`: the
+   * call's time limit ran out.
+   */
+  constructor(message: string, readonly retryable: boolean, readonly summary: string = message, readonly status: number | null = null,
+    readonly retryAfterMs: number | null = null, readonly timedOut = false) {
     super(message);
+  }
+
+  /**
+   * The server is down or too slow for now: the time limit ran out, it could not be reached (or broke off) even when
+   * tried again, or it answered 5xx. Another request moments later will most likely fail the same way.
+   */
+  get unavailable(): boolean {
+    return this.timedOut || (this.retryable && this.status === null) || (this.status !== null && this.status >= 500);
   }
 
   /**
@@ -62,7 +77,7 @@ export class ModelError extends Error {
 }
 
 interface ChatResponse {
-  choices?: Array<{ message?: { content?: string | null } }>;
+  choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   error?: { message?: string };
 }
@@ -71,6 +86,8 @@ interface ChatResponse {
 const tokenCount = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 ? value as number : null);
 
 const RETRY_DELAY_MS = 500;
+/** A server asking (Retry-After) for a longer wait than this is not asked again within the call: it fails now. */
+const RETRY_AFTER_MAX_MS = 10_000;
 const ERROR_BODY_SHOWN = 300;
 /** The largest reply body read: far above 2,048 tokens of text; a bigger one is refused, never stored or checked. */
 export const REPLY_MAX_BYTES = 64 * 1024;
@@ -81,6 +98,8 @@ interface Reply {
   ok: boolean;
   contentType: string;
   contentLength: string | null;
+  /** The Retry-After header, as sent. */
+  retryAfter: string | null;
   body: Readable;
   /** The call's time limit: aborted once it has run out, whatever the body's stream then reports. */
   signal: AbortSignal;
@@ -88,10 +107,19 @@ interface Reply {
   settle(): void;
 }
 
+/** The wait a Retry-After header asks for (seconds, or an HTTP date), in ms; null when there is none that reads. */
+function retryAfterMs(value: string | null): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
 /** What a failure while the reply was read means: the time limit ran out, or the reply broke off (`retryable` then). */
 function readFailure(res: Reply, error: unknown, retryable: boolean): ModelError {
   if (error instanceof ModelError) return error;
-  if ((error as Error).name === 'TimeoutError' || res.signal.aborted) return new ModelError('the model did not finish its reply in time', false);
+  if ((error as Error).name === 'TimeoutError' || res.signal.aborted) return new ModelError('the model did not finish its reply in time', false, undefined, null, null, true);
   return new ModelError(`the model's reply broke off: ${(error as Error).message}`, retryable, 'the model\'s reply broke off');
 }
 
@@ -119,8 +147,11 @@ async function* cappedChunks(res: Reply, max: number): AsyncGenerator<Buffer> {
   }
 }
 
-/** The text pieces of an OpenAI-compatible server-sent-event stream, as they arrive; ends at `[DONE]` or the body's end. */
-async function* sseDeltas(res: Reply, max: number): AsyncGenerator<string> {
+/**
+ * The text pieces of an OpenAI-compatible server-sent-event stream, as they arrive; ends at `[DONE]` or the body's end.
+ * `ended.cutOff` is set when an event says the server stopped at its token limit.
+ */
+async function* sseDeltas(res: Reply, max: number, ended: { cutOff: boolean }): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffered = '';
   for await (const value of cappedChunks(res, max)) {
@@ -132,13 +163,14 @@ async function* sseDeltas(res: Reply, max: number): AsyncGenerator<string> {
       if (!line.startsWith('data:')) continue;
       const data = line.slice(5).trim();
       if (data === '[DONE]') return;
-      let event: { choices?: Array<{ delta?: { content?: string | null } }>; error?: { message?: string } };
+      let event: { choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>; error?: { message?: string } };
       try {
         event = JSON.parse(data);
       } catch {
         throw new ModelError('the model streamed something that is not JSON', false);
       }
       if (event.error) throw new ModelError(`the model reported an error mid-reply: ${event.error.message ?? ''}`, false, 'the model reported an error mid-reply');
+      if (event.choices?.[0]?.finish_reason === 'length') ended.cutOff = true;
       const piece = event.choices?.[0]?.delta?.content;
       if (typeof piece === 'string' && piece.length > 0) yield piece.replaceAll('\u0000', '\uFFFD');
     }
@@ -169,7 +201,9 @@ export function createModel(config: Config['model']): TextModel | null {
     const settle = () => clearTimeout(timer);
     try {
       const res = await request(url, {
-        method: 'POST', headers, signal,
+        // The call's own limit is the only one: undici's header and body timeouts (300 s each by default) would end a
+        // call the configured limit (up to 600 s) still allows, as a failure to connect, retried.
+        method: 'POST', headers, signal, headersTimeout: 0, bodyTimeout: 0,
         body: JSON.stringify({ model: config!.name, messages, temperature: 0, max_tokens: options.maxOutputTokens ?? 600, ...(stream ? { stream: true } : {}) }),
       });
       const header = (name: string) => {
@@ -178,11 +212,11 @@ export function createModel(config: Config['model']): TextModel | null {
       };
       return {
         status: res.statusCode, ok: res.statusCode >= 200 && res.statusCode < 300, contentType: header('content-type') ?? '',
-        contentLength: header('content-length'), body: res.body, signal, settle,
+        contentLength: header('content-length'), retryAfter: header('retry-after'), body: res.body, signal, settle,
       };
     } catch (error) {
       settle();
-      if (signal.aborted || (error as Error).name === 'TimeoutError') throw new ModelError('the model did not answer in time', false);
+      if (signal.aborted || (error as Error).name === 'TimeoutError') throw new ModelError('the model did not answer in time', false, undefined, null, null, true);
       throw new ModelError(`the model could not be reached: ${(error as Error).message}`, true, 'the model could not be reached');
     }
   }
@@ -204,16 +238,29 @@ export function createModel(config: Config['model']): TextModel | null {
     } catch { /* reported below */ }
     if (!res.ok) {
       const said = body?.error?.message ?? raw.slice(0, ERROR_BODY_SHOWN);
-      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500, `the model answered HTTP ${res.status}`, res.status);
+      throw new ModelError(`the model answered HTTP ${res.status}: ${said}`, res.status === 429 || res.status >= 500, `the model answered HTTP ${res.status}`, res.status,
+        retryAfterMs(res.retryAfter));
     }
     const text = body?.choices?.[0]?.message?.content;
     if (typeof text !== 'string') throw new ModelError(`the model's reply has no message: ${raw.slice(0, ERROR_BODY_SHOWN)}`, false, 'the model\'s reply has no message');
     return {
       // U+0000 cannot be stored in PostgreSQL text and means nothing in a reply: shown as U+FFFD.
       text: text.replaceAll('\u0000', '\uFFFD'), inputTokens: tokenCount(body?.usage?.prompt_tokens), outputTokens: tokenCount(body?.usage?.completion_tokens),
-      latencyMs: Math.round(performance.now() - started),
+      latencyMs: Math.round(performance.now() - started), cutOff: body?.choices?.[0]?.finish_reason === 'length',
     };
   }
+
+  /**
+   * The error as callers get it: without the API key, which a server or proxy may echo back ("Incorrect API key
+   * provided: Bearer sk-…") into a message that is logged.
+   */
+  const withoutKey = (error: unknown): unknown => {
+    const key = config.apiKey;
+    if (!key || !(error instanceof Error) || !`${error.message}\u0000${(error as ModelError).summary ?? ''}`.includes(key)) return error;
+    if (!(error instanceof ModelError)) return new ModelError(error.message.replaceAll(key, '[redacted]'), false, 'the model call failed');
+    return new ModelError(error.message.replaceAll(key, '[redacted]'), error.retryable, error.summary.replaceAll(key, '[redacted]'), error.status, error.retryAfterMs,
+      error.timedOut);
+  };
 
   const model: TextModel = {
     id: config.name,
@@ -223,8 +270,12 @@ export function createModel(config: Config['model']): TextModel | null {
         try {
           return await once(prompt, options);
         } catch (error) {
-          if (!(error instanceof ModelError) || !error.retryable || attempt >= retries) throw error;
-          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * (attempt + 1)));
+          if (!(error instanceof ModelError) || !error.retryable || attempt >= retries) throw withoutKey(error);
+          // As long as the server asked, when it did (not at all when that is long); otherwise a growing delay, spread
+          // so that callers failed together do not all come back at once.
+          if (error.retryAfterMs !== null && error.retryAfterMs > RETRY_AFTER_MAX_MS) throw withoutKey(error);
+          const backoff = RETRY_DELAY_MS * (attempt + 1) * (0.5 + Math.random());
+          await new Promise((r) => setTimeout(r, Math.max(backoff, error.retryAfterMs ?? 0)));
         }
       }
     },
@@ -233,9 +284,11 @@ export function createModel(config: Config['model']): TextModel | null {
     },
     async stream(prompt, onDelta, options = {}) {
       const started = performance.now();
-      const res = await post(prompt, options, true);
+      const res = await post(prompt, options, true).catch((error: unknown) => { throw withoutKey(error); });
       try {
         return await streamed(res, started, onDelta);
+      } catch (error) {
+        throw withoutKey(error);
       } finally {
         res.settle();
       }
@@ -255,18 +308,22 @@ export function createModel(config: Config['model']): TextModel | null {
       if (typeof whole !== 'string') throw new ModelError('the model\'s reply has no message', false);
       const clean = whole.replaceAll('\u0000', '\uFFFD');
       onDelta(clean);
-      return { text: clean, inputTokens: tokenCount(body?.usage?.prompt_tokens), outputTokens: tokenCount(body?.usage?.completion_tokens), latencyMs: Math.round(performance.now() - started) };
+      return {
+        text: clean, inputTokens: tokenCount(body?.usage?.prompt_tokens), outputTokens: tokenCount(body?.usage?.completion_tokens), latencyMs: Math.round(performance.now() - started),
+        cutOff: body?.choices?.[0]?.finish_reason === 'length',
+      };
     }
     let text = '';
+    const ended = { cutOff: false };
     try {
-      for await (const piece of sseDeltas(res, REPLY_MAX_BYTES)) {
+      for await (const piece of sseDeltas(res, REPLY_MAX_BYTES, ended)) {
         text += piece;
         onDelta(piece);
       }
     } catch (error) {
       throw readFailure(res, error, false); // a stream half shown is never retried
     }
-    return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started) };
+    return { text, inputTokens: null, outputTokens: null, latencyMs: Math.round(performance.now() - started), cutOff: ended.cutOff };
   }
   return model;
 }

@@ -16,17 +16,21 @@ import { seedCatalogues } from '../modules/catalogues/seed.js';
 import { addOrganizationCodingTest, CatalogueFileError, seedCodingCatalogue } from '../modules/coding/catalog-seed.js';
 import { jobHandlers } from '../modules/jobs.js';
 import { createWorker } from '../jobs/worker.js';
+import { exitOnSignals } from './shutdown.js';
 import { createModuleServices } from '../modules/index.js';
-import { startServer } from '../server.js';
+import { ListenError, startServer } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import { MODULES, type ModuleName } from '../platform/context.js';
 import { CREDIT_AMOUNT_MAX, CREDIT_KINDS, type CreditKind } from '../platform/credits.js';
 import { ApiError } from '../platform/errors.js';
 import { isUuid } from '../platform/ids.js';
 
-function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Not a whole number.');
-  return Number(value);
+/** A whole number from `min` to `max`: a port past 65535 failed `listen` with a stack (after the first start's keys were printed). */
+function wholeNumber(min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`A whole number from ${min} to ${max}.`);
+    return Number(value);
+  };
 }
 
 /**
@@ -80,41 +84,40 @@ program.command('migrate').description('Apply migrations to the configured datab
 });
 
 program.command('serve').description('Serve the API (and run background work unless --no-workers)')
-  .option('--port <n>', 'port to listen on (default: PORT or 8080)', wholeNumber)
+  .option('--port <n>', 'port to listen on (default: PORT or 8080)', wholeNumber(0, 65535))
   .option('--no-workers', 'serve the API only; run `prep worker` elsewhere')
   .action(async (opts: { port?: number; workers: boolean }) => {
     const cfg = config();
     if (opts.port !== undefined) cfg.port = opts.port;
     if (!process.env.PREP_PUBLIC_URL && opts.port !== undefined) cfg.publicUrl = `http://localhost:${opts.port}`;
-    const server = await startServer(cfg, { workers: opts.workers });
+    const signals = exitOnSignals({ graceMs: cfg.shutdownGraceMs }); // from before the database is opened
+    // A signal during start-up: it stops before listening (no port opened, no first-start keys made).
+    const server = await startServer(cfg, { workers: opts.workers, proceed: () => !signals.signalled() });
+    if (!server) {
+      signals.started(async () => undefined);
+      return;
+    }
+    if (signals.started(server.stop)) return;
     print(`Prep is listening on ${server.url} (database: ${server.db.dialect})`);
-    const stop = async () => {
-      await server.stop();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
   });
 
 program.command('worker').description('Run background jobs only (webhook deliveries, judging, grading, interview processing, invitations, timeouts, retention)')
-  .option('--concurrency <n>', 'jobs run at once', wholeNumber, 16)
+  .option('--concurrency <n>', 'jobs run at once (1 to 1024)', wholeNumber(1, 1024), 16)
   .action(async (opts: { concurrency: number }) => {
     const cfg = config();
+    const signals = exitOnSignals({ graceMs: cfg.shutdownGraceMs }); // from before the database is opened
     const db = openDatabase({ ...cfg, backgroundCheckpoints: true });
     await prepareDatabase(db);
     const services = createServices(db, cfg);
     const modules = createModuleServices(services);
     const log = { error: (obj: object, msg: string) => process.stderr.write(JSON.stringify({ level: 'error', msg, ...obj, err: String((obj as { err?: unknown }).err ?? '') }) + '\n') };
     const worker = createWorker({ queue: services.queue, clock: services.core.clock, handlers: jobHandlers(services, modules), log, concurrency: opts.concurrency, leaseMs: cfg.jobLeaseMs });
-    await worker.start();
-    print(`Prep worker ${worker.id} is running (database: ${db.dialect})`);
-    const stop = async () => {
+    if (signals.started(async () => {
       await worker.stop();
       await db.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    })) return;
+    await worker.start();
+    print(`Prep worker ${worker.id} is running (database: ${db.dialect})`);
   });
 
 program.command('seed').description('Add shared catalogue entries missing from the database, refresh coding problems and the question bank').action(() =>
@@ -311,12 +314,35 @@ keys.command('limit').description("Raise a key's rate limit (requests per window
     print(opts.reset ? 'Limit reset to the default.' : `Limit set to ${opts.max} per window.`);
   }));
 
+/**
+ * The configured PostgreSQL could not be reached or refused the connection (no server, an unknown host, a wrong
+ * password, database or schema): one sentence naming DATABASE_URL (its password left out), not the driver's stack.
+ */
+function databaseUnreachable(error: unknown): string | null {
+  const url = process.env.DATABASE_URL?.trim();
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!url || typeof code !== 'string') return null;
+  const network = ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code);
+  // SQLSTATE classes 08 (connection), 28 (authorisation), 3D/3F (no such database/schema), 57P03 (cannot connect now).
+  if (!network && !/^(08|28|3D|3F|57P03)/.test(code)) return null;
+  let shown = url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    shown = parsed.toString();
+  } catch { /* loadConfig checked its scheme; shown as given */ }
+  return `cannot use the database at ${shown} (DATABASE_URL): ${(error as Error).message}`;
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof ConfigError) {
+  const unreachable = databaseUnreachable(error);
+  if (unreachable) {
+    process.stderr.write(`prep: ${unreachable}\n`);
+  } else if (error instanceof ConfigError) {
     process.stderr.write(`prep: configuration error: ${error.message}\n`);
-  } else if (error instanceof ApiError || error instanceof InvalidArgumentError) {
+  } else if (error instanceof ApiError || error instanceof InvalidArgumentError || error instanceof ListenError) {
     process.stderr.write(`prep: ${error.message}\n`);
   } else {
     process.stderr.write(`prep: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { ConfigError } from '../config.js';
 import { BoundedMap } from '../platform/bounded-map.js';
 import { startCheckpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
@@ -93,8 +94,15 @@ export function openDatabase(options: DatabaseOptions): Db {
       close: () => kysely.destroy(),
     };
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  // Owner-only: the database holds candidates' data and key hashes. SQLite gives its WAL and shared-memory files the
+  // database file's mode, so the file is made here (empty: a valid database) rather than by SQLite under the umask.
+  makeDataDir(options.dataDir);
   const file = path.join(options.dataDir, options.sqliteFile ?? 'prep.sqlite');
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -172,6 +180,38 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * Makes the data directory (owner-only) and the folders above it that are missing, one at a time: a path through a
+ * regular file failed with mkdir's EEXIST stack, and one under /proc made Node's recursive mkdirSync spin for ever.
+ * Either is a configuration error naming PREP_DATA_DIR.
+ */
+function makeDataDir(dir: string): void {
+  const refuse = (why: string) => new ConfigError(`PREP_DATA_DIR (${dir}): ${why}`);
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    let stats;
+    try {
+      stats = statSync(at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw refuse(`not a directory (a file is on its path)`);
+      if (code !== 'ENOENT' || path.dirname(at) === at) throw refuse(`cannot be read (${(error as Error).message})`);
+      missing.unshift(at);
+      continue;
+    }
+    if (!stats.isDirectory()) throw refuse(at === path.resolve(dir) ? 'not a directory' : `not a directory (${at} is a file)`);
+    break;
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue; // made meanwhile
+      throw refuse(`cannot be made (${(error as Error).message})`);
+    }
+  }
 }
 
 /** pg_advisory_lock's first key for preparing a database (the second is the schema's hash). */

@@ -24,6 +24,8 @@ import * as m0021 from './migrations/0021_session_tokens_origin_index.js';
 import * as m0022 from './migrations/0022_webhook_child_key_indexes.js';
 import * as m0023 from './migrations/0023_events_page_indexes.js';
 import * as m0024 from './migrations/0024_session_status_indexes.js';
+import * as m0025 from './migrations/0025_credit_running_balance.js';
+import * as m0026 from './migrations/0026_activity_range_indexes.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -51,11 +53,13 @@ const migrations: Record<string, Migration> = {
   '0022_webhook_child_key_indexes': m0022,
   '0023_events_page_indexes': m0023,
   '0024_session_status_indexes': m0024,
+  '0025_credit_running_balance': m0025,
+  '0026_activity_range_indexes': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
-/** PostgreSQL errors a catalogue read meets when another schema or table goes away during it. */
-const CATALOGUE_RACES = new Set(['42P01', '3F000']);
+/** PostgreSQL errors a catalogue read meets when another schema, table or column changes during it. */
+const CATALOGUE_RACES = new Set(['42P01', '3F000', '42703']);
 
 /**
  * On PostgreSQL the migration tables are looked up in the database's own schema: Kysely otherwise takes a
@@ -72,9 +76,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     }
     const { error, results } = outcome;
     // Kysely looks for its tables by reading the whole catalogue, which PostgreSQL can fail with "relation … does
-    // not exist" (42P01) or "schema … does not exist" (3F000, from its has_schema_privilege) while another schema or
-    // its tables are created or dropped (seen in CI, test files creating and dropping schemas at once). Nothing was
-    // applied (each migration runs under the migration lock): reading again is safe.
+    // not exist" (42P01), "schema … does not exist" (3F000, from its has_schema_privilege) or "column … of relation …
+    // does not exist" (42703) while another schema, its tables or columns are created or dropped (seen in CI, test
+    // files migrating and dropping schemas at once). Nothing was applied (each migration runs under the migration
+    // lock): reading again is safe, and a migration's own error of that code fails the same way five times.
     if (error && CATALOGUE_RACES.has((error as { code?: string }).code ?? '') && attempt < 5) {
       await new Promise((r) => setTimeout(r, 100 * attempt));
       continue;

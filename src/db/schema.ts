@@ -77,6 +77,8 @@ export interface CreditLocksTable {
   livemode: Flag;
   kind: string;
   version: number;
+  /** The sum of this balance's ledger entries, kept in the same transaction as each entry. */
+  balance: number;
 }
 
 export interface SandboxQuotaTable {

@@ -98,19 +98,30 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       return recorded;
     });
   };
+  const jobRow = (kind: string, payload: unknown, options: EnqueueOptions, now: number): BackgroundJobsTable => ({
+    id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
+    attempts: options.attemptsMade ?? 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
+    locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
+  });
   async function enqueue(tx: Kysely<Database>, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
-    const now = clock.now();
-    const row: BackgroundJobsTable = {
-      id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
-      attempts: options.attemptsMade ?? 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
-      locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
-    };
+    const row = jobRow(kind, payload, options, clock.now());
     if (row.unique_key === null) {
       await tx.insertInto('background_jobs').values(row).execute();
       return row.id;
     }
     const r = await tx.insertInto('background_jobs').values(row).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0) > 0 ? row.id : null;
+  }
+  /**
+   * Many jobs in a few statements (500 rows each) rather than one each; a job whose unique key is taken is skipped,
+   * as enqueue skips it.
+   */
+  async function enqueueMany(tx: Kysely<Database>, jobs: Array<{ kind: string; payload: unknown; options?: EnqueueOptions }>): Promise<void> {
+    const now = clock.now();
+    const rows = jobs.map(({ kind, payload, options = {} }) => jobRow(kind, payload, options, now));
+    for (let i = 0; i < rows.length; i += 500) {
+      await tx.insertInto('background_jobs').values(rows.slice(i, i + 500)).onConflict((oc) => oc.column('unique_key').doNothing()).execute();
+    }
   }
   const settle = preparedStatement(deps.db, (id: string, workerId: string, attempts: number, now: number) => db.updateTable('background_jobs')
     .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: now })
@@ -119,6 +130,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
 
   return {
     enqueue,
+    enqueueMany,
 
     /**
      * Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs: first those whose worker died
@@ -186,7 +198,8 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
      * Jobs of these kinds whose worker died (the lease ran out) on every attempt, the extra final one included, leased
      * to `workerId` until now + leaseMs for their handlers to settle what they were for (a delivery, an attempt marked
      * failed); `failAbandoned` then ends each. A handler that fails, or a worker that dies meanwhile, leaves the job to
-     * be leased again once that lease runs out: the settling is retried, never lost (handlers are idempotent).
+     * be leased again once that lease runs out: the settling is retried (handlers are idempotent). Each lease counts
+     * as an attempt, so the worker can tell a handler that never settles the job (one that kills its process) and stop.
      */
     async leaseExhausted(workerId: string, kinds: string[], leaseMs: number): Promise<BackgroundJobsTable[]> {
       if (kinds.length === 0) return [];
@@ -195,16 +208,17 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       const found = await db.selectFrom('background_jobs').select('id').where((eb) => leaseExpired(eb, now)).where('kind', 'in', kinds)
         .whereRef('attempts', '>', 'max_attempts').limit(100).execute();
       if (found.length === 0) return [];
-      return db.updateTable('background_jobs').set({ locked_by: workerId, lease_until: now + leaseMs, updated_at: now })
+      return db.updateTable('background_jobs').set({ locked_by: workerId, lease_until: now + leaseMs, attempts: sql`attempts + 1`, updated_at: now })
         .where('id', 'in', found.map((r) => r.id)).where((eb) => leaseExpired(eb, now)).whereRef('attempts', '>', 'max_attempts')
         .returningAll().execute();
     },
 
     /** A job leased by `leaseExhausted` whose handler has settled it: failed for good, as a thrown error would leave it. */
-    async failAbandoned(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, next?: NextRun): Promise<boolean> {
+    async failAbandoned(job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, next?: NextRun,
+      error = 'its worker stopped (the lease ran out) on every attempt'): Promise<boolean> {
       return settling(next, async (on) => {
         const r = await heldBy(job, workerId, on)
-          .set({ status: 'failed', unique_key: null, lease_until: null, last_error: 'its worker stopped (the lease ran out) on every attempt', updated_at: clock.now() })
+          .set({ status: 'failed', unique_key: null, lease_until: null, last_error: error, updated_at: clock.now() })
           .executeTakeFirst();
         return Number(r.numUpdatedRows) === 1;
       });

@@ -47,6 +47,11 @@ const DEFAULT_RETRY_SECONDS = [30, 120, 600, 3600, 21_600];
 /** How long a worker holds an abandoned job while its handler settles it (then another try, by any worker). */
 const ABANDON_LEASE_MS = 60_000;
 /**
+ * Tries an abandoned job's handler gets at settling it. Past them the job fails unsettled: a handler that kills its
+ * process on this job (as its runs did) would otherwise take it, and every job running beside it, down every minute.
+ */
+const ABANDON_TRIES = 10;
+/**
  * The longest a handler may run: every job's own waits (a delivery, a model call, a sandbox run) end well before. One
  * that never settles (something it awaits hangs) stops having its lease renewed and gives up its slot.
  */
@@ -142,6 +147,13 @@ export function createWorker(deps: {
     exhaustedCheckedAt = now;
     for (const job of await queue.leaseExhausted(id, kinds, ABANDON_LEASE_MS)) {
       const handler = handlers.get(job.kind)!;
+      const next = handler.everyMs ? { kind: job.kind, runAt: now + handler.everyMs } : undefined;
+      // Its runs and final run used max_attempts + 1; each lease to settle it counts one more.
+      if (job.attempts - job.max_attempts - 1 > ABANDON_TRIES) {
+        log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good, unsettled: its handler did not settle it in any of its tries');
+        await queue.failAbandoned(job, id, next, `its worker stopped on every attempt, and its handler did not settle it in ${ABANDON_TRIES} tries`);
+        continue;
+      }
       try {
         if (await withinTimeLimit(Math.min(maxRunMs, ABANDON_LEASE_MS), async () => handler.abandoned?.(JSON.parse(job.payload) as unknown, job)) === 'late') throw new Error('its handler ran past its time limit');
       } catch (error) {
@@ -149,7 +161,7 @@ export function createWorker(deps: {
         continue;
       }
       log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
-      await queue.failAbandoned(job, id, handler.everyMs ? { kind: job.kind, runAt: now + handler.everyMs } : undefined);
+      await queue.failAbandoned(job, id, next);
     }
   }
 

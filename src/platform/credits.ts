@@ -20,28 +20,33 @@ export function quotaPeriod(ms: number): string {
 /**
  * Credits are an append-only ledger per organisation, environment and kind: the balance is the sum of
  * its entries. A reservation is a negative entry; committing it appends a zero-amount marker, releasing it
- * appends the amount back. Test-mode reservations are also counted against the organisation's monthly
- * sandbox quota (a counter, separate from the ledger). Every method runs inside the caller's transaction.
+ * appends the amount back. The balance is also kept running on its lock row (credit_locks.balance), changed
+ * in the transaction of each entry under the lock, so reading it never sums the ledger. Test-mode reservations
+ * are also counted against the organisation's monthly sandbox quota (a counter, separate from the ledger).
+ * Every method runs inside the caller's transaction.
  */
 export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number }) {
   const { clock } = deps;
 
-  /** Serialises ledger writes for one balance: PostgreSQL locks the row, SQLite takes its write lock. */
-  async function lockBalance(tx: Kysely<Database>, tenant: Tenant, kind: string): Promise<void> {
+  /**
+   * Serialises ledger writes for one balance: PostgreSQL locks the row, SQLite takes its write lock. Returns the
+   * balance as it stands under the lock (the row update waits for, then sees, any concurrent writer's commit).
+   */
+  async function lockBalance(tx: Kysely<Database>, tenant: Tenant, kind: string): Promise<number> {
     const key = { organization_id: tenant.organizationId, livemode: flag(tenant.livemode), kind };
-    await tx.insertInto('credit_locks').values({ ...key, version: 0 })
+    await tx.insertInto('credit_locks').values({ ...key, version: 0, balance: 0 })
       .onConflict((oc) => oc.columns(['organization_id', 'livemode', 'kind']).doNothing()).execute();
-    await tx.updateTable('credit_locks').set({ version: sql`version + 1` })
+    const row = await tx.updateTable('credit_locks').set({ version: sql`version + 1` })
       .where('organization_id', '=', key.organization_id).where('livemode', '=', key.livemode).where('kind', '=', kind)
-      .execute();
+      .returning('balance').executeTakeFirstOrThrow();
+    return Number(row.balance);
   }
 
   async function balance(db: Kysely<Database>, tenant: Tenant, kind: string): Promise<number> {
-    const row = await db.selectFrom('credit_ledger')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('balance'))
+    const row = await db.selectFrom('credit_locks').select('balance')
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', flag(tenant.livemode)).where('kind', '=', kind)
-      .executeTakeFirstOrThrow();
-    return Number(row.balance);
+      .executeTakeFirst();
+    return Number(row?.balance ?? 0);
   }
 
   async function quota(db: Kysely<Database>, organizationId: string) {
@@ -52,11 +57,16 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
     return { period, limit: deps.sandboxMonthlyQuota, used, remaining: Math.max(0, deps.sandboxMonthlyQuota - used) };
   }
 
+  /** Appends an entry and moves the running balance with it; the caller holds the balance lock. */
   async function append(tx: Kysely<Database>, tenant: Tenant, kind: string, amount: number, entry_type: 'grant' | 'reserve' | 'commit' | 'release', reservation_id: string | null, reference: string | null) {
     await tx.insertInto('credit_ledger').values({
       id: newId(), organization_id: tenant.organizationId, livemode: flag(tenant.livemode), kind, amount, entry_type,
       reservation_id, reference, created_at: clock.now(),
     }).execute();
+    if (amount === 0) return;
+    await tx.updateTable('credit_locks').set({ balance: sql`balance + ${amount}` })
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', flag(tenant.livemode)).where('kind', '=', kind)
+      .execute();
   }
 
   async function reservationOf(tx: Kysely<Database>, reservationId: string) {
@@ -86,10 +96,8 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
     lock: lockBalance,
 
     async balances(db: Kysely<Database>, tenant: Tenant): Promise<Record<CreditKind, number>> {
-      const rows = await db.selectFrom('credit_ledger')
-        .select(['kind', (eb) => eb.fn.sum<number>('amount').as('balance')])
-        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', flag(tenant.livemode))
-        .groupBy('kind').execute();
+      const rows = await db.selectFrom('credit_locks').select(['kind', 'balance'])
+        .where('organization_id', '=', tenant.organizationId).where('livemode', '=', flag(tenant.livemode)).execute();
       const out = Object.fromEntries(CREDIT_KINDS.map((k) => [k, 0])) as Record<CreditKind, number>;
       for (const r of rows) if (r.kind in out) out[r.kind as CreditKind] = Number(r.balance);
       return out;
@@ -103,7 +111,7 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
 
     /** Holds `amount` credits; throws 402 when the balance (or the sandbox quota) cannot cover it. */
     async reserve(tx: Kysely<Database>, tenant: Tenant, kind: CreditKind, reference: string, amount = 1): Promise<string> {
-      await lockBalance(tx, tenant, kind);
+      const available = await lockBalance(tx, tenant, kind);
       if (!tenant.livemode) {
         const period = quotaPeriod(clock.now());
         await tx.insertInto('sandbox_quota').values({ organization_id: tenant.organizationId, period, used: 0 })
@@ -113,7 +121,7 @@ export function createCredits(deps: { clock: Clock; sandboxMonthlyQuota: number 
           .where('used', '<=', deps.sandboxMonthlyQuota - amount).executeTakeFirst();
         if (Number(updated.numUpdatedRows) === 0) throw new ApiError('sandbox_quota_exceeded');
       }
-      if ((await balance(tx, tenant, kind)) < amount) {
+      if (available < amount) {
         throw new ApiError('insufficient_credits', { message: `Not enough ${kind} credits: ${amount} needed.` });
       }
       const reservationId = newId();

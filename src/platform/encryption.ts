@@ -17,7 +17,7 @@ export function loadEncryptionKey(config: Pick<Config, 'encryptionKey' | 'dataDi
   if (config.encryptionKey) return config.encryptionKey;
   const file = path.join(config.dataDir, 'encryption.key');
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
     } catch (error) {

@@ -31,6 +31,7 @@ const RECORDING_NOTES: Partial<Record<RecordingState, string>> = {
   refused: 'Not recorded: the microphone was not allowed',
   unsupported: 'Not recorded: this browser cannot record',
   failed: 'Recording stopped working',
+  full: 'Recording ended: it reached its size limit',
 };
 
 /** A speaker's line in the room: stored turns by seq, plus the interviewer's turn while a model streams it. */

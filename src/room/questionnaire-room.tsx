@@ -44,11 +44,30 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
     return () => { cancelled = true; };
   }, [opening]);
 
-  /** Saves one answer, retrying what is worth retrying; the answer stays shown meanwhile. */
-  const save = async (itemId: string, value: number) => {
-    setSaving((n) => n + 1);
+  /** The answer last given to each statement, and the save of it under way (saves of one statement go in order). */
+  const given = useRef<Record<string, number>>({});
+  const saves = useRef(new Map<string, Promise<void>>());
+
+  /**
+   * Saves one answer, retrying what is worth retrying; the answer stays shown meanwhile. It waits for the save of an
+   * earlier answer to the same statement, and is not sent (nor retried) once a later answer supersedes it: a retry
+   * landing after the newer save would otherwise leave the sheet holding an answer the room no longer shows.
+   */
+  const save = (itemId: string, value: number) => {
+    setSaving((n) => n + 1); // counted while it waits too: Submit stays off until every answer given is saved
+    const earlier = saves.current.get(itemId) ?? Promise.resolve();
+    const done = earlier.then(() => send(itemId, value)).finally(() => {
+      setSaving((n) => n - 1);
+      if (saves.current.get(itemId) === done) saves.current.delete(itemId);
+    });
+    saves.current.set(itemId, done);
+    return done;
+  };
+
+  const send = async (itemId: string, value: number) => {
     try {
       for (let attempt = 0; ; attempt++) {
+        if (given.current[itemId] !== value) return; // answered again: that save decides
         try {
           await api.post(`${base}/progress`, { answers: [{ item_id: itemId, value }] });
           stored.current[itemId] = value;
@@ -70,12 +89,11 @@ export function QuestionnaireRoom({ host, sessionId, branding, title, lost }: Ro
       });
       if (e instanceof RoomError && e.transient) setBanner('Your last answer could not be saved. Check your connection and answer that statement again.');
       else fail(e);
-    } finally {
-      setSaving((n) => n - 1);
     }
   };
 
   const answer = (itemId: string, value: number) => {
+    given.current[itemId] = value;
     setAnswers((all) => ({ ...all, [itemId]: value }));
     void save(itemId, value);
   };

@@ -12,7 +12,7 @@ const UPLOAD_TRIES = 4;
 /** One piece's PUT at most this long: a stalled connection must not hold End (which waits for the last piece). */
 const UPLOAD_TIMEOUT_MS = 30_000;
 
-export type RecordingState = 'off' | 'recording' | 'stopped' | 'refused' | 'unsupported' | 'failed';
+export type RecordingState = 'off' | 'recording' | 'stopped' | 'full' | 'refused' | 'unsupported' | 'failed';
 
 /** Where the next piece of this interview's recording goes (one past the last stored), kept across reloads of the tab. */
 export const pieceCounter = (interviewId: string) => {
@@ -73,11 +73,28 @@ export async function startRecording(options: {
   const mimeType = recordingType();
   const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
 
+  // The recording has reached its size cap (the server refuses more pieces): recording ends there, the interview goes on.
+  let full = false;
+  const endFull = () => {
+    full = true;
+    if (recorder.state !== 'inactive') recorder.stop();
+    stream.getTracks().forEach((t) => t.stop());
+    options.onState('full');
+  };
   const upload = async (piece: Blob, at: number) => {
+    if (full) return;
     for (let attempt = 0; attempt < UPLOAD_TRIES; attempt++) {
+      let answer: { url: string; max_bytes: number };
       try {
-        const { url, max_bytes } = await options.uploadUrl(at);
-        if (piece.size > max_bytes) return options.onState('failed', `A recording piece is larger than ${max_bytes} bytes.`);
+        answer = await options.uploadUrl(at);
+      } catch (e) {
+        if ((e as Error)?.message === 'interview_limit_reached') return endFull();
+        await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt)); // the network or the channel: try again shortly
+        continue;
+      }
+      try {
+        const { url, max_bytes } = answer;
+        if (piece.size > max_bytes) return endFull(); // what the recording has left (at most 5 MiB a piece) cannot take it
         const response = await putSigned(url, piece, piece.type || 'application/octet-stream', UPLOAD_TIMEOUT_MS);
         if (response.ok) {
           // Remembered once stored, so a reload goes on from the pieces that exist and leaves no gap behind.

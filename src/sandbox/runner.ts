@@ -136,7 +136,10 @@ export function hidingMounts(dirs: string[]): string[] {
   const args: string[] = [];
   for (const dir of new Set(dirs.map(realPath))) {
     if (!shownInside(dir)) continue;
-    mkdirSync(dir, { recursive: true });
+    // Owner-only is for the directory itself: parents made along the way keep the usual mode, since a sandbox must
+    // pass through them to reach the mount point (made 0700 too, every run failed and execution was unavailable).
+    mkdirSync(path.dirname(dir), { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     args.push('--size', '4096', '--tmpfs', dir, '--remount-ro', dir);
   }
   return args;

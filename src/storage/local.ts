@@ -24,6 +24,8 @@ export interface SignedRequest {
   key: string;
   expires: number;
   maxBytes: number | null;
+  /** What the key's folder may hold in all once this upload is stored (a recording's pieces), or null. */
+  folderMaxBytes: number | null;
   fileName: string | null;
   contentType: string | null;
 }
@@ -59,14 +61,17 @@ export function createLocalStorage(options: LocalStorageOptions) {
     return path.join(options.dir, objectKey);
   };
 
-  // A JSON array: no field's text can pass for another field or for a missing one.
-  const canonical = (r: SignedRequest) => JSON.stringify([r.method, r.key, r.expires, r.maxBytes, r.fileName, r.contentType]);
+  // A JSON array: no field's text can pass for another field or for a missing one (the folder cap is appended only when
+  // set, so a URL without one signs as it always did).
+  const canonical = (r: SignedRequest) => JSON.stringify([r.method, r.key, r.expires, r.maxBytes, r.fileName, r.contentType,
+    ...(r.folderMaxBytes === null ? [] : [r.folderMaxBytes])]);
   const sign = (r: SignedRequest) => createHmac('sha256', key()).update(canonical(r)).digest('base64url');
 
   function urlFor(r: SignedRequest): string {
     const url = new URL(`/files/${r.key}`, options.publicUrl);
     url.searchParams.set('expires', String(r.expires));
     if (r.maxBytes !== null) url.searchParams.set('max', String(r.maxBytes));
+    if (r.folderMaxBytes !== null) url.searchParams.set('folder_max', String(r.folderMaxBytes));
     if (r.fileName !== null) url.searchParams.set('name', r.fileName);
     if (r.contentType !== null) url.searchParams.set('type', r.contentType);
     url.searchParams.set('sig', sign(r));
@@ -75,9 +80,9 @@ export function createLocalStorage(options: LocalStorageOptions) {
 
   async function write(objectKey: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
     const target = fileOf(objectKey);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 }); // resume files: owner-only, as the data directory
     // Beside no object: one left by a process killed mid-write is found by the sweep, not by a key no one will delete.
-    await fs.mkdir(path.join(options.dir, PARTIALS), { recursive: true });
+    await fs.mkdir(path.join(options.dir, PARTIALS), { recursive: true, mode: 0o700 });
     const temp = path.join(options.dir, PARTIALS, `${randomBytes(12).toString('hex')}.part`);
     try {
       const file = await fs.open(temp, 'wx');
@@ -95,15 +100,15 @@ export function createLocalStorage(options: LocalStorageOptions) {
 
   const storage: ObjectStorage = {
     kind: 'local',
-    async signedPutUrl(objectKey, { expiresIn, maxBytes, accept }) {
+    async signedPutUrl(objectKey, { expiresIn, maxBytes, accept, folderMaxBytes }) {
       const expires = Math.floor(now() / 1000) + expiresIn;
       // A PUT's signed `type` is what it accepts (a document when absent: the URLs resumes were given).
       const contentType = accept && accept !== 'document' ? accept : null;
-      return { url: urlFor({ method: 'PUT', key: objectKey, expires, maxBytes, fileName: null, contentType }), expiresIn };
+      return { url: urlFor({ method: 'PUT', key: objectKey, expires, maxBytes, folderMaxBytes: folderMaxBytes ?? null, fileName: null, contentType }), expiresIn };
     },
     async signedGetUrl(objectKey, { expiresIn, fileName, contentType }) {
       const expires = Math.floor(now() / 1000) + expiresIn;
-      return { url: urlFor({ method: 'GET', key: objectKey, expires, maxBytes: null, fileName: fileName ?? null, contentType: contentType ?? null }), expiresIn };
+      return { url: urlFor({ method: 'GET', key: objectKey, expires, maxBytes: null, folderMaxBytes: null, fileName: fileName ?? null, contentType: contentType ?? null }), expiresIn };
     },
     async head(objectKey) {
       try {
@@ -121,6 +126,23 @@ export function createLocalStorage(options: LocalStorageOptions) {
     },
     write: (objectKey, body) => write(objectKey, [body]),
     writeParts: (objectKey, parts) => write(objectKey, parts),
+    async list(prefix) {
+      assertFolderPrefix(prefix);
+      let entries;
+      try {
+        entries = await fs.readdir(fileOf(prefix.slice(0, -1)), { recursive: true, withFileTypes: true });
+      } catch {
+        return []; // no such folder: nothing stored under it
+      }
+      const found: Array<{ key: string; size: number }> = [];
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const stat = await fs.stat(file).catch(() => null); // deleted meanwhile
+        if (stat) found.push({ key: path.relative(options.dir, file).split(path.sep).join('/'), size: stat.size });
+      }
+      return found;
+    },
     async delete(objectKey) {
       await fs.rm(fileOf(objectKey), { force: true });
     },
@@ -191,7 +213,8 @@ export function createLocalStorage(options: LocalStorageOptions) {
       if (stalled) throw stalled;
       return Buffer.concat(chunks);
     },
-    stream: (objectKey: string) => createReadStream(fileOf(objectKey)),
+    /** The object's bytes, or those from `start` to `end` inclusive. */
+    stream: (objectKey: string, range?: { start: number; end: number }) => createReadStream(fileOf(objectKey), range),
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * The local storage's signed URLs, answered by the service (outside /v1: file transfers, not API operations).
  * `PUT` takes one upload of at most the signed size, of a type the upload accepts (read from the bytes);
- * `GET` streams the object. Every refusal is in the error envelope.
+ * `GET` streams the object, or one byte range of it (206). Every refusal is in the error envelope.
  */
 import type { App } from '../app-types.js';
 import { ApiError } from '../platform/errors.js';
+import { byteRangeOf } from './byte-range.js';
 import { DOCUMENT_CONTENT_TYPES, isPng, sniffDocument } from './file-type.js';
 import { UploadStalled, type LocalStorage, type SignedRequest, type UploadTimeLimits } from './local.js';
-import { attachmentDisposition, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
+import { attachmentDisposition, bytesBeside, ObjectTooLarge, UPLOAD_CONTENT_TYPES } from './storage.js';
 import { createUploadBudget, UPLOADS_IN_FLIGHT_BYTES } from './upload-budget.js';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -18,9 +19,11 @@ function signedRequest(method: 'PUT' | 'GET', key: string, raw: Query): { reques
   const query = raw as Record<string, string | undefined>;
   const expires = Number(query.expires);
   const max = query.max === undefined ? null : Number(query.max);
-  if (!query.sig || !Number.isSafeInteger(expires) || (max !== null && !Number.isSafeInteger(max))) throw new ApiError('file_url_invalid');
+  const folderMax = query.folder_max === undefined ? null : Number(query.folder_max);
+  if (!query.sig || !Number.isSafeInteger(expires) || (max !== null && !Number.isSafeInteger(max))
+    || (folderMax !== null && !Number.isSafeInteger(folderMax))) throw new ApiError('file_url_invalid');
   return {
-    request: { method, key, expires, maxBytes: max, fileName: query.name ?? null, contentType: query.type ?? null },
+    request: { method, key, expires, maxBytes: max, folderMaxBytes: folderMax, fileName: query.name ?? null, contentType: query.type ?? null },
     sig: query.sig,
   };
 }
@@ -52,6 +55,27 @@ export const UPLOAD_TIME_LIMITS: UploadTimeLimits = { idleMs: 30_000, totalMs: 1
 
 export function storageRoutes(app: App, storage: LocalStorage, limits: UploadTimeLimits = UPLOAD_TIME_LIMITS): void {
   const budget = createUploadBudget(UPLOADS_IN_FLIGHT_BYTES);
+  // Uploads into a capped folder are checked and stored one at a time per folder, so two at once cannot both fit.
+  const folderTurns = new Map<string, Promise<unknown>>();
+  function inFolderTurn<T>(folder: string, work: () => Promise<T>): Promise<T> {
+    const previous = folderTurns.get(folder) ?? Promise.resolve();
+    const mine = previous.then(work, work);
+    const settled = mine.catch(() => undefined);
+    folderTurns.set(folder, settled);
+    void settled.then(() => { if (folderTurns.get(folder) === settled) folderTurns.delete(folder); });
+    return mine;
+  }
+  /** Stores an upload to a capped folder (a recording's pieces) only if the folder then holds at most its cap. */
+  async function writeWithinFolder(key: string, bytes: Buffer, type: string, folderMax: number): Promise<void> {
+    const folder = key.slice(0, key.lastIndexOf('/') + 1);
+    await inFolderTurn(folder, async () => {
+      const others = await bytesBeside(storage, folder, key);
+      if (others + bytes.length > folderMax) {
+        throw new ApiError('file_too_large', { message: `The file does not fit: what this upload belongs to holds at most ${folderMax} bytes in all.` });
+      }
+      await storage.write(key, bytes, type);
+    });
+  }
   app.register(async (scope) => {
     // Uploads are raw bytes of any declared type: the handler reads the stream itself.
     scope.removeAllContentTypeParsers();
@@ -91,7 +115,8 @@ export function storageRoutes(app: App, storage: LocalStorage, limits: UploadTim
           throw error instanceof ObjectTooLarge ? tooLarge() : error;
         }
         const type = acceptedType(signed.contentType, bytes);
-        await storage.write(key, bytes, type);
+        if (signed.folderMaxBytes === null) await storage.write(key, bytes, type);
+        else await writeWithinFolder(key, bytes, type, signed.folderMaxBytes);
         return await reply.code(200).header('content-type', type).send();
       } finally {
         held.release();
@@ -103,15 +128,27 @@ export function storageRoutes(app: App, storage: LocalStorage, limits: UploadTim
       const signed = check(storage, 'GET', key, request.query as Query);
       const info = await storage.head(key);
       if (!info) throw new ApiError('file_not_found');
+      const headers = request.headers as Record<string, string | undefined>;
+      const range = byteRangeOf(headers.range, headers['if-range'], info.size);
+      if (range.kind === 'unsatisfiable') {
+        throw new ApiError('range_not_satisfiable', {
+          param: 'Range',
+          message: `The Range header asks for bytes the file does not have (it holds ${info.size} bytes).`,
+          headers: { 'Content-Range': `bytes */${info.size}`, 'Accept-Ranges': 'bytes' },
+        });
+      }
       reply.headers({
         'content-type': signed.contentType ?? 'application/octet-stream',
-        'content-length': String(info.size),
+        'content-length': String(range.kind === 'part' ? range.end - range.start + 1 : info.size),
+        'accept-ranges': 'bytes',
         'cache-control': 'private, no-store',
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; sandbox",
       });
       if (signed.fileName) reply.header('content-disposition', attachmentDisposition(signed.fileName));
-      return reply.send(storage.stream(key));
+      if (range.kind === 'whole') return reply.send(storage.stream(key));
+      reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
+      return reply.send(storage.stream(key, range));
     });
   });
 }

@@ -138,6 +138,18 @@ export function createS3Storage(config: S3StorageConfig): ObjectStorage {
       }
     },
 
+    async list(prefix): Promise<Array<{ key: string; size: number }>> {
+      assertFolderPrefix(prefix);
+      const found: Array<{ key: string; size: number }> = [];
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: full(prefix), MaxKeys: 1000, ContinuationToken }));
+        for (const o of page.Contents ?? []) if (o.Key) found.push({ key: o.Key.slice(config.prefix.length), size: o.Size ?? 0 });
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return found;
+    },
+
     async delete(key): Promise<void> {
       // S3 answers 204 for a missing key too.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: full(key) }));

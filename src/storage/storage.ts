@@ -22,8 +22,12 @@ export interface ObjectInfo {
 
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
-  /** A URL that accepts one `PUT` of at most `maxBytes` bytes of the kind given (default a document) to `key` until it expires. */
-  signedPutUrl(key: string, options: { expiresIn: number; maxBytes: number; accept?: UploadKind }): Promise<SignedPut>;
+  /**
+   * A URL that accepts one `PUT` of at most `maxBytes` bytes of the kind given (default a document) to `key` until it
+   * expires. With `folderMaxBytes`, the key's folder may hold at most that many bytes once the upload is stored (the
+   * local storage refuses one past it; S3 cannot bound a presigned PUT at all, see `maxBytes` there).
+   */
+  signedPutUrl(key: string, options: { expiresIn: number; maxBytes: number; accept?: UploadKind; folderMaxBytes?: number }): Promise<SignedPut>;
   /** A URL that answers `GET` with the object until it expires; `fileName` sets the download's file name. */
   signedGetUrl(key: string, options: { expiresIn: number; fileName?: string | null; contentType?: string }): Promise<SignedPut>;
   /** Size of the object, or null when there is none. */
@@ -36,6 +40,8 @@ export interface ObjectStorage {
    * appears only once complete; when `parts` throws, nothing is left behind.
    */
   writeParts(key: string, parts: AsyncIterable<Buffer>, contentType: string): Promise<void>;
+  /** Every object whose key starts with `prefix`, a folder (it ends with `/`), with its size: one listing (S3: 1,000 a page). */
+  list(prefix: string): Promise<Array<{ key: string; size: number }>>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Deletes every object whose key starts with `prefix`, a folder (it ends with `/`): pieces of a recording, say. */
@@ -72,4 +78,9 @@ export function attachmentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_').trim() || 'download';
   const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+/** The bytes stored in `folder` (a prefix ending in `/`) by objects other than `key`: what an upload to `key` adds to. */
+export async function bytesBeside(storage: Pick<ObjectStorage, 'list'>, folder: string, key: string): Promise<number> {
+  return (await storage.list(folder)).reduce((sum, o) => (o.key === key ? sum : sum + o.size), 0);
 }

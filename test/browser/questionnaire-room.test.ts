@@ -161,6 +161,37 @@ describe.skipIf(!browserAvailable)('the questionnaire room in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  // Was a bug: each answer was saved on its own and retried, so an answer changed while an earlier save of the same
+  // statement was being retried was overwritten by that retry: the room showed (and the candidate confirmed) "Very
+  // Accurate" while the sheet held, and scored, "Moderately Accurate". Saves of one statement now go in the order given,
+  // and one superseded by a later answer is not sent.
+  it('an answer changed while the earlier one is still being saved is the one kept', async () => {
+    const session = await assign('mini-ipip');
+    const page = await browser.newPage();
+    await page.clock.install(); // the retry backs off 500 ms: run it when the test says
+    await page.goto(session.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByText('0 of 20 answered').waitFor();
+    let failed = 0;
+    await page.route('**/progress', (route) => (failed++ === 0
+      ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'service_unavailable', message: 'Down.' } }) })
+      : route.continue()));
+    const first = page.locator('fieldset').first();
+    const itemId = (await first.locator('input').first().getAttribute('name'))!.replace(/^item-/, '');
+    await first.getByText('Moderately Accurate').click(); // 4: its save fails once and waits to retry
+    await expect.poll(() => failed).toBe(1);
+    await first.getByText('Very Accurate', { exact: true }).click(); // 5, changed meanwhile
+    for (let i = 0; i < 10; i++) {
+      await page.clock.runFor(1_000);
+      await page.waitForTimeout(20);
+    }
+    await expect.poll(async () => (await savedAnswers(session.id))[itemId]).toBe(5);
+    await page.waitForTimeout(200);
+    expect((await savedAnswers(session.id))[itemId]).toBe(5);
+    expect(await first.locator('input:checked').getAttribute('value')).toBe('5');
+    await page.close();
+  }, 60_000);
+
   it('shows the items in the session\'s language', async () => {
     const session = await assign('ipip-neo-120', 'de');
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });

@@ -57,6 +57,12 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
     check(within(n!, 1, 300000) && within(c!, 1, 1000) && w.length === Number(n), 'n, C');
     check(w.every((x) => within(x, 1, c!)), 'weights');
   },
+  'lantern-colour-tally'(input, check) {
+    const l = lines(input);
+    const n = Number(ints(l[0])[0]);
+    check(n >= 1 && n <= 50000 && l.length === n + 1, 'n');
+    for (const name of l.slice(1)) check(/^[A-Za-z]{1,12}$/.test(name), `colour ${name.slice(0, 20)}`);
+  },
   'library-shelf-anchors'(input, check) {
     const l = lines(input);
     const a = ints(l[1]);
@@ -75,6 +81,16 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
     const m = ints(l[1]);
     check(within(n!, 1, 1e6) && within(k!, 0, n! - 1n) && m.length === Number(k), 'n, k');
     check(new Set(m).size === m.length && m.every((x) => within(x, 1, n! - 1n)), 'mossy stones');
+  },
+  'night-guard-turntables'(input, check) {
+    const l = lines(input);
+    const [rows, cols, k] = ints(l[0]);
+    const [r, c, d] = l[1]!.split(' ');
+    check(within(rows!, 1, 200) && within(cols!, 1, 200) && within(k!, 0, 10n ** 18n) && l.length === Number(rows) + 2, 'R, C, K');
+    const hall = l.slice(2);
+    check(hall.every((row) => row.length === Number(cols) && /^[.#LR]*$/.test(row)), 'hall');
+    check(within(BigInt(r!), 1, rows!) && within(BigInt(c!), 1, cols!) && /^[NESW]$/.test(d ?? ''), 'start');
+    check(hall[Number(r) - 1]?.[Number(c) - 1] !== '#', 'the start is not a display case');
   },
   'orchard-valve-downstream'(input, check) {
     const l = lines(input);

@@ -79,7 +79,13 @@ describe('the psychometric catalogue', () => {
       [(m) => ({ ...m, choices: { en: [1, 2, 3, 4, 5] } }), /en needs five answer labels/],
       [(m) => ({ ...m, norms: { key: 'x', label: 'x', source: 'x', mean_sd: Object.fromEntries(m.scales.map((sc: any) => [sc.key, ['12', 2]])) } }), /norms have no mean and SD/],
       [(m) => ({ ...m, norms: 'published' }), /norms need a key/],
+      // Was a bug: a file's own norms keyed `local` were reported as the organisation's local norms ("Scored against local
+      // norms"), which Prep computes from its completed sessions; the key is reserved for those.
+      [(m) => ({ ...m, norms: { key: 'local', label: 'x', source: 'x', mean_sd: Object.fromEntries(m.scales.map((sc: any) => [sc.key, [12, 2]])) } }), /norm key local is reserved/],
       [() => null, /an instrument is a JSON object/],
+      // Was a bug: an instrument with no scales (so no items) was loaded; its sessions submitted at once, unanswered, with
+      // a report naming no highest and no lowest domain and a time per item of null (seconds / 0 items).
+      [(m) => ({ ...m, scales: [], items: [] }), /at least one scale/],
     ];
     for (const [change, message] of cases) {
       expect(broken(change), String(message)).toThrow(InstrumentError);

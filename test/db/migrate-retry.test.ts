@@ -21,6 +21,9 @@ const undefinedTable = () => { throw Object.assign(new Error('relation "t.kysely
 // Seen with test files run two at a time: has_schema_privilege() over a schema another file dropped during the read.
 const undefinedSchema = () => { throw Object.assign(new Error('schema "t_mwx8620m_k5s1pq" does not exist'), { code: '3F000' }); };
 
+// Seen in CI: the read met a column of another schema's table while that schema was being migrated.
+const undefinedColumn = () => { throw Object.assign(new Error('column "completed_at" of relation "interviews" does not exist'), { code: '42703' }); };
+
 describe('migrateToLatest', () => {
   it('reads again after a catalogue race, then reports what it applied', async () => {
     calls = 0;
@@ -34,6 +37,13 @@ describe('migrateToLatest', () => {
     outcomes.push(undefinedSchema, undefinedTable, () => ({ results: [{ migrationName: '0002', status: 'Success' }] }));
     await expect(migrateToLatest(db)).resolves.toEqual(['0002']);
     expect(calls).toBe(3);
+  });
+
+  it('reads again after a column changed during the read', async () => {
+    calls = 0;
+    outcomes.push(undefinedColumn, () => ({ results: [{ migrationName: '0003', status: 'Success' }] }));
+    await expect(migrateToLatest(db)).resolves.toEqual(['0003']);
+    expect(calls).toBe(2);
   });
 
   it('gives up after five tries, and never retries any other error', async () => {

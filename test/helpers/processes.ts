@@ -88,3 +88,12 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ChildPr
     child.once('exit', (code) => reject(new Error(`prep worker exited ${code}: ${out}`)));
   });
 }
+
+/** Polls `check` every 100 ms until it holds; throws after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -980,10 +980,22 @@ function makePerson(rng: Rng, spec: PersonSpec): Person {
   };
 }
 
+/**
+ * A role's end as read: a year alone ("2015 – 2018") runs through December, or to the start of another role begun
+ * later that year (years alone start in January).
+ */
+function jobEndTruth(p: Person, j: Job): string {
+  const end = j.end as number;
+  if (p.dates.kind !== 'year') return ym(end);
+  const year = Math.floor(end / 12);
+  const next = p.jobs.some((o) => o !== j && Math.floor(o.start / 12) === year && o.start > j.start);
+  return next ? ym(end) : `${year}-12`;
+}
+
 function truthOf(p: Person): ResumeTruth {
   return {
     name: p.name, email: p.email, phone: p.phone,
-    experience: p.jobs.map((j) => ({ company: j.company, title: j.title, start: ym(j.start), end: j.end === null ? null : ym(j.end) })),
+    experience: p.jobs.map((j) => ({ company: j.company, title: j.title, start: ym(j.start), end: j.end === null ? null : jobEndTruth(p, j) })),
     education: p.edu.map((e) => ({ institution: e.institution, degree: e.degree, field: e.field, end: e.endTruth })),
     skills: [...p.skills].sort(),
   };

@@ -518,6 +518,23 @@ describe('technical rounds', () => {
     }
   });
 
+  // Was a bug: after a real answer, every probe met with "I don't know" was followed by another (three or four in a
+  // row), each a question the candidate had just said they could not answer.
+  it('moves on after two probes in a row are met with "I don\'t know"', () => {
+    const rounds = [
+      setupOf('technical', 'sql-data', ['bakery-weekly-revenue-where-versus-having', 'library-members-never-borrowed-not-in-null-trap'], { minutes: 12, duration: 30 }),
+      setupOf('behavioral', 'behavioral', ['bug-you-shipped-and-owned', 'ramping-up-fast-on-unfamiliar-codebase'], { minutes: 12, duration: 30 }),
+      setupOf('system_design', 'system-design', ['marketing-sms-short-link-service', 'product-catalog-read-cache'], { minutes: 20, duration: 45 }),
+    ];
+    for (const s of rounds) {
+      const first = s.style === 'behavioral' ? STAR_NO_RESULT : 'I think it has something to do with the order things run in.';
+      const run = play(s, [{ say: first }, { say: 'I don\'t know.' }, { say: 'No idea, sorry.' }, { say: 'I\'m not sure.' }]);
+      expect(run.reasons.slice(1, 4), s.style).toEqual([expect.stringMatching(/^probe:/), expect.stringMatching(/^probe:/), 'move_on:no_answer']);
+      expect(run.moves[3].text, s.style).toMatch(/^That's alright, thanks\. /);
+      expect(run.moves[3].questionPosition, s.style).toBe(1);
+    }
+  });
+
   // Was a bug: a technical answer is a proposal, yet the probe for alternatives asked "What else could you have done
   // there, and why didn't you?", as if about a past story.
   it('asks about alternatives to a proposal in the present, not as a past story', () => {
@@ -558,6 +575,48 @@ describe('coding rounds', () => {
     const last = run.moves[run.moves.length - 1];
     expect(last.reason).not.toMatch(/topic:(?:edge|testing|complexity)$/);
     expect(last.text).not.toMatch(/edge cases|trip this up|test|complexity|scale, in time/i);
+  });
+
+  // Was a bug: edge cases named inside the approach ("for the empty-array edge case I return 0") counted as the code
+  // having been tested, so "How would you test it?" was never asked. Naming an edge case is not testing.
+  it('still asks how the code would be tested after edge cases were only named in the approach', () => {
+    const s = setupOf('coding', 'coding', ['greenhouse-trimmed-mean'], { minutes: 25, duration: 35 });
+    const run = play(s, [
+      { say: 'I\'d loop over the array after sorting it and average the middle; for the empty-array edge case I return 0, and duplicates are fine.' },
+      { code: 'ok', after: 6 },
+      { say: 'Sorting is O(n log n) time and O(n) space.' },
+    ]);
+    expect(run.reasons).toContain('probe:coding:tests');
+    // Testing language still counts: no test probe after "I ran it against the example".
+    const tested = play(s, [
+      { say: 'I\'d sort the readings and average the middle; for the empty-array edge case I return 0.' },
+      { code: 'ok', after: 6 },
+      { say: 'Sorting is O(n log n) time and O(n) space. I ran it against the example and tried it with an input where every value is equal.' },
+    ]);
+    expect(tested.reasons).not.toContain('probe:coding:tests');
+    // Named edge cases are not asked about again as a topic either.
+    expect(tested.reasons.some((r) => /topic:edge$/.test(r))).toBe(false);
+  });
+
+  // Was a bug: after "It compiles, but it crashed while running", the candidate's next words were met with "What's the
+  // time and space complexity of your solution?": of code that does not run. The failure comes first.
+  it('does not ask about complexity or tests of code that crashed, until it runs', () => {
+    const run = play(setup(), [
+      { say: 'I\'d use BFS over an adjacency list from island 1.' },
+      { code: 'runtime_error', stderr: 'IndexError: list index out of range', after: 5 },
+      { say: 'I think the adjacency list is one too short, islands are numbered from 1.' },
+      { say: 'Still looking at it.' },
+      { code: 'ok', after: 2 },
+    ]);
+    expect(run.reasons.slice(0, 3)).toEqual(['ask', 'probe:coding:code', 'code:runtime_error']);
+    for (const m of run.moves.slice(3, 5)) {
+      expect(m.reason).not.toMatch(/complexity|tests|topic|follow|point/);
+      expect(m.text).not.toMatch(/complexity|scale|test/i);
+    }
+    expect(run.moves[3].text).toMatch(/run it again|fix/i);
+    // Once it runs, the usual questions follow.
+    expect(run.reasons[5]).toBe('probe:coding:complexity');
+    expectNoRepeatedProbe(run.moves);
   });
 
   it('asks for the approach, nudges to code, reacts to runs, then asks complexity and tests', () => {
@@ -661,6 +720,25 @@ describe('system design rounds', () => {
     expect(run.moves[4].text).toMatch(/API|codes are generated/);
     expect(run.state.phase).toBe('question');
     expectNoLeak(s, run.moves);
+  });
+
+  // Was a bug: "cache" alone ticked the data phase, so a design with a cache and no data model was never asked how it
+  // stores its data. A cache is not a data model.
+  it('asks about the data model when the answer only mentions a cache', () => {
+    const s = setupOf('system_design', 'system-design', ['marketing-sms-short-link-service'], { minutes: 30, duration: 40 });
+    for (const cache of ['I would put a cache in front of the redirect service so hot links are served quickly.', 'I would put a Redis cache in front of the redirect service so hot links are served quickly.']) {
+      const run = play(s, [
+        { say: `Clients create links for campaigns and people click them; we need create and redirect. ${cache}`, after: 3 },
+        { say: 'It is about 30 million links a month, and clicks peak at 20k per second.', after: 3 },
+      ]);
+      expect(run.reasons, cache).toContain('probe:design:data');
+    }
+    // Data-model language still counts.
+    const stored = play(s, [
+      { say: 'Clients create links for campaigns and people click them; we need create and redirect. Links live in a Postgres table keyed by the short code, with a cache in front.', after: 3 },
+      { say: 'It is about 30 million links a month, and clicks peak at 20k per second.', after: 3 },
+    ]);
+    expect(stored.reasons).not.toContain('probe:design:data');
   });
 
   it('walks requirements, scale, data, trade-offs and failure in order, skipping what was covered', () => {

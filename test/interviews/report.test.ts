@@ -511,6 +511,21 @@ describe('the built-in report: system design round', () => {
     'Maybe we could check the links somehow, I am not sure how exactly we would do it.',
   ]);
 
+  // Was a bug: "down" anywhere ("let me break it down", "write it down") was a failure mentioned in passing, worth 0.2
+  // (a 2 on trade-offs and failure) for a design that never spoke of anything failing.
+  it('does not read "break it down" as a failure mentioned', () => {
+    const plain = run([
+      'I would have a web server and a database and the server makes the short link and saves it and then redirects people when they click it.',
+      'Maybe we could check the links somehow, I am not sure how exactly we would do it.',
+    ]);
+    const broken = run([
+      'Let me break it down. I would have a web server and a database and the server makes the short link and saves it and then redirects people when they click it.',
+      'Maybe we could check the links somehow, I would write it down as an open question.',
+    ]);
+    expect(ratings(broken.report).trade_offs_and_failure).toBe(ratings(plain.report).trade_offs_and_failure);
+    expect(ratings(broken.report).trade_offs_and_failure).toBe(1);
+  });
+
   it('rates requirements, data and trade-offs from the design talk', () => {
     expect(thorough.report.scored && thin.report.scored).toBe(true);
     const t = ratings(thorough.report);
@@ -589,6 +604,19 @@ describe('the built-in report: coding round', () => {
     for (const r of [solved, broken, silent]) expectVerbatim(r.report, r.turns);
     expect(solved.report.overall_score!).toBeGreaterThan(broken.report.overall_score!);
   });
+
+  // Was a bug: any "zero", "empty" or "null" was an edge case named ("I start the count at zero"), worth 0.2 of the
+  // measure: credit for edge cases the candidate never named. Edge cases are read as the interviewer reads them.
+  it('credits edge cases only when the candidate names one', () => {
+    const measure = (r: ReturnType<typeof run>) => r.report.competencies.find((c) => c.slug === 'complexity_and_testing')!;
+    const none = run([
+      'My approach is breadth-first search from island 1 with an adjacency list; I start every distance at zero and keep a null parent for the start.',
+      { code: SOURCE, run: ok() },
+      'It runs in O(n + m) time and O(n + m) space. I tested it on the example from the statement.',
+    ]);
+    expect(measure(none).rationale).toMatch(/edge cases named in 0\./);
+    expect(measure(solved).rationale).toMatch(/edge cases named in 1\./);
+  });
 });
 
 // Was a bug: a data answer that said how it would compute the result ("To fix it, I'd…"), on what grain, and which
@@ -623,7 +651,9 @@ describe('the built-in report: questions back that clarify nothing', () => {
     return report.competencies.find((c) => c.slug === 'approach')!;
   };
   it('gives no clarification credit for asking for the key points, a repeat, a skip or the salary', () => {
-    for (const question of ['Can you tell me what the key points are?', 'Can you repeat the question?', 'What is the salary for this role?', 'Can we skip this one?']) {
+    // Nor for checking back on the answer ("Is that okay?"), alone or at the end of an answer: it asks for a verdict.
+    for (const question of ['Can you tell me what the key points are?', 'Can you repeat the question?', 'What is the salary for this role?', 'Can we skip this one?',
+      'Is that okay?', 'Does that make sense?', 'I think the joins make the totals too big. Am I on the right track?']) {
       const approach = rate(question);
       expect(approach.rationale, question).toMatch(/clarifying questions or assumptions in 0/);
       expect(approach.evidence.map((e) => e.quote), question).not.toContain(question);
@@ -652,6 +682,19 @@ describe('the built-in report: depth with questions back', () => {
     // Asked before answering the question itself: there was no follow-up at all.
     const first = depth([{ asks: [q.prompt, 'Yes, that is a fair assumption.'], says: ['Can I assume member_id in members is never null?', answer] }]);
     expect(first.rationale).toMatch(/^No follow-up was answered/);
+  });
+
+  // Was a bug: every later interviewer turn counted as a follow-up, so "Great. Whenever you're ready, go ahead…" after
+  // a greeting made the answer to the question itself a follow-up answer, and "Okay, keep going." split one answer
+  // into two (a short one rated shallow): depth was marked down for follow-ups the interviewer never asked.
+  it('counts only interviewer turns that ask something as follow-ups', () => {
+    const plain = depth([{ asks: [q.prompt, q.guidance.follow_ups[1]], says: [answer, follow] }]);
+    const greeted = depth([{ asks: [q.prompt, 'Great. Whenever you\'re ready, go ahead with the question; there\'s no rush.', q.guidance.follow_ups[1]], says: ['Thanks, sounds good, ready when you are.', answer, follow] }]);
+    expect(greeted.rationale).toBe(plain.rationale);
+    const [start, rest] = [follow.slice(0, follow.indexOf(', because') + 1), follow.slice(follow.indexOf(', because') + 2)];
+    const kept = depth([{ asks: [q.prompt, q.guidance.follow_ups[1], 'Okay, keep going.'], says: [answer, start, rest] }]);
+    expect(kept.rationale).toBe(plain.rationale);
+    expect(kept.rating).toBe(plain.rating);
   });
 });
 

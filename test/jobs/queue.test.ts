@@ -117,11 +117,11 @@ describe('the job queue', () => {
       h.clock.advance(10_000); // the worker died: its lease runs out
     }
     const [exhausted] = await h.services.queue.leaseExhausted('settler', [kind], 60_000);
-    expect(exhausted).toMatchObject({ id, attempts: 3, status: 'running', locked_by: 'settler' });
+    expect(exhausted).toMatchObject({ id, attempts: 4, status: 'running', locked_by: 'settler' }); // the settling counts too
     expect(await h.services.queue.claim('other', [kind], 1, 10_000)).toEqual([]); // never run again
     expect(await h.services.queue.leaseExhausted('other', [kind], 60_000)).toEqual([]); // settled by one worker at a time
     expect(await h.services.queue.failAbandoned(exhausted, 'settler')).toBe(true);
-    expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 3, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
+    expect(await jobsOf(kind)).toMatchObject([{ id, attempts: 4, status: 'failed', unique_key: null, last_error: expect.stringContaining('lease ran out') }]);
     // A worker ends such jobs itself, and queues a recurring kind's next run.
     const recurring = freshKind();
     await h.services.queue.enqueue(h.db.kysely, recurring, null, { maxAttempts: 1, uniqueKey: `recurring:${recurring}` });
@@ -159,6 +159,20 @@ describe('the job queue', () => {
     await settling.runOnce();
     expect(tries).toBe(2);
     expect((await jobsOf(kind))[0]).toMatchObject({ status: 'failed', unique_key: null });
+  });
+
+  // Was a bug: an abandoned job was leased to its handler again every minute for ever: one whose handler kills its
+  // process (as its runs did) took the process, and every job running in it, down every minute, with no end.
+  it('gives an abandoned job\'s handler ten tries at settling it, then fails the job unsettled', async () => {
+    const kind = await abandonedJob({ what: 'a crash' });
+    for (let i = 0; i < 10; i++) { // ten settlers, each killed by the handler
+      expect(await h.services.queue.leaseExhausted(`crashing-${i}`, [kind], 60_000)).toHaveLength(1);
+      h.clock.advance(60_000);
+    }
+    let tries = 0;
+    await worker([{ kind, run: async () => {}, abandoned: async () => { tries++; } }]).runOnce();
+    expect(tries).toBe(0);
+    expect((await jobsOf(kind))[0]).toMatchObject({ status: 'failed', unique_key: null, last_error: expect.stringContaining('did not settle it in 10 tries') });
   });
 
   // Was a bug: a job that ran past its lease was claimed again beside itself, by its own worker too, until its copies

@@ -213,6 +213,30 @@ describe('GET /v1/analytics/activity', () => {
     expect(byType(await activity(org.keys.secret_live)).interview.total).toBe(0);
   });
 
+  it('counts an interview as a read of it shows it: past its join-by expired, overdue ended, before the jobs write it', async () => {
+    const org = await h.createOrg('Overdue Interviews', 20);
+    const key = org.keys.secret_test;
+    const interviews = async () => (await activity(key)).data.find((d: any) => d.type === 'interview').stages;
+    const candidate = await addCandidate(key, 'overdue@interviews.example');
+    const create = async () => (await ok('POST', '/v1/interviews', key, { candidate_id: candidate, round_type: 'behavioral', difficulty: 3, role: 'Engineer' })).id as string;
+    const [unjoined, timed, paused] = [await create(), await create(), await create()];
+    const row = (id: string) => h.db.kysely.selectFrom('interviews').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const now = h.clock.now();
+    // Joined (written here: joining takes the room's channel), one running to a deadline a minute off, one paused.
+    await h.db.kysely.updateTable('interviews').set({ status: 'in_progress', joined_at: now, running_since: now, deadline_at: now + 60_000 }).where('id', '=', timed).execute();
+    await h.db.kysely.updateTable('interviews').set({ status: 'paused', joined_at: now, paused_at: now, deadline_at: null }).where('id', '=', paused).execute();
+    expect(await interviews()).toMatchObject({ scheduled: 1, in_progress: 1, paused: 1, ended: 0, expired: 0 });
+
+    h.clock.set(now + 60_000);
+    expect(await interviews()).toMatchObject({ scheduled: 1, in_progress: 0, paused: 1, ended: 1, expired: 0 });
+    h.clock.set(Math.max((await row(unjoined)).join_by, now + 30 * 60_000));
+    expect(await interviews()).toMatchObject({ scheduled: 0, in_progress: 0, paused: 0, ended: 2, expired: 1 });
+    expect((await row(timed)).status).toBe('in_progress'); // nothing written: the counts are of what a read shows
+    const shown = await Promise.all([unjoined, timed, paused].map(async (id) => (await ok('GET', `/v1/interviews/${id}`, key)).status));
+    expect(shown).toEqual(['expired', 'ended', 'ended']);
+    expect(await interviews()).toMatchObject({ scheduled: 0, in_progress: 0, paused: 0, ended: 2, expired: 1 });
+  });
+
   it('refuses malformed filters', async () => {
     for (const query of ['?since=abc', '?since=-5', '?since=1.5']) {
       await expectError(await call('GET', `/v1/analytics/activity${query}`, h.org.keys.secret_test), 400, 'parameter_invalid', 'since');

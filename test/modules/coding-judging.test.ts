@@ -5,6 +5,7 @@ import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
 import { judgingKit } from '../helpers/judging.js';
 import { startWorkerProcess } from '../helpers/processes.js';
 import { settleJobs } from '../helpers/settle.js';
+import { judgingJobs } from '../../src/modules/coding/judging.js';
 
 let h: Harness;
 let kit: ReturnType<typeof judgingKit>;
@@ -331,6 +332,23 @@ describe('a judge stopped between its writes', () => {
     await kit.settle(); // the job again, once its lease ran out
     expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body).toMatchObject({ status: 'judged', verdict: 'ACCEPTED' });
     expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key })).body.problems[0]).toMatchObject({ attempts_used: 1, scored: true });
+  }, 60_000);
+
+  // Was a bug: a database error on the last attempt outside the sandbox's try (here writing the verdict) failed the job
+  // for good and left the submission `running` for ever, and its finalized session without a report.
+  it('a last attempt that cannot write its verdict leaves the submission in error, and the finalized session completes', async () => {
+    const own = (await h.createOrg('Verdict refused', 5)).keys.secret_test;
+    const s = await kit.session(own, 'foundations-practice-set');
+    const p = s.problems[0]!;
+    const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: p.id, language: 'python', source: await kit.reference(p.id) } });
+    expect((await kit.call('POST', url(s.id, 'finalize'), { token: s.token })).status).toBe(202);
+    const handler = judgingJobs(h.modules.judging).find((j) => j.kind === 'coding.judge')!;
+    await refuseMarks(async () => {
+      await expect(handler.run({ submission_id: sub.body.id }, { attempts: 20, max_attempts: 20 } as never)).rejects.toThrow(/worker killed/);
+    });
+    expect((await kit.call('GET', url(s.id, `submissions/${sub.body.id}`), { token: s.token })).body).toMatchObject({ status: 'error' });
+    expect((await kit.call('GET', `/v1/coding-sessions/${s.id}`, { key: own })).body.status).toBe('completed');
+    await kit.settle();
   }, 60_000);
 });
 

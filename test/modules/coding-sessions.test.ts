@@ -180,6 +180,18 @@ describe('POST /v1/coding-sessions (assign)', () => {
     expect(await api.codingCredits(key)).toBe(8);
   });
 
+  it('never overspends: concurrent assignments of distinct candidates against one credit make exactly one session', async () => {
+    const org = await h.createOrg('One Credit Co', 0);
+    await h.services.organizations.grantCredits(org.id, 'coding', 1, [true]);
+    const key = org.keys.secret_live;
+    const candidates = await Promise.all(['Ada', 'Bob', 'Cy', 'Di'].map((name) => api.candidate(key, name)));
+    const results = await Promise.all(candidates.map((id) => api.assign(key, id, TIMED.id)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 402, 402, 402]);
+    for (const r of results.filter((x) => x.status === 402)) expect(r.body.error.code).toBe('insufficient_credits');
+    expect(await h.db.kysely.selectFrom('coding_sessions').select('id').where('organization_id', '=', org.id).execute()).toHaveLength(1);
+    expect(await api.codingCredits(key)).toBe(0);
+  });
+
   it('refuses with 402 insufficient_credits when out of live credits, creating nothing', async () => {
     const org = await h.createOrg('Broke Co', 0);
     const key = org.keys.secret_live;
@@ -733,6 +745,34 @@ describe('GET /v1/analytics/activity', () => {
       type: 'coding', total: 1,
       stages: { assigned: 1, started: 0, in_progress: 0, completed: 0, timed_out: 0, cancelled: 0 },
     });
+  });
+
+  it('counts a session whose time is up as timed_out before the sweep writes it, as a read of it shows it', async () => {
+    const { key } = await freshOrg();
+    const coding = async () => (await api.call('GET', '/v1/analytics/activity', { key })).body.data.find((d: any) => d.type === 'coding').stages;
+    const started = async (testId: string) => {
+      const s = await api.assigned(key, testId);
+      const token = await api.token(key, s.id);
+      expect((await api.call('POST', `/v1/coding-sessions/${s.id}/start`, { token })).status).toBe(200);
+      return { id: s.id, token };
+    };
+    const due = await started(TIMED.id);
+    const finalized = await started(TIMED.id);
+    expect((await api.call('POST', `/v1/coding-sessions/${finalized.id}/finalize`, { token: finalized.token })).status).toBe(202);
+    const later = await started(OTHER.id);
+    expect(OTHER.minutes).toBeGreaterThan(TIMED.minutes);
+    const untimed = await started(UNTIMED.id);
+    const startedAt = (await api.row(untimed.id)).started_at!;
+
+    h.clock.advance(TIMED.minutes * MINUTE); // exactly at TIMED's deadline: a read times it out
+    expect(await coding()).toMatchObject({ started: 2, in_progress: 1, timed_out: 1 });
+    h.clock.set(startedAt + 7 * DAY); // the untimed limit, and every deadline past
+    expect(await coding()).toMatchObject({ started: 0, in_progress: 1, timed_out: 3 });
+    // Nothing was written: the stored rows still wait for the sweep; a read shows what was counted.
+    expect((await api.row(due.id)).status).toBe('started');
+    for (const s of [due, later, untimed]) expect((await api.call('GET', `/v1/coding-sessions/${s.id}`, { key })).body.status).toBe('timed_out');
+    expect((await api.call('GET', `/v1/coding-sessions/${finalized.id}`, { key })).body.status).toBe('in_progress');
+    expect(await coding()).toMatchObject({ started: 0, in_progress: 1, timed_out: 3 });
   });
 });
 

@@ -131,3 +131,69 @@ describe('whiteboard images put after processing', () => {
     });
   });
 });
+
+// Was a defect (a review of storage abuse): a live-mode candidate could ask for links to pieces 0–999 of 5 MiB each and
+// park about 4.9 GiB per interview in storage until processing, though only 64 MiB of the recording is ever joined. Now
+// a link's size is what the recording has left (one listing of the pieces per link), a full recording gets no more
+// links (interview_limit_reached), and the local storage checks the total as each piece is stored, so links taken
+// before the others were filled cannot overfill it.
+describe('a recording\'s budget of 64 MiB', () => {
+  const MIB = 1_048_576;
+  async function budgetHolds(harness: Harness, hkit: InterviewKit, horg: Org) {
+    const storage = harness.services.files.storage;
+    const started = await hkit.started(horg.keys.secret_live);
+    const pieceKey = (index: number) => `interviews/${horg.id}/${started.interview.id}/recording/${String(index).padStart(6, '0')}.part`;
+    const ask = async (index: number) => {
+      const at = started.channel.messages.length;
+      started.channel.send({ type: 'recording.chunk_url', index });
+      return started.channel.until(() => started.channel.messages.slice(at)
+        .find((m) => (m.type === 'recording.chunk_url' || m.type === 'error') && m.index === index), `the answer for piece ${index}`);
+    };
+    expect(await ask(1)).toMatchObject({ type: 'recording.chunk_url', max_bytes: 5 * MIB });
+    await storage.write(pieceKey(0), Buffer.alloc(62 * MIB), 'application/octet-stream');
+    expect(await ask(1)).toMatchObject({ type: 'recording.chunk_url', max_bytes: 2 * MIB });
+    await storage.write(pieceKey(1), Buffer.alloc(2 * MIB), 'application/octet-stream');
+    expect(await ask(2)).toMatchObject({ type: 'error', code: 'interview_limit_reached', index: 2 });
+    expect(await ask(1)).toMatchObject({ type: 'recording.chunk_url', max_bytes: 2 * MIB }); // a piece replaced counts once
+    await hkit.client.ok('POST', `/v1/interviews/${started.interview.id}/end`, { token: started.token }, 200);
+    await started.channel.close();
+  }
+
+  it('links are sized to what is left, and a full recording gets no more (local storage)', async () => {
+    await budgetHolds(h, kit, org);
+  });
+
+  it('links taken before the recording filled up cannot overfill it (local storage checks as it stores)', async () => {
+    const live = await withPieceUrls([0, 1, 2]);
+    const storage = h.services.files.storage;
+    expect((await put(live.urls.get(0)!, Buffer.alloc(5 * MIB))).statusCode).toBe(200);
+    await storage.write(live.pieceKey(9), Buffer.alloc(57 * MIB), 'application/octet-stream');
+    const refused = await put(live.urls.get(1)!, Buffer.alloc(3 * MIB)); // 65 MiB in all
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json().error.code).toBe('file_too_large');
+    expect(await storage.head(live.pieceKey(1))).toBeNull();
+    expect((await put(live.urls.get(1)!, Buffer.alloc(2 * MIB))).statusCode).toBe(200); // 64 MiB: fits
+    expect((await put(live.urls.get(0)!, Buffer.alloc(5 * MIB))).statusCode).toBe(200); // replacing a piece: still 64
+    expect((await put(live.urls.get(2)!, Buffer.alloc(1))).statusCode).toBe(413);
+    await live.end();
+  });
+
+  describe('on S3', () => {
+    let s3: S3Server;
+    let s3h: Harness;
+    let s3kit: InterviewKit;
+    let s3org: Org;
+    beforeAll(async () => {
+      s3 = await startS3Server();
+      ({ h: s3h, kit: s3kit, org: s3org } = await interviewSuite(s3.env));
+    });
+    afterAll(async () => {
+      await s3h?.close();
+      await s3?.close();
+    });
+
+    it('links are sized to what is left, and a full recording gets no more', async () => {
+      await budgetHolds(s3h, s3kit, s3org);
+    });
+  });
+});

@@ -68,3 +68,28 @@ describe('the company lists that steer a plan', () => {
     expect([...await repo.companyQuestionIds(h.db.kysely, other.id, 'acme-private')]).toEqual([shared.id]);
   });
 });
+
+// Was a bug: a plan made before the problem's id was kept names its problem by slug alone, and the slug was looked up
+// in every organisation's problems: with no shared problem of that slug, the final code was judged (and its runs
+// limited) on another organisation's problem, hidden cases and all.
+describe('a problem a plan names by slug alone', () => {
+  it('is the shared one or the interview organisation\'s own, never another organisation\'s', async () => {
+    const repo = createInterviewRepo(h.db);
+    const other = await kit.organization('Other problems');
+    const shared = await h.db.kysely.selectFrom('coding_problems').selectAll().where('organization_id', 'is', null).orderBy('slug').executeTakeFirstOrThrow();
+    const slug = `private-${Date.now()}`;
+    const bySlug = (s: string) => ({ slug: s, title: s, statement: '' }); // as a plan stored before ids were kept
+    const problem = (organizationId: string, timeLimitMs: number) => ({
+      ...shared, id: crypto.randomUUID(), organization_id: organizationId, slug, hidden_cases: JSON.stringify([{ name: organizationId, input: '', output: '' }]), time_limit_ms: timeLimitMs,
+    });
+    await h.db.kysely.insertInto('coding_problems').values(problem(other.id, 1111)).execute();
+    expect(await repo.problemCases(h.db.kysely, bySlug(slug), org.id)).toBeUndefined();
+    expect(await repo.problemLimits(h.db.kysely, bySlug(slug), org.id)).toBeUndefined();
+    expect((await repo.problemLimits(h.db.kysely, bySlug(slug), other.id))?.time_limit_ms).toBe(1111);
+    await h.db.kysely.insertInto('coding_problems').values(problem(org.id, 2222)).execute();
+    expect(JSON.parse((await repo.problemCases(h.db.kysely, bySlug(slug), org.id))!.hidden_cases)[0].name).toBe(org.id);
+    expect((await repo.problemLimits(h.db.kysely, bySlug(slug), org.id))?.time_limit_ms).toBe(2222);
+    // The shared one of a slug still comes first, as before.
+    expect((await repo.problemLimits(h.db.kysely, bySlug(shared.slug), other.id))?.time_limit_ms).toBe(shared.time_limit_ms);
+  });
+});

@@ -464,6 +464,38 @@ describe('invitations', () => {
     await settleJobs(h, ['interview.invite'], 'the queued copy');
     expect(mails.length).toBe(before); // nothing is sent after it was given up
   });
+
+  // Was a bug: only a failed send was recorded on the last try; any other error left the invitation queued for ever.
+  it('read failed, not queued for ever, when the last try fails outside the send; sent when it failed after it', async () => {
+    const handlerWith = (overrides: { candidateAccess?: unknown; repo?: unknown }) => invitationJobs({
+      db: h.db.kysely, clock: h.clock, repo: (overrides.repo ?? h.modules.interviewRepo) as never,
+      candidateAccess: (overrides.candidateAccess ?? h.modules.candidateAccess) as never, smtp: h.config.smtp,
+    })[0]!;
+    const last = { attempts: 5, max_attempts: 5 } as never;
+
+    const before = await kit.create(live(), { send_invitation: true }, await kit.client.candidate(live(), { email: 'db-before@example.com', name: 'Db Before' }));
+    const failing = handlerWith({ candidateAccess: { createLaunchLink: () => Promise.reject(new Error('database unavailable')) } });
+    await expect(failing.run({ interview_id: before.id }, last)).rejects.toThrow('database unavailable');
+    expect((await kit.client.ok('GET', `/v1/interviews/${before.id}`, { key: live() }, 200)).invitation)
+      .toMatchObject({ status: 'failed', error: expect.stringContaining('last try'), sent_at: null });
+
+    const after = await kit.create(live(), { send_invitation: true }, await kit.client.candidate(live(), { email: 'db-after@example.com', name: 'Db After' }));
+    let refused = false;
+    const repo = { ...h.modules.interviewRepo, recordInvitation: (...args: Parameters<typeof h.modules.interviewRepo.recordInvitation>) => {
+      if (!refused) {
+        refused = true;
+        return Promise.reject(new Error('database unavailable'));
+      }
+      return h.modules.interviewRepo.recordInvitation(...args);
+    } };
+    await expect(handlerWith({ repo }).run({ interview_id: after.id }, last)).rejects.toThrow('database unavailable');
+    expect(mails.some((m) => m.to.includes('db-after@example.com'))).toBe(true);
+    expect((await kit.client.ok('GET', `/v1/interviews/${after.id}`, { key: live() }, 200)).invitation).toMatchObject({ status: 'sent' });
+
+    const sentBefore = mails.length;
+    await settleJobs(h, ['interview.invite'], 'the queued copies');
+    expect(mails.length).toBe(sentBefore); // neither is sent again
+  });
 });
 
 describe('code outcomes in the report', () => {

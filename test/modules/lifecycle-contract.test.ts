@@ -264,6 +264,32 @@ describe.each(KINDS)('the assessment lifecycle: $kind', (k) => {
     await settleJobs(h, [`${k.kind}.complete`, 'prompt_engineering.grade', 'coding.judge'], 'completion');
   });
 
+  // Was a bug: a session finalized but not yet scored read as open to candidate access and to assignment: new session
+  // tokens and launch links were minted for it, and assigning the test again handed it back as resumed, though it
+  // takes no more work.
+  it.runIf(k.kind !== 'psychometric')('a session finalized but not yet scored is finished: no new token or link, and assigning again makes a new one', async () => {
+    const key = h.org.keys.secret_test;
+    const candidate = await client.candidate(key);
+    const a = await assign(key, candidate);
+    const token = await client.token(key, k.kind, a.body.id);
+    expect((await call('POST', `${k.path}/${a.body.id}/start`, { token })).status).toBe(200);
+    expect((await call('POST', `${k.path}/${a.body.id}/finalize`, { token })).status).toBe(202);
+    expect((await call('GET', `${k.path}/${a.body.id}`, { key })).body.status).toBe('in_progress'); // scoring not run yet
+    const mint = await call('POST', '/v1/sessions', { key, body: { origin: ORIGIN, [k.tokenField]: a.body.id } });
+    expect(mint.body.error?.code, mint.raw).toBe('session_already_finalized');
+    const link = await call('POST', `${k.path}/${a.body.id}/launch-link`, { key, body: {} });
+    expect(link.body.error?.code, link.raw).toBe('session_already_finalized');
+    const refresh = await call('POST', '/v1/sessions/refresh', { token });
+    expect(refresh.body.error?.code, refresh.raw).toBe('session_already_finalized');
+    // The candidate's own repeat answers as before.
+    expect((await call('POST', `${k.path}/${a.body.id}/finalize`, { token })).status).toBe(202);
+    const again = await assign(key, candidate);
+    expect(again.status, again.raw).toBe(201);
+    expect(again.body.id).not.toBe(a.body.id);
+    await settleJobs(h, [`${k.kind}.complete`, 'prompt_engineering.grade', 'coding.judge'], 'completion');
+    expect((await call('GET', `${k.path}/${a.body.id}`, { key })).body.status).toBe('completed');
+  });
+
   // Was a bug: a session finalized in time but scored after its deadline was timed out by the sweep (or any read).
   it.runIf(k.finalizable)('a session finalized before its deadline completes, not timed out, when it is scored after the deadline', async () => {
     const key = h.org.keys.secret_test;

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { startWorkerProcess } from '../helpers/processes.js';
+import { startWorkerProcess, until as untilHolds } from '../helpers/processes.js';
 import { fixtureReply, GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
 
 let model: FakeModel;
@@ -24,13 +24,7 @@ afterAll(async () => {
   await model.close();
 });
 
-async function until(check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 20_000) => untilHolds(check, ms);
 
 describe('a grader killed in the middle of an attempt', () => {
   it('loses nothing: the next worker asks only for the cases still missing, and the attempt is graded once', async () => {

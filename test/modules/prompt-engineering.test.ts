@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { fixtureReply, GOOD_PROMPT, promptKit } from '../helpers/prompt-engineering.js';
+import { createLimiter } from '../../src/platform/limiter.js';
+import { createPromptCatalog } from '../../src/modules/prompt-engineering/catalog.js';
+import { createGrader, GRADE_JOB } from '../../src/modules/prompt-engineering/grading.js';
+import { createPromptRepo } from '../../src/modules/prompt-engineering/repo.js';
+import { promptEngineeringJobs } from '../../src/modules/prompt-engineering/service.js';
+import { ModelError } from '../../src/ai/model.js';
 
 let model: FakeModel;
 let h: Harness;
@@ -309,6 +315,105 @@ describe('finishing and the report', () => {
     const again = await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token });
     expect(again.body).toMatchObject({ status: 'timed_out', report_status: 'ready' });
     expect((await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test })).status).toBe(200);
+  });
+
+  // Was a bug: a database error on the last try outside grading's own try (here reading the task, after the attempt was
+  // claimed) failed the job for good and left the attempt `running` for ever, and its finalized session without a report.
+  it('a last grading try that fails outside grading settles the attempt in error and completes the session', async () => {
+    const org = await h.createOrg('Grading db error', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    const attempt = await kit.submit(s, f.taskId, GOOD_PROMPT);
+    expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+    const catalog = { ...createPromptCatalog(h.db), task: () => Promise.reject(new Error('database unavailable')) };
+    const grader = createGrader({
+      db: h.db.kysely, clock: h.clock, repo: createPromptRepo(h.db), catalog, model: h.services.model, sandbox: h.services.sandbox, limit: createLimiter(1),
+    });
+    const handler = promptEngineeringJobs(h.modules.promptEngineering, grader).find((j) => j.kind === GRADE_JOB)!;
+    await expect(handler.run({ attempt_id: attempt.id }, { attempts: 6, max_attempts: 6 } as never)).rejects.toThrow('database unavailable');
+    expect(await kit.attempt(s, attempt.id)).toMatchObject({ status: 'error' });
+    const report = await kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test });
+    expect(report.status, report.raw).toBe(200);
+    expect(report.body).toMatchObject({ status: 'completed', outcome: 'completed' });
+    await kit.settle();
+  });
+
+  // Was a bug: every case of an attempt was sent to a failing model, each waiting its turn for a model slot (a model that
+  // never answers: 30 s a case), though the first failure already failed the try and the retry asks for every case
+  // still missing: a down model was asked cases × tries times per attempt, every grading job holding the slots meanwhile.
+  it('once a case fails, the cases still waiting for a model slot are not sent: the retry asks for them', async () => {
+    const org = await h.createOrg('Failing model asked once a try', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    const attempt = await kit.submit(s, f.taskId, GOOD_PROMPT);
+    const grader = createGrader({
+      db: h.db.kysely, clock: h.clock, repo: createPromptRepo(h.db), catalog: createPromptCatalog(h.db), model: h.services.model, sandbox: h.services.sandbox, limit: createLimiter(1),
+    });
+    const handler = promptEngineeringJobs(h.modules.promptEngineering, grader).find((j) => j.kind === GRADE_JOB)!;
+    const before = candidateRequests().length;
+    model.failing = true;
+    try {
+      await expect(handler.run({ attempt_id: attempt.id }, { attempts: 1, max_attempts: 6 } as never)).rejects.toThrow(/the model did not answer/);
+    } finally {
+      model.failing = false;
+    }
+    expect(candidateRequests().length - before).toBe(1);
+    await kit.settle();
+    expect(await kit.attempt(s, attempt.id)).toMatchObject({ status: 'graded' });
+  });
+
+  // Was a bug: a rubric call that failed failed the try at once, but the try's other rubric calls still waiting for a
+  // model slot were each sent anyway, their verdicts thrown away, holding the slots the retry and other attempts wait for.
+  it('once a rubric call fails, the rubric calls still waiting for a model slot are not sent', async () => {
+    const org = await h.createOrg('Failing rubric asked once a try', 5);
+    const f = await kit.fixture(org.id);
+    const s = await kit.session(org.keys.secret_test, f.assessmentId);
+    const attempt = await kit.submit(s, f.taskId, GOOD_PROMPT);
+    const real = h.services.model!;
+    let rubricCalls = 0;
+    const failingRubrics: typeof real = {
+      ...real,
+      complete: (prompt, options) => {
+        if (!prompt.system?.startsWith('You grade one output')) return real.complete(prompt, options);
+        rubricCalls++;
+        return Promise.reject(new ModelError('the model answered HTTP 503', true, 'the model answered HTTP 503', 503));
+      },
+    };
+    const grader = createGrader({
+      db: h.db.kysely, clock: h.clock, repo: createPromptRepo(h.db), catalog: createPromptCatalog(h.db), model: failingRubrics, sandbox: h.services.sandbox, limit: createLimiter(1),
+    });
+    const handler = promptEngineeringJobs(h.modules.promptEngineering, grader).find((j) => j.kind === GRADE_JOB)!;
+    await expect(handler.run({ attempt_id: attempt.id }, { attempts: 1, max_attempts: 6 } as never)).rejects.toThrow(/did not answer a rubric/);
+    await new Promise((r) => setTimeout(r, 200)); // any call still queued would be sent by now
+    expect(rubricCalls).toBe(1);
+    await kit.settle();
+    expect(await kit.attempt(s, attempt.id)).toMatchObject({ status: 'graded' });
+  });
+
+  // Was a bug: the completion job had no way to give up: failed for good (its last try failing, or its worker dying on
+  // every try), it left the finalized session in progress, its report not ready and no event sent, for ever.
+  it('a completion job that fails for good still completes a session with every attempt graded', async () => {
+    const org = await h.createOrg('Completion gives up', 5);
+    const f = await kit.fixture(org.id);
+    const finished = async () => {
+      const s = await kit.session(org.keys.secret_test, f.assessmentId);
+      await kit.submit(s, f.taskId, GOOD_PROMPT);
+      await kit.settle(); // graded; not finished yet, so nothing completes
+      expect((await kit.call('POST', `/v1/prompt-engineering-sessions/${s.id}/finalize`, { token: s.token })).status).toBe(202);
+      return s;
+    };
+    const reportOf = (s: { id: string }) => kit.call('GET', `/v1/prompt-engineering-sessions/${s.id}/report`, { key: org.keys.secret_test });
+    const failing = { ...h.modules.promptEngineering, complete: () => Promise.reject(new Error('database unavailable')) };
+    const handler = promptEngineeringJobs(failing, h.modules.grader).find((j) => j.kind === 'prompt_engineering.complete')!;
+
+    const lastTry = await finished();
+    await expect(handler.run({ session_id: lastTry.id }, { attempts: 60, max_attempts: 60 } as never)).rejects.toThrow('database unavailable');
+    expect((await reportOf(lastTry)).body).toMatchObject({ status: 'completed', outcome: 'completed', overall_score: 100 });
+
+    const died = await finished();
+    await handler.abandoned!({ session_id: died.id }, {} as never);
+    expect((await reportOf(died)).body).toMatchObject({ status: 'completed', outcome: 'completed', overall_score: 100 });
+    await kit.settle();
   });
 
   it('a timed-out session is reported, with its queued attempts graded first', async () => {

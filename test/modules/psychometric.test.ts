@@ -381,6 +381,10 @@ describe('edges a review found', () => {
     expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });
     expect(normed(10, [9.498, 1])).toMatchObject({ t_score: 55, label: 'average' });
     expect(normed(10, [10.6, 1])).toMatchObject({ t_score: 44, label: 'low' });
+    // The percentile is of the unrounded T (docs/psychometrics.md): 44.96, 45 and 45.04 all show as 45.0.
+    expect(normed(10, [10.504, 1])).toEqual({ t_score: 45, percentile: 30.7, label: 'average' });
+    expect(normed(10, [10.5, 1])).toEqual({ t_score: 45, percentile: 30.9, label: 'average' });
+    expect(normed(10, [10.496, 1])).toEqual({ t_score: 45, percentile: 31, label: 'average' });
     // A far tail is 0.1 or 99.9, never 0.0 or 100.0 (no norm group vouches for one in a million).
     expect(normed(0, [50, 5]).percentile).toBe(0.1);
     expect(normed(100, [50, 5]).percentile).toBe(99.9);
@@ -434,12 +438,51 @@ describe('edges a review found', () => {
     expect(c!.facets[0]!.text).toMatch(/Self-Efficacy/);
   });
 
+  // Was a bug: texts were matched by key, so the Mini-IPIP's Intellect/Imagination (key O) read the IPIP-NEO's
+  // "Your score on Openness to Experience is high…", and before local norms its description of Openness.
+  it("describes the Mini-IPIP's Intellect/Imagination as itself, not as the IPIP-NEO's Openness to Experience", () => {
+    const instrument = readInstrument('mini-ipip.json');
+    const order = instrument.items.map((i) => i.id);
+    const sheet = (value: number) => Object.fromEntries(instrument.items.map((i) => [i.id, i.keyed === 'plus' ? value : 6 - value]));
+    const mean_sd = Object.fromEntries(instrument.scales.map((s) => [s.key, [12, 3]])) as Record<string, [number, number]>;
+    const local = { group: { key: 'local', label: 'local, 50 sessions', source: 'local' }, mean_sd };
+    const o = (answers: Record<string, number>, norms: typeof local | null) =>
+      buildReport({ test: { organization_id: null, instrument } as any, language: 'en', order, answers, seconds: 100, outcome: 'completed', norms }).domains.find((d) => d.key === 'O')!;
+    for (const [value, norms, level] of [[5, local, 'high'], [1, local, 'low'], [3, local, 'average'], [3, null, null]] as const) {
+      const d = o(sheet(value), norms);
+      expect(d.label, `${value}`).toBe(level);
+      expect(d.text, `${value} ${level}`).toMatch(/Intellect\/Imagination/);
+      expect(d.text, `${value} ${level}`).not.toMatch(/Openness/);
+    }
+    expect(o(sheet(5), local).text).not.toBe(o(sheet(1), local).text);
+    // The IPIP-NEO-120's scales all keep Johnson's texts, Openness to Experience included (matched by name).
+    const neo = readInstrument('ipip-neo-120.json');
+    const answers = Object.fromEntries(neo.items.map((i) => [i.id, 5]));
+    const r = buildReport({ test: { organization_id: null, instrument: neo } as any, language: 'de', order: neo.items.map((i) => i.id), answers, seconds: 600, outcome: 'completed', norms: { group: neo.norms!, mean_sd: neo.norms!.mean_sd } });
+    for (const d of r.domains) {
+      expect(d.text, d.key).not.toBe('');
+      for (const f of d.facets) expect(f.text, f.key).not.toBe('');
+    }
+    expect(buildReport({ test: { organization_id: null, instrument: neo } as any, language: 'en', order: neo.items.map((i) => i.id), answers, seconds: 600, outcome: 'completed', norms: null })
+      .domains.find((d) => d.key === 'O')!.text).toMatch(/Openness to Experience/);
+  });
+
   // Was a bug: the time per item was rounded before the "under 2 s" test, so 1.96 s passed as 2.0.
   it('flags 1.96 s per item, shown as 2', async () => {
     const s = await kit.session(key(), 'ipip-neo-120');
     h.clock.advance(235_200); // 120 items in 235.2 s
     await kit.answerAll(s, (_id, i) => 1 + (i % 5), 30);
     expect((await report(s.id)).body.quality.seconds_per_item).toMatchObject({ value: 2, flagged: true });
+  });
+
+  // As documented: the time is from start to submit, not the time spent answering.
+  it('does not flag a sheet rushed through after a long pause (seconds_per_item is start to submit)', async () => {
+    const s = await kit.session(key(), 'mini-ipip');
+    h.clock.advance(3_600_000); // an hour away, then every answer and the submit at once (past the token: as the service)
+    const tenant = { organizationId: org.id, livemode: false };
+    await h.modules.psychometric.progress(tenant, s.id, s.items.map((item, i) => ({ item_id: item.id, value: 1 + (i % 5) })));
+    await h.modules.psychometric.submit(tenant, s.id);
+    expect((await report(s.id)).body.quality.seconds_per_item).toMatchObject({ value: 180, flagged: false });
   });
 
   // Was a bug: with every score equal the summary still named one "highest" and one "lowest".
@@ -464,5 +507,25 @@ describe('the inconsistency indicator', () => {
     const instrument = { slug: 'many-scales', name: 'Many scales', description: '', estimated_minutes: 5, source: '', languages: ['en'], choices: {}, scales, items, norms: null };
     const q = qualityIndicators(instrument, items.map((i) => i.id), answers, 600);
     expect(q.inconsistency).toMatchObject({ value: 1.5, threshold: 1.5, flagged: true });
+  });
+
+  // Was a bug: a domain with facets may also hold items on no facet (an organisation's file may); they counted toward
+  // the domain's score but the check read only the facets, so contradictions among them went unseen.
+  it("compares a faceted domain's items on no facet among themselves, never with its facets' items", () => {
+    const item = (id: string, facet: string | null, keyed: 'plus' | 'minus') => ({ id, domain: 'D', facet, keyed, text: { en: id } });
+    const items = [item('f-p', 'F1', 'plus'), item('f-m', 'F1', 'minus'), item('d-p', null, 'plus'), item('d-m', null, 'minus')];
+    const instrument = {
+      slug: 'mixed', name: 'Mixed', description: '', estimated_minutes: 1, source: '', languages: ['en'], choices: {},
+      scales: [{ key: 'D', name: 'Domain', facets: [{ key: 'F1', name: 'Facet' }] }], items, norms: null,
+    };
+    const order = items.map((i) => i.id);
+    // The facet consistent (5 and 1: gap 0), the domain's own items contradicting (5 and 5: gap 4): the mean is 2.
+    expect(qualityIndicators(instrument, order, { 'f-p': 5, 'f-m': 1, 'd-p': 5, 'd-m': 5 }, 600).inconsistency).toMatchObject({ value: 2, flagged: true });
+    expect(qualityIndicators(instrument, order, { 'f-p': 5, 'f-m': 1, 'd-p': 4, 'd-m': 2 }, 600).inconsistency).toMatchObject({ value: 0, flagged: false });
+    // The facet keyed one way only, the domain's own items the other: no group has both keys, so nothing is compared
+    // (a facet's item and an item on no facet measure different things; their disagreement is no contradiction).
+    const oneWay = [item('f-p', 'F1', 'plus'), item('f-p2', 'F1', 'plus'), item('d-m', null, 'minus')];
+    const split = { ...instrument, items: oneWay };
+    expect(qualityIndicators(split, oneWay.map((i) => i.id), { 'f-p': 5, 'f-p2': 5, 'd-m': 5 }, 600).inconsistency).toMatchObject({ value: 0, flagged: false });
   });
 });

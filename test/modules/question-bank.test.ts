@@ -293,6 +293,23 @@ describe('search', () => {
     expect((await all('search=wombat', ranked.keys.secret_test)).map((q) => q.id)).toEqual([census, feeds]);
   });
 
+  // Was a difference: PostgreSQL drops English stop words and SQLite's index did not, so `the` or `how` matched the
+  // whole bank on SQLite and nothing on PostgreSQL, `a or cache` every question on one and the cache ones on the other,
+  // and the phrase "the cache" a few questions on one and every cache question on the other.
+  it('drops English stop words from the search alike on both engines', async () => {
+    const ids = async (text: string) => [...new Set((await all(`search=${encodeURIComponent(text)}`)).map((q) => q.id as string))].sort();
+    const [cache, consistency] = [await ids('cache'), await ids('consistency')];
+    const both = cache.filter((id) => consistency.includes(id));
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.length).toBeLessThan(new Set([...cache, ...consistency]).size);
+    for (const text of ['the', 'how', '"the a"', 'the -cache', 'The  Of', "don't"]) expect(await ids(text), text).toEqual([]);
+    for (const text of ['"the cache"', 'the cache', 'cache the', 'a or cache', 'cache or the', 'cache -the', '"cache of"']) expect(await ids(text), text).toEqual(cache);
+    // A dropped word takes its `or` with it, as PostgreSQL reads it: (cache or the) consistency is cache AND consistency.
+    expect(await ids('cache or the consistency')).toEqual(both);
+    expect(await ids('consistency the or cache')).toEqual(both);
+    expect(await ids('cache or the or consistency')).toEqual([...new Set([...cache, ...consistency])].sort());
+  });
+
   // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
   // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
   it('lets an `or` whose term repeats join nothing further', async () => {

@@ -7,27 +7,7 @@ import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { quotaPeriod } from '../../src/platform/credits.js';
 import { startFakeModel } from '../helpers/fake-model.js';
 import { settleJobs, testWorker } from '../helpers/settle.js';
-
-const TEXT_RESUME = `Maria Gonzalez
-maria.gonzalez@example.com | (415) 555-0142 | Austin, TX
-linkedin.com/in/maria-gonzalez-example
-
-Summary
-Backend engineer with seven years of experience building payment APIs.
-
-Experience
-Senior Software Engineer, Northwind Payments   Jan 2020 – Present
-- Built a Kafka pipeline in Go processing 40,000 events per second
-- Cut p99 latency by 35% by moving hot reads to Redis
-Software Engineer, Brightline Health   06/2016 - 12/2019
-- Wrote Python services on PostgreSQL and Docker for 2 million patients
-
-Education
-University of Texas at Austin — B.S. in Computer Science — 2016
-
-Skills
-Go, Python, PostgreSQL, Redis, Kafka, Docker, Kubernetes
-`;
+import { TEXT_RESUME } from '../helpers/sample-resume.js';
 
 describe.each(['local', 's3'] as const)('resumes on %s storage', (backend) => {
 let h: Harness;
@@ -495,7 +475,7 @@ describe('scoring', () => {
     expect(scored.score.requirements.length).toBeGreaterThan(0);
     expect(await ledger()).toBe(2);
 
-    const same = await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: { role: ' senior backend engineer ', job_description: brief.job_description.toUpperCase() } }, 200);
+    const same = await kit.ok('POST', `/v1/resumes/${resume.id}/score`, { key: k, body: { role: ' Senior  Backend Engineer ', job_description: `\n${brief.job_description.replace(/\n/g, '\n\n')}  ` } }, 200);
     expect(same.score).toEqual(scored.score);
     expect(await ledger()).toBe(2);
 
@@ -649,5 +629,45 @@ describe('scoring with a configured model', () => {
     answer = 'I think this candidate is great!';
     const prose = await kit.ok('POST', `/v1/resumes/${await resumeId(k)}/score`, { key: k }, 200);
     expect(prose.score.narrative).toMatchObject({ status: 'failed', reason: 'the model did not answer with JSON' });
+  });
+
+  // Was a bug: a model outage marked the stored score for good: re-sending the brief returned the failed narrative and
+  // never asked the model again. The re-request now asks again, stores the narrative, and charges and emits nothing.
+  it('asks the model again when an unchanged brief is re-sent after its narrative failed, charging and emitting nothing', async () => {
+    const fresh = await h.createOrg('Narrative retry', 5);
+    const k = fresh.keys.secret_live;
+    const id = await resumeId(k);
+    const body = { role: 'Backend Engineer' };
+    const credits = async () => (await kit.ok('GET', '/v1/usage', { key: k })).credits?.resume;
+    const events = async () => (await h.db.kysely.selectFrom('events').select('payload').where('type', '=', 'resume.scored').execute())
+      .map((e) => JSON.parse(e.payload)).filter((e) => e.data.object.id === id);
+    model.failing = true;
+    let failed;
+    try {
+      failed = await kit.ok('POST', `/v1/resumes/${id}/score`, { key: k, body }, 200);
+      expect(failed.score.narrative).toMatchObject({ status: 'failed' });
+      // Still down: the stored score is returned as it was.
+      expect((await kit.ok('POST', `/v1/resumes/${id}/score`, { key: k, body }, 200)).score).toEqual(failed.score);
+    } finally {
+      model.failing = false;
+    }
+    const charged = await credits();
+    answer = JSON.stringify({ summary: 'Strong backend profile.', strengths: ['Kafka'], concerns: [] });
+    // Two at once: one narrative is stored, and both answer with it.
+    model.requests = [];
+    const replies = await Promise.all([1, 2].map(() => kit.call('POST', `/v1/resumes/${id}/score`, { key: k, body })));
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    expect(replies[0].body.score).toEqual(replies[1].body.score);
+    const again = replies[0].body;
+    expect(again.score.narrative).toEqual({ status: 'ok', model: 'reviewer-1', summary: 'Strong backend profile.', strengths: ['Kafka'], concerns: [] });
+    expect(again.score.flags).not.toContain('model_unavailable');
+    expect({ ...again.score, narrative: null, flags: [] }).toEqual({ ...failed.score, narrative: null, flags: [] });
+    expect((await kit.ok('GET', `/v1/resumes/${id}`, { key: k })).score).toEqual(again.score);
+    expect(await credits()).toBe(charged);
+    expect(await events()).toHaveLength(1);
+    // Stored now: the model is not asked again.
+    model.requests = [];
+    expect((await kit.ok('POST', `/v1/resumes/${id}/score`, { key: k, body }, 200)).score).toEqual(again.score);
+    expect(model.requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { startWorkerProcess } from '../helpers/processes.js';
+import { startWorkerProcess, until as untilHolds } from '../helpers/processes.js';
 import { startWebhookReceiver } from '../helpers/tls.js';
 
 let h: Harness;
@@ -26,13 +26,7 @@ async function startWorker(): Promise<ChildProcess> {
   return child;
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => untilHolds(check, ms);
 
 describe('a worker killed in the middle of a delivery', () => {
   it('loses nothing: after its lease runs out another worker delivers the same event id again', async () => {

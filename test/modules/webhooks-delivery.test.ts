@@ -4,6 +4,7 @@ import { createWorker } from '../../src/jobs/worker.js';
 import { createDeliveryFairness } from '../../src/modules/webhooks/fairness.js';
 import { createWebhookRepo } from '../../src/modules/webhooks/repo.js';
 import { createWebhookService, webhookJobs } from '../../src/modules/webhooks/service.js';
+import { countStatements } from '../helpers/sql-count.js';
 import { hmac, parseSignature, receivedFor, sandboxOf, startReceivers, webhookKit, type Receiver } from '../helpers/webhooks.js';
 
 // Delivery through the job queue: the retry schedule, time-outs, redelivery, crashed workers and hung receivers.
@@ -125,6 +126,30 @@ describe('webhook delivery retries', () => {
     expect(await w.runOnce()).toBe(1);
     expect(receivedFor(receiver, eventId)).toHaveLength(2);
     expect(await eventOf(key, eventId)).toMatchObject({ status: 'delivered' });
+  });
+
+  // Was slow: re-enabling queued each held delivery's job in its own statement (thousands for an endpoint disabled for
+  // days, in the request's transaction).
+  it('queues the deliveries held while disabled in a few statements, each with the attempts it had left', async () => {
+    const { key, endpoint, tenant } = await setup();
+    receiver.answer(500);
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push(await kit.emit(tenant, 'coding.completed', { id: `held-many-${i}` }));
+    const w = kit.worker();
+    while (await w.runOnce() > 0); // the first attempts fail; retries are queued for +30 s
+    await kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: true });
+    h.clock.advance(30_000);
+    while (await w.runOnce() > 0); // each comes due and is held
+    expect(await h.db.kysely.selectFrom('background_jobs').select('id').where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute()).toHaveLength(0);
+
+    const { statements } = await countStatements(() => kit.call('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, key, { disabled: false }));
+    expect(statements.filter((s) => /^\s*insert into "background_jobs"/i.test(s))).toHaveLength(1);
+    const queued = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').where('status', '=', 'queued').execute();
+    expect(queued).toHaveLength(12);
+    for (const job of queued) expect(job).toMatchObject({ max_attempts: 5, attempts: 1 });
+    receiver.answer(200);
+    while (await w.runOnce() > 0);
+    for (const id of ids) expect(await eventOf(key, id)).toMatchObject({ status: 'delivered' });
   });
 
   it('a redelivered delivery held while its endpoint is disabled keeps what is left of its fresh budget, not one attempt', async () => {

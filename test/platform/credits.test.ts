@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import type { Tenant } from '../../src/platform/context.js';
 import { CREDIT_KINDS, quotaPeriod, type CreditKind } from '../../src/platform/credits.js';
+import { up as runningBalanceUp } from '../../src/db/migrations/0025_credit_running_balance.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
+import { countStatements } from '../helpers/sql-count.js';
 
 /** The sandbox quota every test here runs with; small so it can be used up. */
 const QUOTA = 2;
@@ -167,6 +169,69 @@ describe('reserve, commit and release', () => {
     for (const r of lost) expect(r.reason).toMatchObject({ code: 'insufficient_credits' });
     expect(await balance(t)).toBe(0);
     expect((await ledger(t)).filter((r) => r.entry_type === 'reserve')).toHaveLength(3);
+  });
+});
+
+describe('the running balance', () => {
+  /** Every kind's balance in one environment, summed from the ledger itself (the record the balance must equal). */
+  async function ledgerSums(tenant: Tenant): Promise<Record<CreditKind, number>> {
+    const out = Object.fromEntries(CREDIT_KINDS.map((k) => [k, 0])) as Record<CreditKind, number>;
+    for (const kind of CREDIT_KINDS) out[kind] = (await ledger(tenant, kind)).reduce((sum, r) => sum + r.amount, 0);
+    return out;
+  }
+
+  it('reserving, settling and reading never sum the ledger: the work does not grow with it', async () => {
+    const t = live(await orgWith(500));
+    for (let i = 0; i < 20; i++) await release(await reserve(t));
+    const { statements, result: id } = await countStatements(() => reserve(t));
+    const { statements: settling } = await countStatements(() => commit(id));
+    const { statements: reading } = await countStatements(async () => {
+      await balance(t);
+      await h.services.credits.balances(h.db.kysely, t);
+    });
+    // Writes to the ledger are inserts; a settlement reads its own reservation's rows (by reservation_id), nothing more.
+    for (const s of [...statements, ...settling]) if (/credit_ledger/.test(s)) expect(s).toMatch(/^\s*insert|"reservation_id" = /);
+    for (const s of reading) expect(s).not.toMatch(/credit_ledger/);
+    expect(await balance(t)).toBe(499);
+  });
+
+  it('equals the sum of the ledger after many entries, concurrent ones included, in every kind and environment', async () => {
+    const id = await orgWith(40);
+    const tenants = [live(id), test(id)];
+    const work: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 60; i++) {
+      const t = tenants[i % 2]!;
+      const kind = CREDIT_KINDS[i % CREDIT_KINDS.length]!;
+      work.push((async () => {
+        const r = await inTx((tx) => h.services.credits.reserve(tx, t, kind, `many-${i}`, 1 + (i % 3)));
+        if (i % 4 === 0) await release(r);
+        else await commit(r);
+      })().catch((e: { type?: string }) => {
+        if (e.type !== 'insufficient_credits') throw e; // a sandbox quota or a balance run out is fine
+      }));
+      if (i % 7 === 0) work.push(inTx((tx) => h.services.credits.grant(tx, t, kind, 1 + i, `top-up-${i}`)));
+    }
+    await Promise.all(work);
+    for (const t of tenants) {
+      const sums = await ledgerSums(t);
+      expect(await h.services.credits.balances(h.db.kysely, t)).toEqual(sums);
+      for (const kind of CREDIT_KINDS) expect(await balance(t, kind)).toBe(sums[kind]);
+    }
+    expect(Object.values(await ledgerSums(live(id))).some((n) => n !== 40)).toBe(true); // the work did change balances
+  });
+
+  it('the migration computes it from an existing ledger, a balance with entries but no lock row included', async () => {
+    const id = await orgWith(9);
+    await reserve(live(id), 'resume', 4);
+    await release(await reserve(test(id), 'coding', 2));
+    await reserve(test(id), 'coding', 1);
+    await h.db.kysely.deleteFrom('credit_locks').where('organization_id', '=', id).where('kind', '=', 'psychometric').execute();
+    await h.db.kysely.schema.alterTable('credit_locks').dropColumn('balance').execute();
+    await runningBalanceUp(h.db.kysely);
+    expect(await h.services.credits.balances(h.db.kysely, live(id))).toEqual({ ...Object.fromEntries(CREDIT_KINDS.map((k) => [k, 9])), resume: 5 });
+    expect(await h.services.credits.balances(h.db.kysely, test(id))).toEqual({ ...Object.fromEntries(CREDIT_KINDS.map((k) => [k, 9])), coding: 8 });
+    await reserve(live(id), 'psychometric', 9);
+    await expect(reserve(live(id), 'psychometric')).rejects.toMatchObject({ code: 'insufficient_credits' });
   });
 });
 

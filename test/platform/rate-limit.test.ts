@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app-types.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -206,4 +206,24 @@ describe('rate limits shared through Redis', () => {
       await h.close();
     }
   });
+});
+
+// Was a bug: with Redis down every request waited ~27 s in ioredis's offline queue before the limits let it through,
+// and ioredis printed "Unhandled error event" with a stack on every reconnect attempt.
+describe('with Redis unreachable', () => {
+  it('answers at once, its limits not applied, and prints no unhandled Redis error', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const h = await startHarness({ env: { ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its first connection attempts have failed
+      const started = Date.now();
+      expect((await standard(h.app, h.org.keys.secret_test)).statusCode).toBe(200);
+      expect((await standard(h.app, 'svc_sk_test_wrong')).statusCode).toBe(401);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(printed.mock.calls.filter((c) => String(c[0]).includes('Unhandled error'))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+      await h.close();
+    }
+  }, 120_000);
 });

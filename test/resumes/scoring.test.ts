@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { briefFingerprint, normaliseBrief, SCORER_VERSION, scoreResume, type Brief, type ResumeScore } from '../../src/modules/resumes/scoring/index.js';
+import { isQuantified } from '../../src/modules/resumes/scoring/quality.js';
 import { extractRequirements, type Requirement } from '../../src/modules/resumes/scoring/requirements.js';
 import { skillTaxonomy } from '../../src/modules/resumes/skills.js';
 import type { EducationEntry, ExperienceEntry, ParseResult, ResumeWarning, SkillEvidence } from '../../src/modules/resumes/types.js';
@@ -106,10 +107,17 @@ describe('the brief', () => {
       .toEqual({ role: null, job_description: 'Requirements:\n\n- Go and PostgreSQL' });
   });
 
-  it('fingerprints the same brief the same whatever its spacing and case, and any change of wording differently', () => {
+  it('fingerprints the same brief the same whatever its spacing and blank lines, and any change the scorer sees differently', () => {
     const a = briefFingerprint(brief('Senior Backend Engineer', BACKEND_JD));
     expect(a).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(briefFingerprint(brief('  senior   BACKEND engineer ', BACKEND_JD.toUpperCase().replace(/\n/g, '\n\n  ')))).toBe(a);
+    expect(briefFingerprint(brief('  Senior   Backend Engineer ', BACKEND_JD.replace(/\n/g, '\n\n\n  ').replace(/ /g, ' \t')))).toBe(a);
+    // Was a bug: the fingerprint was case-folded, but "Go", "C" and "R" are skills only capitalised; a brief re-sent
+    // with its case corrected got the stored score of the other, for free.
+    expect(briefFingerprint(brief('senior backend engineer', BACKEND_JD))).not.toBe(a);
+    expect(briefFingerprint(brief('Senior Backend Engineer', BACKEND_JD.toUpperCase()))).not.toBe(a);
+    expect(briefFingerprint(brief(null, '- Go, C and R'))).not.toBe(briefFingerprint(brief(null, '- go, c and r')));
+    // Line breaks carry headings and lists: joining two lines is a different brief.
+    expect(briefFingerprint(brief(null, 'Requirements:\n- Go'))).not.toBe(briefFingerprint(brief(null, 'Requirements: - Go')));
     expect(briefFingerprint(brief('Senior Backend Engineer', BACKEND_JD.replace('5+', '6+')))).not.toBe(a);
     expect(briefFingerprint(brief('Staff Backend Engineer', BACKEND_JD))).not.toBe(a);
     // Role and JD stay apart: moving text from one to the other is a different brief.
@@ -170,6 +178,15 @@ describe('requirement extraction', () => {
     expect(reqs.find((r) => r.kind === 'education')).toMatchObject({ level: 'master', importance: 'preferred', equivalentExperience: false });
     expect(extractRequirements(brief('Engineering Manager', 'We are looking for a PhD in Physics.')).filter((r) => r.kind !== 'skill'))
       .toMatchObject([{ kind: 'seniority', level: 'manager' }, { kind: 'education', level: 'phd', fields: ['Physics'] }]);
+  });
+
+  it.each([
+    'Experience with Kafka is a strong plus', 'Kafka is a definite plus', 'Kafka experience is an asset', 'Kafka would be a real asset',
+    'Familiarity with Kafka is beneficial', 'Kafka knowledge is helpful but not essential', 'Kafka is not mandatory', 'Kafka knowledge is appreciated',
+  ])('"%s" under Requirements is preferred, Python beside it required (a review)', (line) => {
+    const reqs = extractRequirements(brief(null, `Requirements:\n- Python\n- ${line}`));
+    expect(skillReq(reqs, 'Python')).toMatchObject({ importance: 'required' });
+    expect(skillReq(reqs, 'Kafka')).toMatchObject({ importance: 'preferred' });
   });
 });
 
@@ -239,6 +256,23 @@ describe('keyword stuffing', () => {
       role('Software Engineer', '2020-01', 'present', ['Moved 40 services to Kubernetes', 'Built event pipelines on Kafka']),
     ],
     skills: listed,
+  });
+
+  // Was a bug: a "Keywords: …" bullet inside a dated role counted every skill it named as used (a resume of such a
+  // bullet scored 100, above real use, with no stuffing flag).
+  it('reads a keywords line inside a dated role as a list, not as use', () => {
+    const experience = [
+      role('Software Engineer', '2016-01', '2019-12', ['Worked on internal tools for the sales team', 'Keywords: Go PostgreSQL Kubernetes Docker Kafka Terraform']),
+      role('Software Engineer', '2020-01', 'present', ['Maintained the company website', 'Tags: GraphQL, Redis, Go']),
+    ];
+    const b = scoreResume(used, brief('Backend Engineer', jd), AS_OF);
+    // As listed skills, and as the parser reports skills it saw in a role's lines ("experience").
+    for (const skills of [listed, listed.map((name) => [name, 'experience'] as [string, SkillEvidence])]) {
+      const k = scoreResume(resume({ experience, skills }), brief('Backend Engineer', jd), AS_OF);
+      expect(k.overall).toBeLessThan(b.overall - 20);
+      expect(k.flags).toContain('keyword_stuffing');
+      expect(requirement(k, 'Go').status).toBe('partial');
+    }
   });
 
   it('scores listing every skill clearly below using most of them in dated roles, and flags it', () => {
@@ -349,6 +383,19 @@ describe('standalone quality', () => {
     expect(dates.score).toBeLessThan(100);
   });
 
+  it('a role starting after the current month is not called undated, nor marked down (an incoming job; a review)', () => {
+    const incoming = resume({
+      experience: [
+        role('Software Engineer', '2024-09', 'present', ['Joining the payments team after graduation']),
+        role('Software Engineer Intern', '2023-06', '2023-09', ['Built a Go service that cut build times by 30%']),
+      ],
+    });
+    const dates = scoreResume(incoming, null, AS_OF).quality.date_consistency;
+    expect(dates.notes).not.toContain('1 role without a readable start date');
+    expect(dates.notes).toContain('1 role starting after 2024-06 (not counted)');
+    expect(dates.score).toBe(100);
+  });
+
   it('notes the first overlaps, gaps and reversed dates of a resume of thousands of roles, not every pair', () => {
     const many = resume({
       experience: [
@@ -382,6 +429,17 @@ describe('standalone quality', () => {
       'Shipped the first mobile app to three markets',
     ]);
     expect(q.score).toBe(100);
+  });
+
+  it('does not take the digits of a name or a version for a quantity (a review)', () => {
+    for (const bullet of ['Deployed services on AWS EC2 and S3', 'Ran workloads on k8s behind IPv6 load balancers', 'Built a B2B portal with Log4j logging',
+      'Wrote ES6 modules for a Web3 wallet', 'Migrated the codebase to Python 3.11', 'Upgraded Angular 8 to Angular 12', 'Implemented OAuth 2.0 login', 'Shipped in Q3 2021']) {
+      expect(isQuantified(bullet), bullet).toBe(false);
+    }
+    for (const bullet of ['Cut p95 latency by 40%', 'Served 3 million users', 'Handled 10k requests per second on EC2', 'Saved $2M a year',
+      'Managed a team of five', 'Made Python 3 builds 2.5x faster', 'Led 12 engineers']) {
+      expect(isQuantified(bullet), bullet).toBe(true);
+    }
   });
 
   it('rates completeness and length with notes', () => {

@@ -222,3 +222,89 @@ describe('skillTaxonomy().related', () => {
     expect(taxonomy.closelyRelated('Nothing', 'React')).toBe(false);
   });
 });
+
+describe('skill names that are everyday words need context (a review)', () => {
+  it.each([
+    'Excel at communication and teamwork',
+    'Word of mouth brought in 40% of new clients',
+    'Outlook for 2025 remains strong',
+    'Teams of five engineers shipped weekly',
+    'Pastry Chef',
+    'Puppet shows for the children’s ward',
+    'Partnered with American Express on a loyalty launch',
+    'Linear regression models for churn',
+    'Combine strong analytical skills with empathy',
+    'Spring 2023 internship',
+  ])('"%s" names no such skill', (text) => {
+    const common = ['Excel', 'Microsoft Word', 'Microsoft Outlook', 'Microsoft Teams', 'Chef', 'Puppet', 'Express', 'Linear', 'Combine', 'Spring'];
+    expect(found(text).filter((name) => common.includes(name))).toEqual([]);
+  });
+
+  it.each([
+    ['Built forecasting models in Excel', 'Excel'],
+    ['Excel, SQL and Tableau', 'Excel'],
+    ['Built Excel dashboards for 12 stores', 'Excel'],
+    ['Advanced Excel', 'Excel'],
+    ['MS Excel and Microsoft Word', 'Microsoft Word'],
+    ['Excel, Word and PowerPoint', 'Microsoft Word'],
+    ['Managed calendars in Outlook', 'Microsoft Outlook'],
+    ['Wrote Chef cookbooks for 200 servers', 'Chef'],
+    ['Configuration management with Chef or Puppet', 'Puppet'],
+    ['Chef, Ansible and Terraform', 'Chef'],
+    ['REST APIs in Node.js and Express', 'Express'],
+    ['Built Express middleware', 'Express'],
+    ['Java and Spring microservices', 'Spring'],
+  ])('"%s" still names %s', (text, skill) => {
+    expect(found(text)).toContain(skill);
+  });
+
+  it('a brief for a pastry chef asks for no DevOps tool, and a resume line "Excel at …" claims no Excel', async () => {
+    const { extractRequirements } = await import('../../src/modules/resumes/scoring/requirements.js');
+    const brief = { role: 'Pastry Chef', job_description: 'Requirements:\n- Excel at working under pressure\n- Word of mouth reputation\n- Outlook for 2025: two new shops' };
+    expect(extractRequirements(brief as never, taxonomy).filter((r) => r.kind === 'skill').map((r) => r.label)).toEqual([]);
+    const { parseResume } = await import('../../src/modules/resumes/parse/index.js');
+    const { parsed } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Pastry Chef, Le Petit Four\tJan 2020 – Present',
+      '- Excel at leading a team of 6 through 300 covers a night.', '- Word of mouth doubled our wedding-cake orders in a year.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.skills.map((s) => s.canonical)).toEqual([]);
+  });
+});
+
+describe('more skill names that are everyday words, titles or names (a review)', () => {
+  it.each([
+    ['Packer', 'Packer'], ['Postman', 'Postman'], ['Assembly Line Operator', 'Assembly Language'], ['Freelance Illustrator', 'Adobe Illustrator'],
+    ['Spark joy in every client interaction', 'Apache Spark'], ['Bootstrap the sales team from scratch', 'Bootstrap'],
+    ['Sketch artist for the city paper', 'Sketch'], ['Reported to Julia Chen, head of finance', 'Julia'], ['Coached by Ray Dalio', 'Ray'],
+    ['Cypress Semiconductor supplier audits', 'Cypress'], ['Unity in the team mattered most', 'Unity'],
+  ])('"%s" names no %s', (text, skill) => {
+    expect(found(text)).not.toContain(skill);
+  });
+
+  it.each([
+    ['Baked AMIs with Packer and Terraform', 'Packer'], ['Postman collections for 40 endpoints', 'Postman'],
+    ['Wrote ARM Assembly for a bootloader', 'Assembly Language'], ['Logos in Illustrator', 'Adobe Illustrator'],
+    ['Tuned Spark jobs on EMR', 'Apache Spark'], ['HTML, CSS, Bootstrap', 'Bootstrap'], ['Wireframes in Sketch', 'Sketch'],
+    ['Numerical simulations in Julia', 'Julia'], ['Distributed training on a Ray cluster', 'Ray'], ['Cypress end-to-end tests', 'Cypress'],
+    ['Unity 3D games for mobile', 'Unity'],
+  ])('"%s" still names %s', (text, skill) => {
+    expect(found(text)).toContain(skill);
+  });
+});
+
+describe('a common-word skill followed by a capitalised word is a name (a review)', () => {
+  it.each([
+    ['Worked with Julia Chen on budgets', 'Julia'], ['Partnered with Express Scripts on claims', 'Express'],
+    ['Met with Puppet Labs engineers', 'Puppet'], ['Booked venues with Unity Hall', 'Unity'],
+  ])('"%s" names no %s', (text, skill) => {
+    expect(found(text)).not.toContain(skill);
+  });
+
+  it.each([
+    ['Automated deploys with Chef', 'Chef'], ['Built models in Excel', 'Excel'], ['Built models in Excel\nLed a team', 'Excel'],
+    ['Chef, Ansible and Terraform', 'Chef'],
+  ])('"%s" still names %s', (text, skill) => {
+    expect(found(text)).toContain(skill);
+  });
+});

@@ -363,3 +363,57 @@ describe('speech helpers', () => {
     expect(speakingMs('one two three four five six seven eight nine ten eleven twelve thirteen', 2)).toBeLessThan(7500);
   });
 });
+
+// Was missing (a review of recording storage): the server now refuses pieces past the recording's 64 MiB
+// (interview_limit_reached). The recorder tried each refused piece four times over 15 s and said "failed", piece after
+// piece; now it stops recording there and says the recording is full, and the interview goes on.
+describe('the recorder when the recording is full', () => {
+  class FakeRecorder {
+    static last: FakeRecorder;
+    static isTypeSupported = () => true;
+    state: 'inactive' | 'recording' | 'paused' = 'inactive';
+    ondataavailable: ((event: { data: Blob }) => void) | null = null;
+    onstop: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    constructor() { FakeRecorder.last = this; }
+    start() { this.state = 'recording'; }
+    stop() { this.state = 'inactive'; this.onstop?.(); }
+    piece(bytes: number) { this.ondataavailable?.({ data: new Blob([new Uint8Array(bytes)]) }); }
+  }
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('stops recording at the refusal instead of retrying, and uploads nothing more', async () => {
+    const stopped: string[] = [];
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    vi.stubGlobal('navigator', { mediaDevices: { getUserMedia: async () => ({ getTracks: () => [{ stop: () => stopped.push('track') }] }) } });
+    const puts: string[] = [];
+    vi.stubGlobal('fetch', async (url: string) => { puts.push(url); return new Response(null, { status: 200 }); });
+    // Not imported by name: the room's sources are typechecked with the DOM types (src/room/tsconfig.json), not here.
+    const recorderModule = '../../src/room/recorder.js';
+    const { startRecording } = (await import(recorderModule)) as { startRecording(options: {
+      interviewId: string; uploadUrl(index: number): Promise<{ url: string; max_bytes: number }>; onState(state: string): void;
+    }): Promise<unknown> };
+    const states: string[] = [];
+    const asked: number[] = [];
+    await startRecording({
+      interviewId: 'int_full',
+      uploadUrl: async (index) => {
+        asked.push(index);
+        if (index === 0) return { url: 'http://prep.test/files/0', max_bytes: 5 };
+        throw new Error('interview_limit_reached');
+      },
+      onState: (state) => states.push(state),
+    });
+    const recorder = FakeRecorder.last;
+    recorder.piece(3);
+    recorder.piece(3);
+    await vi.waitFor(() => expect(states).toContain('full'));
+    recorder.piece(3); // after the stop: never uploaded
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual([0, 1]);
+    expect(puts).toEqual(['http://prep.test/files/0']);
+    expect(states).toEqual(['recording', 'full']);
+    expect(recorder.state).toBe('inactive');
+    expect(stopped).toEqual(['track']);
+  });
+});

@@ -142,6 +142,17 @@ describe('S3 storage (s3rver)', () => {
     await expect(storage.deletePrefix('interviews/o/i/recording')).rejects.toThrow(/ending in \//);
   });
 
+  it('list gives every object under a folder with its size, keys without the prefix, and nothing beside it', async () => {
+    for (const [key, size] of [['interviews/o/l/recording/000000.part', 3], ['interviews/o/l/recording/000001.part', 5], ['interviews/o/l/recording.webm', 7]] as const) {
+      await storage.write(key, Buffer.alloc(size), 'application/octet-stream');
+    }
+    await bare.write('interviews/o/l/recording/000002.part', Buffer.alloc(1), 'application/octet-stream'); // outside the prefix
+    const listed = (await storage.list('interviews/o/l/recording/')).sort((a, b) => a.key.localeCompare(b.key));
+    expect(listed).toEqual([{ key: 'interviews/o/l/recording/000000.part', size: 3 }, { key: 'interviews/o/l/recording/000001.part', size: 5 }]);
+    expect(await storage.list('interviews/o/none/')).toEqual([]);
+    await expect(storage.list('interviews/o/l/recording')).rejects.toThrow(/ending in \//);
+  });
+
   it('a tampered signed GET URL is refused', async () => {
     await storage.write('resumes/c.pdf', Buffer.from('c'), 'application/pdf');
     const { url } = await storage.signedGetUrl('resumes/c.pdf', { expiresIn: 60, fileName: 'c.pdf' });

@@ -40,7 +40,7 @@ export function analyticsRoutes(app: App, core: Core): void {
         livemode: tenant.livemode,
         since: since ?? null,
         until: until ?? null,
-        data: await countActivity(core.db.kysely, tenant, range, activitySources),
+        data: await countActivity(core.db.kysely, tenant, range, activitySources, core.clock.now()),
       };
     },
   });

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { AssessmentSessionColumns, Database, SubjectKind } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
@@ -40,6 +40,8 @@ export const ASSIGNMENT_WINDOW_MS = 7 * 86_400_000;
  * deadline is shown for it: its timer keeps saying untimed.
  */
 export const UNTIMED_SESSION_LIMIT_MS = 7 * 86_400_000;
+/** At most this many sessions whose time is up are timed out by one list request (the sweep does the rest). */
+const LIST_SETTLE_MAX = 100;
 /** Proctoring signals kept per session; beyond it `recorded` is 0. */
 export const PROCTORING_EVENTS_CAP = 500;
 export const PROCTORING_META_MAX_BYTES = 2048;
@@ -62,14 +64,31 @@ export function closesAt(row: Pick<AssessmentSessionRow, 'deadline_at' | 'starte
   return row.started_at === null ? null : row.started_at + UNTIMED_SESSION_LIMIT_MS;
 }
 
-/** Where a session stands for candidate access (launch links, tokens, start). */
+/** When the candidate finalized the session (kinds that score in the background have the column), or null. */
+const finalizedAt = (row: AssessmentSessionRow): number | null => (row as { finalize_requested_at?: number | null }).finalize_requested_at ?? null;
+
+/**
+ * Where a session stands for candidate access (launch links, tokens, start) and assignment. Finalized by the candidate
+ * (a kind that scores in the background), it is finished though its status reads in_progress until it is scored.
+ */
 export function stateOf(row: AssessmentSessionRow, now: number): SubjectState {
   if (row.status === 'cancelled') return 'cancelled';
-  if (FINISHED.has(row.status)) return 'finished';
+  if (FINISHED.has(row.status) || finalizedAt(row)) return 'finished';
   if (row.status === 'assigned' && assignmentEndsAt(row) <= now) return 'lapsed';
   const ends = closesAt(row);
   if (ends !== null && ends <= now) return 'finished';
   return 'open';
+}
+
+/**
+ * The status a read of a session shows at `now`, as SQL over its row (for counts that must agree with reads): the
+ * stored one, or `timed_out` for a started session whose time is up (closesAt) and that was not finalized, the
+ * lifecycle's `isDue`, whose timeout a read commits before answering while the stored row waits for the sweep.
+ * `finalizable`: the kind's table has `finalize_requested_at` (a finalized session completes as finished).
+ */
+export function statusAsReadSql(now: number, finalizable: boolean): RawBuilder<AssessmentStatus> {
+  const notFinalized = finalizable ? sql` and finalize_requested_at is null` : sql``;
+  return sql<AssessmentStatus>`case when status in ('started', 'in_progress') and coalesce(deadline_at, started_at + ${UNTIMED_SESSION_LIMIT_MS}) <= ${now}${notFinalized} then 'timed_out' else status end`;
 }
 
 /** What assigning needs to know of the test being assigned. */
@@ -79,6 +98,28 @@ export interface AssessmentTest {
   description: string | null;
   /** null: untimed. */
   duration_minutes: number | null;
+}
+
+/**
+ * The completion job of a kind scored in the background (queued by finalize and by a timeout; it waits for the
+ * session's work by retrying). Failed for good (its last attempt threw, or its worker died on every attempt), it gives
+ * up through `giveUpCompletion` rather than leave the session unreported.
+ */
+export function completionJob(kind: string, service: { complete(sessionId: string): Promise<void>; giveUpCompletion(sessionId: string): Promise<void> }): JobHandler {
+  const sessionOf = (payload: unknown) => (payload as { session_id: string }).session_id;
+  return {
+    kind,
+    retryDelaysSeconds: [1, 2, 5, 10, 30],
+    run: async (payload, job) => {
+      try {
+        await service.complete(sessionOf(payload));
+      } catch (error) {
+        if (job.attempts >= job.max_attempts) await service.giveUpCompletion(sessionOf(payload)).catch(() => undefined);
+        throw error;
+      }
+    },
+    abandoned: (payload) => service.giveUpCompletion(sessionOf(payload)),
+  };
 }
 
 /** What a kind declares: its names, its tables (through its repo), its credit, its test and its detail. */
@@ -119,7 +160,6 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
   const { timeout: timeoutJob, complete: completeJob } = lifecycleJobNames(kind.kind);
 
   /** When the candidate finalized, for a kind that scores in the background (others' rows have no such column): null if not. */
-  const finalizedAt = (row: Row): number | null => (row as { finalize_requested_at?: number | null }).finalize_requested_at ?? null;
 
   async function mustGet(tx: Kysely<Database>, tenant: Tenant, id: string): Promise<Row> {
     const row = await repo.get(tx, tenant, id);
@@ -129,7 +169,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
 
   /**
    * Started, its time up (its deadline, or the untimed limit), and not finalized in time (a finalized session
-   * completes as finished, whenever it is scored).
+   * completes as finished, whenever it is scored). statusAsReadSql is the same rule in SQL: change both together.
    */
   function isDue(row: Row): boolean {
     const ends = closesAt(row);
@@ -151,6 +191,17 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     return { ...row, ...changes };
   }
 
+  /**
+   * The completion job's locks: the session's, and first, for an assignment (which its abandonment gives the credit
+   * back), the balance's, the order an assignment and an erasure take them in (the other way round deadlocked with an
+   * erasure on PostgreSQL). A session seen past assigned never goes back to it.
+   */
+  async function lockForCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
+    const seen = await repo.byId(tx, sessionId);
+    if (seen?.status === 'assigned') await credits.lock(tx, { organizationId: seen.organization_id, livemode: seen.livemode === 1 }, kind.credit);
+    await repo.lock(tx, sessionId);
+  }
+
   /** Completes the session in the background (the kind's completion job scores it and sends its event, once). */
   async function queueCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
     await queue.enqueue(tx, completeJob, { session_id: sessionId }, { uniqueKey: `${completeJob}:${sessionId}`, maxAttempts: 60 });
@@ -168,6 +219,19 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && !!finalizedAt(row));
     if (!over || await unsettled() > 0 || await repo.hasReport(sessionId)) return;
     await complete(sessionId).catch(() => queueCompletion(db, sessionId));
+  }
+
+  /**
+   * For kinds scored in the background: the completion job failed for good (its last attempt threw, or its worker died
+   * on every attempt). A session still waiting for a piece of work is left to it (its job, settling it on its last
+   * attempt or when abandoned, completes the session: completeWhenSettled); one with nothing left to wait for is
+   * completed once more by `complete` (a kind passes one that leaves out what is slow or over the network), rather than
+   * left over and unreported for ever. Throws when that fails too.
+   */
+  async function giveUpCompletion(sessionId: string, unsettled: () => Promise<number>, complete: (sessionId: string) => Promise<void>): Promise<void> {
+    const row = await repo.byId(db, sessionId);
+    if (!row || row.status === 'cancelled' || await repo.hasReport(sessionId) || await unsettled() > 0) return;
+    await complete(sessionId);
   }
 
   /**
@@ -253,6 +317,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     settled,
     queueCompletion,
     completeWhenSettled,
+    giveUpCompletion,
+    lockForCompletion,
     stateOf: (row: Row) => stateOf(row, clock.now()),
 
     /** Refuses work on a session that is not started and open: `session_not_started`, or the code of its state. */
@@ -298,7 +364,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
       });
     },
 
+    /**
+     * A page of sessions and their count. The tenant's sessions whose time is up are timed out first (committed, as a
+     * read of one does), so that the page, its status filter and total_count show what a read of each shows.
+     */
     async list(tenant: Tenant, page: PageRequest, filters: { status?: AssessmentStatus; candidateId?: string } = {}) {
+      for (const row of await repo.dueOf(db, tenant, clock.now(), LIST_SETTLE_MAX)) await applyDueTimeout(row);
       const [result, total] = await Promise.all([repo.list(tenant, page, filters), repo.count(tenant, filters)]);
       return { page: result, total };
     },
@@ -310,6 +381,9 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     /** Customer cancels an assignment not yet started: its credit comes back. Repeating is harmless. */
     async cancel(tenant: Tenant, id: string): Promise<Row> {
       return db.transaction().execute(async (tx) => {
+        // The balance's lock before the session's, the order an assignment and an erasure take them in: returning the
+        // credit takes the balance's, and taken after the session's it deadlocked with an erasure on PostgreSQL.
+        await credits.lock(tx, tenant, kind.credit);
         // Read under the session's lock, as start reads it: an abandonment under way is seen once it has committed.
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound(kind.noun, id);
@@ -339,8 +413,12 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
 
     /** The candidate starts: the clock starts once and the reserved credit is spent. A repeat returns the same. */
     async start(tenant: Tenant, id: string): Promise<Detail> {
-      await settled(tenant, id);
+      const seen = await settled(tenant, id);
       return db.transaction().execute(async (tx) => {
+        // A first start spends the reserved credit, which takes the balance's lock: taken first, before the session's,
+        // the order an assignment and an erasure take them in (the other way round deadlocked with an erasure on
+        // PostgreSQL). A session seen started never goes back to assigned: a repeat takes only the session's.
+        if (seen.status === 'assigned') await credits.lock(tx, tenant, kind.credit);
         // Read under the session's lock: an abandonment under way (the window closing) is seen once it has committed.
         const row = await repo.locked(tx, tenant, id);
         if (!row) throw notFound(kind.noun, id);
@@ -376,7 +454,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
      */
     async finalize(tenant: Tenant, id: string): Promise<Row> {
       const row = await settled(tenant, id);
-      if (FINISHED.has(row.status)) return row;
+      if (FINISHED.has(row.status) || finalizedAt(row)) return row;
       this.assertStarted(row);
       return db.transaction().execute(async (tx) => {
         await repo.lock(tx, id);
@@ -399,7 +477,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     async completeOnce<Report>(sessionId: string, emit: Emit, make: (tx: Transaction<Database>, row: Row, outcome: Outcome, endedAt: number) =>
       Promise<{ report: Report; event: Record<string, unknown> } | null>): Promise<void> {
       await db.transaction().execute(async (tx) => {
-        await repo.lock(tx, sessionId);
+        await lockForCompletion(tx, sessionId);
         const row = await repo.byId(tx, sessionId);
         if (!row || row.status === 'cancelled') return;
         const now = clock.now();

@@ -6,7 +6,7 @@ import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { forgetSessionReplays } from '../../platform/idempotency.js';
 import { lockedCandidate } from '../candidates/locked.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-import { OPEN_STATUSES, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
+import { OPEN_STATUSES, statusAsReadSql, type AssessmentSessionRow, type AssessmentStatus } from './lifecycle.js';
 
 /** The tables of one assessment kind. */
 export interface AssessmentTables {
@@ -122,6 +122,13 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
     /** Started sessions whose time is up. */
     due: (tx: Kysely<Database>, now: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute() as Promise<Row[]>,
+    /**
+     * The tenant's started sessions whose time is up (finalized ones too: the caller's isDue leaves them), through the
+     * tenant's status index: what a list settles first, so that its status filter and its count agree with reads.
+     */
+    dueOf: (tx: Kysely<Database>, tenant: Tenant, now: number, limit: number) => scoped(tx, tenant)
+      .where('status', 'in', ['started', 'in_progress']).where(statusAsReadSql(now, false), '=', 'timed_out')
+      .limit(limit).execute() as Promise<Row[]>,
     /** Started sessions of untimed tests (no deadline) started before `startedBefore`: past the untimed limit. */
     untimedDue: (tx: Kysely<Database>, startedBefore: number, limit: number) => (tx as unknown as Kysely<any>).selectFrom(t).selectAll()
       .where('status', 'in', ['started', 'in_progress']).where('deadline_at', 'is', null).where('started_at', '<=', startedBefore)

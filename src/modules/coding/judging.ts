@@ -15,9 +15,10 @@ import type { CodingCatalogRepo } from './catalog-repo.js';
 import type { JudgingRepo } from './judging-repo.js';
 import { bestSubmission, buildReport, REFERENCE_LANGUAGES, referenceLanguageFor, type SubmissionResults } from './report.js';
 import { reviewCode } from '../../ai/code-review.js';
-import type { TextModel } from '../../ai/model.js';
+import { ModelError, type TextModel } from '../../ai/model.js';
 import { COMPLETE_JOB, type CodingService } from './service.js';
 import type { Emit } from '../webhooks/service.js';
+import { completionJob } from '../assessments/lifecycle.js';
 import { withoutCode, withoutReviews, type CodingSessionRepo } from './sessions-repo.js';
 
 export const JUDGE_JOB = 'coding.judge';
@@ -76,19 +77,27 @@ export function createJudgingService(deps: {
     });
   }
 
-  /** The model's review of each problem's best submission; a review the model failed to give is null. */
-  async function reviews(sessionId: string) {
+  /**
+   * The model's review of each problem's best submission; a review the model failed to give is null (every one when
+   * the model is not to be asked: `ask` false). Once a call finds the model down (timed out, unreachable, 5xx after
+   * its retry) the remaining problems are not asked either: each would wait out the time limit again for nothing.
+   */
+  async function reviews(sessionId: string, ask = true) {
     if (!model) return null;
     const problems = await sessions.problems(db, sessionId);
     const content = await catalog.problems(db, problems.map((p) => p.problem_id));
     const submissions = await repo.forSession(db, sessionId);
     const out = [];
+    let asking = ask;
     for (const p of problems) {
       const best = bestSubmission(submissions.filter((s) => s.problem_id === p.problem_id));
       if (!best) continue;
       const problem = content.get(p.problem_id);
-      const review = await reviewCode(model, { title: problem?.title ?? '', statement: problem?.statement ?? '', language: best.language, source: best.source })
-        .catch(() => null);
+      const review = !asking ? null : await reviewCode(model, { title: problem?.title ?? '', statement: problem?.statement ?? '', language: best.language, source: best.source })
+        .catch((error: unknown) => {
+          if (error instanceof ModelError && error.unavailable) asking = false;
+          return null;
+        });
       out.push({ problem_id: p.problem_id, submission_id: best.id, review });
     }
     return { model: model.id, problems: out };
@@ -130,12 +139,12 @@ export function createJudgingService(deps: {
    * The completion job: waits (by retrying) until every submission is judged, then writes the report,
    * completes the session and emits coding.completed in one transaction, once.
    */
-  async function complete(sessionId: string): Promise<void> {
+  async function complete(sessionId: string, options: { review?: boolean } = {}): Promise<void> {
     const pending = await repo.unjudged(db, sessionId);
     if (pending > 0) throw new Error(`${pending} submission(s) still being judged`);
     if (await sessions.hasReport(sessionId)) return;
     // The model is asked before the transaction: no network call holds a database lock.
-    const codeReview = await reviews(sessionId);
+    const codeReview = await reviews(sessionId, options.review !== false);
     // Reference timings are read before the transaction (SQLite has one writer connection).
     const timings = new Map<string, { language: string; largeTimeMs: number } | null>();
     const measured = await repo.referenceTimings((await sessions.problems(db, sessionId)).map((p) => p.problem_id));
@@ -312,12 +321,16 @@ export function createJudgingService(deps: {
       await completeWhenJudged(submission.session_id);
     },
 
-    /** A submission whose judge died on every attempt: an error, as a judge that failed on its last attempt leaves it. */
-    async abandonJudging(submissionId: string): Promise<void> {
+    /**
+     * A submission whose judge died on every attempt, or whose last attempt failed outside judging (a database error
+     * marking it running or writing its verdict): an error, as a judge that failed on its last attempt leaves it, rather
+     * than `running` for ever; then its finished session completes.
+     */
+    async abandonJudging(submissionId: string, reason = 'judging stopped: its worker stopped on every attempt'): Promise<void> {
       const submission = await repo.byId(submissionId);
       if (!submission) return;
       if (submission.status === 'judged' || submission.status === 'error') return completeWhenJudged(submission.session_id);
-      await settleSubmission(submission, { status: 'error', error: 'judging stopped: its worker stopped on every attempt', updated_at: clock.now() });
+      await settleSubmission(submission, { status: 'error', error: reason, updated_at: clock.now() });
       await completeWhenJudged(submission.session_id);
     },
 
@@ -332,6 +345,12 @@ export function createJudgingService(deps: {
 
     complete,
 
+    /**
+     * The completion job failed for good (see lifecycle.giveUpCompletion): a session with every submission settled is
+     * completed without the model's reviews (each null, as when the model did not answer), the slow part of its work.
+     */
+    giveUpCompletion: (sessionId: string) => coding.giveUpCompletion(sessionId, () => repo.unjudged(db, sessionId), (id) => complete(id, { review: false })),
+
     report: (tenant: Tenant, sessionId: string) => coding.storedReport<ReturnType<typeof buildReport>>(tenant, sessionId),
   };
 }
@@ -344,14 +363,21 @@ export function judgingJobs(judging: JudgingService): JobHandler[] {
     {
       kind: JUDGE_JOB,
       retryDelaysSeconds: [2, 10, 30, 60],
-      run: (payload, job) => judging.judge((payload as { submission_id: string }).submission_id, job.attempts >= job.max_attempts),
+      run: async (payload, job) => {
+        const submissionId = (payload as { submission_id: string }).submission_id;
+        const finalAttempt = job.attempts >= job.max_attempts;
+        try {
+          await judging.judge(submissionId, finalAttempt);
+        } catch (error) {
+          // The last attempt failed where judging records nothing (a database error before the sandbox or writing the
+          // verdict, measuring the reference): settled in error (a verdict written stays) and the session completed,
+          // best effort, rather than the submission left `running` and its session waiting for ever.
+          if (finalAttempt) await judging.abandonJudging(submissionId, 'judging stopped: its last attempt failed (an internal error)').catch(() => undefined);
+          throw error;
+        }
+      },
       abandoned: (payload) => judging.abandonJudging((payload as { submission_id: string }).submission_id),
     },
-    {
-      // Queued by finalize and by a timeout; waits for judging by retrying.
-      kind: COMPLETE_JOB,
-      retryDelaysSeconds: [1, 2, 5, 10, 30],
-      run: (payload) => judging.complete((payload as { session_id: string }).session_id),
-    },
+    completionJob(COMPLETE_JOB, judging),
   ];
 }

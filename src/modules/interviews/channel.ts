@@ -10,7 +10,7 @@ import { ApiError } from '../../platform/errors.js';
 import { ConversationError, turnOf, WRAP_UP_MS, type Conversation, type ConversationListener } from './conversation.js';
 import type { InterviewerState } from './interviewer/types.js';
 import type { InterviewRepo, InterviewRow } from './repo.js';
-import { RECORDING_CHUNK_MAX_BYTES, type InterviewService } from './service.js';
+import type { InterviewService } from './service.js';
 import { CLOSED, remainingMs, STATUS_CODES } from './states.js';
 
 /** The conversation channel's path: outside /v1 (not an API operation), like the room's pages. */
@@ -461,7 +461,7 @@ export function channelRoute(app: App, deps: {
           const index = typeof message.index === 'number' ? message.index : NaN;
           try {
             const upload = await service.recordingChunkUrl(sessionOf!, connection.interviewId, index);
-            return send(socket, { type: 'recording.chunk_url', index, url: upload.url, expires_in: upload.expiresIn, max_bytes: RECORDING_CHUNK_MAX_BYTES });
+            return send(socket, { type: 'recording.chunk_url', index, url: upload.url, expires_in: upload.expiresIn, max_bytes: upload.maxBytes });
           } catch (error) {
             if (error instanceof ApiError) return send(socket, { type: 'error', code: error.code, message: error.message, index });
             request.log.error({ err: error }, 'interview channel recording URL failed');

@@ -1,7 +1,7 @@
 import type { CodingProblemsTable } from '../../db/schema.js';
 import { SandboxBusyError, SandboxUnavailableError, type Sandbox } from '../../sandbox/sandbox.js';
 import { judgeCases } from '../coding/judging.js';
-import type { PlannedQuestion, ProblemTests, Turn } from './interviewer/types.js';
+import type { PlannedProblem, PlannedQuestion, ProblemTests, Turn } from './interviewer/types.js';
 
 export type JudgedProblem = Pick<CodingProblemsTable, 'examples' | 'hidden_cases' | 'comparator' | 'time_limit_ms' | 'memory_limit_mb'>;
 
@@ -12,7 +12,7 @@ export type JudgedProblem = Pick<CodingProblemsTable, 'examples' | 'hidden_cases
  * not judged and the report falls back to the runs made during the interview.
  */
 export async function judgeFinalCode(deps: {
-  sandbox: Sandbox; budgetMs: number; problem(slug: string): Promise<JudgedProblem | undefined>;
+  sandbox: Sandbox; budgetMs: number; problem(problem: PlannedProblem): Promise<JudgedProblem | undefined>;
 }, plan: PlannedQuestion[], turns: Turn[], strict: boolean): Promise<ProblemTests[]> {
   const judged: ProblemTests[] = [];
   let languages: Set<string> | null = null;
@@ -23,7 +23,7 @@ export async function judgeFinalCode(deps: {
     const code = last.code!;
     const base = { questionPosition: q.position, problem: q.problem.slug, turn: last.seq, language: code.language };
     const notJudged = (note: string): ProblemTests => ({ ...base, passed: null, total: null, verdict: null, note });
-    const problem = await deps.problem(q.problem.slug);
+    const problem = await deps.problem(q.problem);
     if (!problem) {
       judged.push(notJudged('The problem is no longer in the catalogue, so its tests could not be run.'));
       continue;

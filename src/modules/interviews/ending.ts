@@ -4,7 +4,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Emit } from '../webhooks/service.js';
 import { tenantOfRow, type InterviewRepo, type InterviewRow } from './repo.js';
-import { elapsedMs, PAUSE_LIMIT_MS, STATUS_CODES, stopClock } from './states.js';
+import { elapsedMs, overdueBy, STATUS_CODES, stopClock } from './states.js';
 
 /** Why an interview ended, as its record says. */
 export type EndReason = 'candidate' | 'interviewer' | 'time_up' | 'abandoned';
@@ -13,7 +13,6 @@ export const PROCESS_JOB = 'interview.process';
 export const TIMEOUT_JOB = 'interview.timeout';
 /** Deletes an erased candidate's interview files (queued by the erasure, run outside its transaction). */
 export const ERASE_FILES_JOB = 'interview.erase-files';
-
 
 /**
  * Ending an interview, whoever ends it (the candidate, the interviewer's closing, the clock, a pause never resumed):
@@ -40,15 +39,8 @@ export function createEnding(deps: { clock: Clock; repo: InterviewRepo; queue: J
     return ended;
   }
 
-  /** Whether a live interview is over by the clock or by a pause never resumed, and why. */
-  function overdue(row: InterviewRow, now: number): EndReason | null {
-    if (row.status === 'in_progress' && row.deadline_at !== null && row.deadline_at <= now) return 'time_up';
-    // Pauses stop the clock, but not for ever: twice the interview's length and a pause's limit after the join, it is over.
-    if ((row.status === 'in_progress' || row.status === 'paused') && row.joined_at !== null
-      && row.joined_at + 2 * row.duration_seconds * 1000 + PAUSE_LIMIT_MS <= now) return 'abandoned';
-    if (row.status === 'paused' && row.paused_at !== null && row.paused_at + PAUSE_LIMIT_MS <= now) return 'abandoned';
-    return null;
-  }
+  /** Whether a live interview is over by the clock or by a pause never resumed, and why (states.ts; interviewStatusAsReadSql in SQL). */
+  const overdue = overdueBy;
 
   return {
     end,

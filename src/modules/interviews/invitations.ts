@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { BackgroundJobsTable, Database } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
@@ -85,38 +85,58 @@ export function invitationJobs(deps: {
   const transport = deps.smtp ? nodemailer.createTransport({ url: deps.smtp.url, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 }) : null;
   // Written only while the invitation is still on the record: an erasure of the candidate during the send removed it.
   const record = (row: InterviewRow, invitation: Invitation) => deps.repo.recordInvitation(deps.db, row.id, row.candidate_id!, JSON.stringify(invitation));
+  /** The outcome onto an invitation still `queued` (a later run, or the erasure, may have settled it already). */
+  const settleQueued = async (interviewId: string, outcome: Partial<Invitation>) => {
+    const row = await deps.repo.byId(deps.db, interviewId);
+    if (!row?.invitation || row.candidate_id === null) return;
+    const invitation = JSON.parse(row.invitation) as Invitation;
+    if (invitation.status === 'queued') await record(row, { ...invitation, ...outcome });
+  };
+  /** One try; `sent.at` is stamped once the relay took the message. */
+  async function send(interviewId: string, job: BackgroundJobsTable, sent: { at: number | null }): Promise<void> {
+    const row = await deps.repo.byId(deps.db, interviewId);
+    if (!row || !row.invitation || row.status !== 'scheduled' || row.candidate_id === null) return;
+    const invitation = JSON.parse(row.invitation) as Invitation;
+    if (invitation.status !== 'queued') return;
+    const tenant = tenantOfRow(row);
+    const candidate = await deps.repo.candidate(deps.db, tenant, row.candidate_id);
+    if (!candidate) return;
+    // A worker without SMTP (a `prep worker` configured apart from the API that queued it): retried, then failed.
+    if (!transport) throw new Error('SMTP is not configured on the worker that took the invitation');
+    const link = await deps.db.transaction().execute((tx) => deps.candidateAccess.createLaunchLink(tx, tenant, 'interview', row.id, {
+      ttlSeconds: INVITE_LINK_TTL_S, capAt: row.join_by,
+    }));
+    const { subject, text } = message(row, candidate.name, link.url);
+    try {
+      await transport.sendMail({ from: deps.smtp!.from, to: candidate.email, subject, text });
+    } catch (error) {
+      if (job.attempts >= job.max_attempts) { // the last try: say so on the record
+        await record(row, { ...invitation, status: 'failed', error: (error as Error).message.slice(0, 300) });
+        return;
+      }
+      throw error;
+    }
+    sent.at = deps.clock.now();
+    await record(row, { ...invitation, status: 'sent', sent_at: sent.at });
+  }
   return [{
     kind: INVITE_JOB,
     run: async (payload, job) => {
       const { interview_id } = payload as { interview_id: string };
-      const row = await deps.repo.byId(deps.db, interview_id);
-      if (!row || !row.invitation || row.status !== 'scheduled' || row.candidate_id === null) return;
-      const invitation = JSON.parse(row.invitation) as Invitation;
-      if (invitation.status !== 'queued') return;
-      const tenant = tenantOfRow(row);
-      const candidate = await deps.repo.candidate(deps.db, tenant, row.candidate_id);
-      if (!candidate || !transport) return;
-      const link = await deps.db.transaction().execute((tx) => deps.candidateAccess.createLaunchLink(tx, tenant, 'interview', row.id, {
-        ttlSeconds: INVITE_LINK_TTL_S, capAt: row.join_by,
-      }));
-      const { subject, text } = message(row, candidate.name, link.url);
+      const sent: { at: number | null } = { at: null };
       try {
-        await transport.sendMail({ from: deps.smtp!.from, to: candidate.email, subject, text });
+        await send(interview_id, job, sent);
       } catch (error) {
-        if (job.attempts >= job.max_attempts) { // the last try: say so on the record
-          await record(row, { ...invitation, status: 'failed', error: (error as Error).message.slice(0, 300) });
-          return;
+        // The last try failed outside the send (a database error before it, or recording after it): the record says
+        // what became of the message, rather than queued for ever. Best effort: the database may still be failing.
+        if (job.attempts >= job.max_attempts) {
+          await settleQueued(interview_id, sent.at === null ? { status: 'failed', error: 'sending stopped: its last try failed before the message went' } : { status: 'sent', sent_at: sent.at })
+            .catch(() => undefined);
         }
         throw error;
       }
-      await record(row, { ...invitation, status: 'sent', sent_at: deps.clock.now() });
     },
     // The worker died on every try: the record says failed, as after a last failed send, rather than queued for ever.
-    abandoned: async (payload) => {
-      const row = await deps.repo.byId(deps.db, (payload as { interview_id: string }).interview_id);
-      if (!row?.invitation || row.candidate_id === null) return;
-      const invitation = JSON.parse(row.invitation) as Invitation;
-      if (invitation.status === 'queued') await record(row, { ...invitation, status: 'failed', error: 'sending stopped: its worker stopped on every try' });
-    },
+    abandoned: (payload) => settleQueued((payload as { interview_id: string }).interview_id, { status: 'failed', error: 'sending stopped: its worker stopped on every try' }),
   }];
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ModelError, type TextModel } from '../../ai/model.js';
+import { terms } from './interviewer/analysis.js';
 import type { InterviewerMove, InterviewSetup, Turn } from './interviewer/types.js';
 
 /** The model's turn: short and within time (a slow model is replaced by the built-in words, never waited on long). */
@@ -48,6 +49,26 @@ export function interviewerPrompt(setup: InterviewSetup, turns: Turn[], move: In
   return { system, user };
 }
 
+/** The model's turn asks the move's question when it has a question mark or this share of the question's terms. */
+const QUESTION_TERMS_SHARE = 0.5;
+
+/** The question a move asks: its last sentence that ends with a question mark ('' when it asks none). */
+export function movesQuestion(text: string): string {
+  return text.split(/(?<=[.!?])\s+|\n+/).map((part) => part.trim()).filter((part) => part.endsWith('?')).at(-1) ?? '';
+}
+
+/**
+ * Whether the model's turn asks the move's question: a question mark, or, worded as a request ("Walk me through how it
+ * turned out."), most of the question's content terms.
+ */
+function asksQuestion(reply: string, question: string): boolean {
+  if (reply.includes('?')) return true;
+  const wanted = [...new Set(terms(question))];
+  if (wanted.length === 0) return false;
+  const have = new Set(terms(reply));
+  return wanted.filter((t) => have.has(t)).length / wanted.length >= QUESTION_TERMS_SHARE;
+}
+
 /** A guidance note of this many words or more is never said word for word; a shorter one may be a plain question's words. */
 const NOTE_MIN_WORDS = 3;
 
@@ -78,8 +99,18 @@ export async function phraseWithModel(model: TextModel, setup: InterviewSetup, t
     onDelta(piece);
   };
   const reply = await model.stream(interviewerPrompt(setup, turns, move), bounded, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS });
-  const text = reply.text.trim();
+  // A turn stopped at the token limit ends mid-sentence, its question perhaps unasked: the built-in words are said.
+  if (reply.cutOff) throw new ModelError('the model\'s turn was cut off at its token limit', false);
+  let text = reply.text.trim();
   if (text.length === 0) throw new ModelError('the model said nothing', false);
+  // A turn that dropped the move's question leaves the candidate nothing to answer: the question is added, as the
+  // built-in interviewer words it (streamed too, and bounded as the rest is).
+  const question = movesQuestion(move.text);
+  if (question && !asksQuestion(text, question)) {
+    const added = `${/[.!…:]$/.test(text) ? '' : '.'} ${question}`;
+    bounded(added);
+    text += added;
+  }
   if (text.length > TURN_MAX_CHARS) throw new ModelError('the model\'s turn ran too long', false);
   return text;
 }

@@ -130,7 +130,7 @@ async function problemOf(tx: Kysely<Database>, repo: InterviewRepo, id: string):
   const p = await repo.problem(tx, id);
   if (!p) return null;
   const statement = [p.statement, `**Input:** ${p.input_format}`, `**Output:** ${p.output_format}`, `**Constraints:** ${p.constraints}`].join('\n\n');
-  return { slug: p.slug, title: p.title, statement };
+  return { id: p.id, slug: p.slug, title: p.title, statement };
 }
 
 /**

@@ -234,7 +234,7 @@ export function interviewJobs(deps: {
     const recordingKey = recording.key;
     const transcript = rows.map((r) => transcriptTurn(r, uploaded));
     const turns = rows.map(turnOf);
-    const tests = await judgeFinalCode({ sandbox: deps.sandbox, budgetMs: deps.judgeBudgetMs, problem: (slug) => repo.problemCases(db, slug) }, setup.plan, turns, mode === 'strict');
+    const tests = await judgeFinalCode({ sandbox: deps.sandbox, budgetMs: deps.judgeBudgetMs, problem: (p) => repo.problemCases(db, p, row.organization_id) }, setup.plan, turns, mode === 'strict');
     const method = methodFor(row.round_slug);
     const body = buildInterviewReport({ method, setup, turns, tests, integrity: integrity.map((e) => ({ type: e.type, count: Number(e.count) })) });
     const modelAssessment = body.scored ? await assessWithModel(deps.model, method, turns) : null;

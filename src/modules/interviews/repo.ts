@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared, preparedIn, preparedQuery, preparedStatement } from '../../db/prepared.js';
 import type {
@@ -7,6 +7,8 @@ import type {
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
 import { importedStatsOwners, topicsOfQuestion } from '../question-bank/repo.js';
+import { interviewStatusAsReadSql } from './states.js';
+import type { PlannedProblem } from './interviewer/types.js';
 
 /** The proctoring signal each pause of the clock records (by the server, apart from the room's own and their cap). */
 export const PAUSE_SIGNAL = 'interview_paused';
@@ -20,6 +22,16 @@ const TURN_COLUMNS = Object.keys({
 
 /** The tenant an interview row belongs to. */
 export const tenantOfRow = (row: Pick<InterviewRow, 'organization_id' | 'livemode'>): Tenant => ({ organizationId: row.organization_id, livemode: row.livemode === 1 });
+
+/**
+ * The coding problem a plan put in the editor: by its id (a slug can name an organisation's own problem, a shared one
+ * and other organisations' at once); a plan made before the id was kept names it by slug, the shared one first, and
+ * never another organisation's (its hidden cases and limits are its own).
+ */
+const plannedProblem = (problem: PlannedProblem, organizationId: string) => (eb: ExpressionBuilder<Database, 'coding_problems'>) =>
+  (problem.id !== undefined ? eb('id', '=', problem.id)
+    : eb.and([eb('slug', '=', problem.slug), eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])]));
+const sharedFirst = sql`case when organization_id is null then 0 else 1 end`;
 
 /** Interviews, their plans, transcripts and reports. Every read is scoped to a tenant (another's answers nothing). */
 export function createInterviewRepo(database: Db) {
@@ -84,9 +96,22 @@ export function createInterviewRepo(database: Db) {
     /** Interviews whose clock ran out while running. */
     due: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').selectAll()
       .where('status', '=', 'in_progress').where('deadline_at', '<=', now).orderBy('deadline_at').limit(limit).execute(),
-    /** Paused since before `pausedBefore`: the candidate never came back. */
+    /**
+     * Paused since before `pausedBefore` (now less a pause's limit): the candidate never came back; or paused past the
+     * overall limit, twice its length and a pause's limit after the join (states.ts closesBy), however recent the pause.
+     */
     abandoned: (tx: Kysely<Database>, pausedBefore: number, limit: number) => tx.selectFrom('interviews').selectAll()
-      .where('status', '=', 'paused').where('paused_at', '<=', pausedBefore).limit(limit).execute(),
+      .where('status', '=', 'paused')
+      .where((eb) => eb.or([eb('paused_at', '<=', pausedBefore), eb(sql<number>`joined_at + duration_seconds * 2000`, '<=', pausedBefore)]))
+      .limit(limit).execute(),
+    /**
+     * The tenant's interviews a read would now settle (expire or end: interviewStatusAsReadSql), through its status
+     * index: what a list settles first, so that its status filter agrees with reads.
+     */
+    overdueOf: (tx: Kysely<Database>, tenant: Tenant, now: number, limit: number) => tx.selectFrom('interviews').selectAll()
+      .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
+      .where('status', 'in', ['scheduled', 'in_progress', 'paused']).where(interviewStatusAsReadSql(now), '<>', sql.ref<InterviewStatus>('status'))
+      .limit(limit).execute(),
     /** Scheduled interviews nobody joined in their window. */
     unjoined: (tx: Kysely<Database>, now: number, limit: number) => tx.selectFrom('interviews').select('id')
       .where('status', '=', 'scheduled').where('join_by', '<=', now).limit(limit).execute(),
@@ -99,7 +124,7 @@ export function createInterviewRepo(database: Db) {
       .where('scheduled_at', '>', from - maxDurationMs).where('scheduled_at', '<', to).execute(),
     /** The interviews running now (in progress or paused), with what their clocks need. */
     live: (tx: Kysely<Database>, tenant: Tenant) => tx.selectFrom('interviews')
-      .select(['id', 'status', 'duration_seconds', 'elapsed_ms', 'running_since'])
+      .select(['id', 'status', 'duration_seconds', 'elapsed_ms', 'running_since', 'joined_at'])
       .where('organization_id', '=', tenant.organizationId).where('livemode', '=', livemodeFlag(tenant))
       .where('status', 'in', ['in_progress', 'paused']).execute(),
     /** The organisation's interviews running now (in progress or paused), in this environment. */
@@ -204,11 +229,12 @@ export function createInterviewRepo(database: Db) {
     /** Shares the interview's time equally again over its plan. */
     setQuestionMinutes: (tx: Kysely<Database>, interviewId: string, minutes: number) => tx.updateTable('interview_questions').set({ minutes })
       .where('interview_id', '=', interviewId).execute(),
-    problemLimits: (tx: Kysely<Database>, slug: string) => tx.selectFrom('coding_problems').select(['time_limit_ms', 'memory_limit_mb'])
-      .where('slug', '=', slug).executeTakeFirst(),
+    /** The limits of the problem an interview of `organizationId` planned (see plannedProblem). */
+    problemLimits: (tx: Kysely<Database>, problem: PlannedProblem, organizationId: string) => tx.selectFrom('coding_problems').select(['time_limit_ms', 'memory_limit_mb'])
+      .where(plannedProblem(problem, organizationId)).orderBy(sharedFirst).executeTakeFirst(),
     /** What judging a problem's final code needs (code-tests.ts). */
-    problemCases: (tx: Kysely<Database>, slug: string) => tx.selectFrom('coding_problems')
-      .select(['examples', 'hidden_cases', 'comparator', 'time_limit_ms', 'memory_limit_mb']).where('slug', '=', slug).executeTakeFirst(),
+    problemCases: (tx: Kysely<Database>, problem: PlannedProblem, organizationId: string) => tx.selectFrom('coding_problems')
+      .select(['examples', 'hidden_cases', 'comparator', 'time_limit_ms', 'memory_limit_mb']).where(plannedProblem(problem, organizationId)).orderBy(sharedFirst).executeTakeFirst(),
     problem: (tx: Kysely<Database>, id: string) => tx.selectFrom('coding_problems')
       .select(['id', 'slug', 'title', 'statement', 'input_format', 'output_format', 'constraints', 'time_limit_ms', 'memory_limit_mb'])
       .where('id', '=', id).executeTakeFirst(),

@@ -11,7 +11,7 @@ import type { PageRequest } from '../../platform/pagination.js';
 import { checkSandboxLanguage, sandboxError } from '../../sandbox/api-errors.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { recordingFormatOfKey, type RecordingFormat } from '../../storage/file-type.js';
-import type { ObjectStorage } from '../../storage/storage.js';
+import { bytesBeside, type ObjectStorage } from '../../storage/storage.js';
 import type { CandidateAccessService } from '../candidate-access/service.js';
 import { lockedCandidate } from '../candidates/locked.js';
 import type { SubjectContext, SubjectProvider, SubjectState } from '../candidate-access/subjects.js';
@@ -24,7 +24,7 @@ import type { CodeRun, InterviewerState } from './interviewer/types.js';
 import { CUSTOMER_QUESTIONS_MAX, customerQuestion, drawPlan, fromRows, minutesPerQuestion, toRows, type CustomerQuestion } from './plan.js';
 import { PAUSE_SIGNAL, type InterviewRepo, type InterviewRow } from './repo.js';
 import {
-  CLOSED, elapsedMs, LIVE, remainingMs, SCHEDULED_JOIN_WINDOW_MS, stopClock, TEST_MODE_MAX_SECONDS, UNSCHEDULED_JOIN_WINDOW_MS,
+  CLOSED, elapsedMs, LIVE, overdueBy, remainingMs, SCHEDULED_JOIN_WINDOW_MS, stopClock, TEST_MODE_MAX_SECONDS, UNSCHEDULED_JOIN_WINDOW_MS,
 } from './states.js';
 
 export interface CreateInterviewInput {
@@ -46,6 +46,8 @@ export interface CodeInput { language: string; source: string; run?: boolean; st
 
 /** The longest an interview can be (120 minutes): how far back a booking can still overlap a window. */
 const MAX_INTERVIEW_MS = 120 * 60_000;
+/** At most this many overdue interviews are settled by one list request (the sweep does the rest). */
+const LIST_SETTLE_MAX = 100;
 /** Bookable windows: 30 minutes each, over at most 14 days. */
 export const SLOT_MINUTES = 30;
 export const SLOT_HORIZON_DAYS = 14;
@@ -82,7 +84,8 @@ const UNPROCESSABLE = 'The interview could not be processed (failure_reason proc
 export function subjectState(row: InterviewRow, now: number): SubjectState {
   if (row.status === 'cancelled') return 'cancelled';
   if (row.status === 'expired' || (row.status === 'scheduled' && row.join_by <= now)) return 'lapsed';
-  if (CLOSED.has(row.status) || (row.status === 'in_progress' && row.deadline_at !== null && row.deadline_at <= now)) return 'finished';
+  // Over by its clock, a pause never resumed or its overall limit, though not yet ended by the sweep or a read.
+  if (CLOSED.has(row.status) || overdueBy(row, now) !== null) return 'finished';
   return 'open';
 }
 
@@ -279,6 +282,8 @@ export function createInterviewService(deps: {
 
     /** A page of interviews, each as it stands now (as `get`: what is overdue is committed first, before the sweep comes by). */
     async list(tenant: Tenant, page: PageRequest, filters: { status?: InterviewRow['status']; candidateId?: string }) {
+      // The tenant's overdue interviews first, so a filter on expired or ended finds those the sweep has not reached.
+      for (const row of await repo.overdueOf(db, tenant, clock.now(), LIST_SETTLE_MAX)) await ending.settle(db, row);
       const found = await repo.list(tenant, page, filters);
       const data: InterviewRow[] = [];
       for (const row of found.data) {
@@ -388,6 +393,7 @@ export function createInterviewService(deps: {
         refuseClosed(current, now);
         if (current.status === 'in_progress') return current;
         if (current.status === 'paused') {
+          // What its clock has left, but never past its overall limit (closesBy): the timer shows no time it does not have.
           const deadline = now + remainingMs(current, now);
           const changes = { status: 'in_progress' as const, running_since: now, deadline_at: deadline, paused_at: null, updated_at: now };
           await repo.transition(tx, id, ['paused'], changes);
@@ -473,8 +479,8 @@ export function createInterviewService(deps: {
         await checkSandboxLanguage(sandbox, input.language);
         const plan = fromRows(await repo.questions(db, id));
         const state = JSON.parse(before.interviewer) as { index: number };
-        const problemSlug = plan[state.index]?.problem?.slug;
-        const found = problemSlug ? await repo.problemLimits(db, problemSlug) : undefined;
+        const problem = plan[state.index]?.problem;
+        const found = problem ? await repo.problemLimits(db, problem, before.organization_id) : undefined;
         const limits = found ? { timeLimitMs: found.time_limit_ms, memoryLimitMb: found.memory_limit_mb } : CODE_RUN_LIMITS;
         const execution = await sandbox.execute({
           language: input.language, source: input.source, comparator: 'exact', priority: 'interactive', stdoutBytes: 1_048_576, subject: id,
@@ -512,8 +518,16 @@ export function createInterviewService(deps: {
       if (!Number.isSafeInteger(index) || index < 0 || index >= RECORDING_CHUNKS_MAX) {
         throw new ApiError('parameter_invalid', { param: 'index', message: `index is 0 to ${RECORDING_CHUNKS_MAX - 1}.` });
       }
-      const signed = await storage.signedPutUrl(recordingChunkKey(row, index), { expiresIn: UPLOAD_URL_TTL_S, maxBytes: RECORDING_CHUNK_MAX_BYTES, accept: 'recording_chunk' });
-      return { url: signed.url, expiresIn: signed.expiresIn };
+      // What the recording may still take: 64 MiB in all, less the other pieces stored (one listing). A full recording
+      // takes no more pieces; the local storage also checks the total as each piece is stored (a candidate may hold
+      // many links at once).
+      const key = recordingChunkKey(row, index);
+      const others = await bytesBeside(storage, recordingPiecesPrefix(row), key);
+      const left = RECORDING_MAX_BYTES - others;
+      if (left <= 0) throw new ApiError('interview_limit_reached', { message: `A recording keeps at most ${RECORDING_MAX_BYTES} bytes; it is full.` });
+      const maxBytes = Math.min(RECORDING_CHUNK_MAX_BYTES, left);
+      const signed = await storage.signedPutUrl(key, { expiresIn: UPLOAD_URL_TTL_S, maxBytes, accept: 'recording_chunk', folderMaxBytes: RECORDING_MAX_BYTES });
+      return { url: signed.url, expiresIn: signed.expiresIn, maxBytes };
     },
 
     /** Proctoring signals while the interview is live, up to the cap (`meta` is not stored here: the contract). */

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { InterviewStatus } from '../../db/schema.js';
 import type { InterviewRow } from './repo.js';
 
@@ -35,12 +36,48 @@ export function elapsedMs(row: Pick<InterviewRow, 'elapsed_ms' | 'running_since'
   return row.elapsed_ms + (row.running_since === null ? 0 : Math.max(0, now - row.running_since));
 }
 
-export function remainingMs(row: Pick<InterviewRow, 'elapsed_ms' | 'running_since' | 'duration_seconds' | 'status'>, now: number): number {
+/**
+ * However it was paused, a joined interview is over twice its length and a pause's limit after its first join (null
+ * before the join).
+ */
+export function closesBy(row: Pick<InterviewRow, 'joined_at' | 'duration_seconds'>): number | null {
+  return row.joined_at === null ? null : row.joined_at + 2 * row.duration_seconds * 1000 + PAUSE_LIMIT_MS;
+}
+
+/** Interview time left: what its clock has not used, and never past closesBy (a resume near it gets only the time to it). */
+export function remainingMs(row: Pick<InterviewRow, 'elapsed_ms' | 'running_since' | 'duration_seconds' | 'status' | 'joined_at'>, now: number): number {
   if (CLOSED.has(row.status)) return 0;
-  return Math.max(0, row.duration_seconds * 1000 - elapsedMs(row, now));
+  const left = row.duration_seconds * 1000 - elapsedMs(row, now);
+  const limit = closesBy(row);
+  return Math.max(0, limit === null ? left : Math.min(left, limit - now));
 }
 
 /** The clock stopped at `now`: what a pause or the end writes. */
 export function stopClock(row: Pick<InterviewRow, 'elapsed_ms' | 'running_since' | 'duration_seconds'>, now: number) {
   return { elapsed_ms: Math.min(row.duration_seconds * 1000, elapsedMs(row, now)), running_since: null, deadline_at: null };
+}
+
+/** Whether a live interview is over by the clock, by a pause never resumed or by its overall limit (closesBy), and why. */
+export function overdueBy(row: InterviewRow, now: number): 'time_up' | 'abandoned' | null {
+  if (row.status === 'in_progress' && row.deadline_at !== null && row.deadline_at <= now) return 'time_up';
+  // Pauses stop the clock, but not for ever: twice the interview's length and a pause's limit after the join, it is over.
+  const limit = closesBy(row);
+  if ((row.status === 'in_progress' || row.status === 'paused') && limit !== null && limit <= now) return 'abandoned';
+  if (row.status === 'paused' && row.paused_at !== null && row.paused_at + PAUSE_LIMIT_MS <= now) return 'abandoned';
+  return null;
+}
+
+/**
+ * The status a read of an interview shows at `now`, as SQL over its row (for counts that must agree with reads):
+ * `settle`'s rule, which commits it before answering while the stored row waits for its job: a scheduled interview
+ * past its join-by is expired; a live one `overdue` (its deadline, twice its length and a pause's limit after the
+ * join, a pause never resumed) is ended. Change it with `overdueBy` above and ending.ts `settle`.
+ */
+export function interviewStatusAsReadSql(now: number): RawBuilder<InterviewStatus> {
+  return sql<InterviewStatus>`case
+    when status = 'scheduled' and join_by <= ${now} then 'expired'
+    when status = 'in_progress' and deadline_at <= ${now} then 'ended'
+    when status in ('in_progress', 'paused') and joined_at + 2 * duration_seconds * 1000 + ${PAUSE_LIMIT_MS} <= ${now} then 'ended'
+    when status = 'paused' and paused_at + ${PAUSE_LIMIT_MS} <= ${now} then 'ended'
+    else status end`;
 }

@@ -157,8 +157,16 @@ export function createGrader(deps: GraderDeps) {
   async function outputsFor(attempt: PromptAttemptsTable, task: PromptTask, m: TextModel, retry: boolean, writer: ReturnType<typeof outputWriter>, unrun: ReadonlySet<string>): Promise<Map<string, PromptAttemptOutputsTable>> {
     const saved = new Map(retry ? (await repo.outputs(db, attempt.id)).map((o) => [o.case_name, o]) : []);
     const missing = task.cases.filter((c) => !saved.has(c.name) && !unrun.has(c.name));
+    // Once a case has failed this try fails: the cases still waiting for a model slot are not sent (the retry asks for
+    // every case still missing), so a model that is down is asked once a try, not once a case.
+    let failed: { error: unknown } | null = null;
     const settled = await Promise.allSettled(missing.map((c) => limit(async () => {
-      const reply = await m.complete({ user: renderPrompt(attempt.prompt, c.vars) }, { maxOutputTokens: task.definition.max_output_tokens, timeoutMs: CALL_TIMEOUT_MS, retries: 0 });
+      if (failed) throw failed.error;
+      const reply = await m.complete({ user: renderPrompt(attempt.prompt, c.vars) }, { maxOutputTokens: task.definition.max_output_tokens, timeoutMs: CALL_TIMEOUT_MS, retries: 0 })
+        .catch((error: unknown) => {
+          failed ??= { error };
+          throw error;
+        });
       const row: PromptAttemptOutputsTable = {
         attempt_id: attempt.id, case_name: c.name, output: reply.text, input_tokens: reply.inputTokens, output_tokens: reply.outputTokens,
         latency_ms: reply.latencyMs, created_at: clock.now(),
@@ -212,6 +220,15 @@ export function createGrader(deps: GraderDeps) {
 
   async function check(task: PromptTask, outputs: Map<string, PromptAttemptOutputsTable>, m: TextModel, prompt: string): Promise<CaseResult[]> {
     const checked = await sandboxVerdicts(task, outputs);
+    // One rubric that fails fails the try: the rubric calls still waiting for a model slot are then not sent.
+    let failed: { error: unknown } | null = null;
+    const rubric = (criterion: string, output: string) => limit(async () => {
+      if (failed) throw failed.error; // the same failure: whichever reaches Promise.all first, it reports that one
+      return askRubric(m, criterion, output, CALL_TIMEOUT_MS).catch((error: unknown) => {
+        failed ??= { error };
+        throw error;
+      });
+    });
     return Promise.all(task.cases.map(async (c) => {
       const out = outputs.get(c.name);
       if (!out) return unrunCase(c);
@@ -219,7 +236,7 @@ export function createGrader(deps: GraderDeps) {
       const outcomes = await Promise.all(c.assertions.map(async (a: CompiledAssertion, i): Promise<AssertionOutcome> => {
         const verdict = a.kind === 'local' ? checkLocal(a, text)
           : a.kind === 'sandbox' ? checked.get(`${c.name}\u0000${i}`)!
-            : await limit(() => askRubric(m, a.criterion, out.output, CALL_TIMEOUT_MS)).catch((error: unknown) => {
+            : await rubric(a.criterion, out.output).catch((error: unknown) => {
               // The candidate reads this error: it must not quote a server that echoes the request (a hidden output).
               throw error instanceof ModelError || (error as Error)?.name === 'TimeoutError' ? new Error(`the model did not answer a rubric: ${failureSummary(error)}`) : error;
             });
@@ -293,11 +310,15 @@ export function createGrader(deps: GraderDeps) {
   }
 
   return {
-    /** An attempt whose grader died on every try: an error, as a grader that failed on its last try leaves it. */
-    async abandon(attemptId: string): Promise<string | null> {
+    /**
+     * An attempt whose grader died on every try, or whose last try failed outside grading (a database error claiming it
+     * or writing its result): an error, as a grader that failed on its last try leaves it, rather than `running` for ever.
+     * Resolves with its session (null when it is gone).
+     */
+    async abandon(attemptId: string, reason = 'grading stopped: its worker stopped on every try'): Promise<string | null> {
       const now = clock.now();
       await repo.settle(attemptId, ['queued', 'running'], {
-        status: 'error', error: 'grading stopped: its worker stopped on every try', model: model?.id ?? null, updated_at: now, graded_at: now,
+        status: 'error', error: reason, model: model?.id ?? null, updated_at: now, graded_at: now,
       });
       return repo.sessionOf(attemptId);
     },

@@ -5,7 +5,7 @@ import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import { completionJob, createLifecycle, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import type { PromptAssessment, PromptCatalog, PromptTask } from './catalog.js';
 import { attemptsUsed, attemptsUsedOf } from './content.js';
 import { analyseCraft } from './craft.js';
@@ -183,6 +183,9 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
     /** A finished session whose last attempt was just settled completes now (see lifecycle.completeWhenSettled). */
     completeWhenGraded: (sessionId: string) => lifecycle.completeWhenSettled(sessionId, () => repo.ungraded(db, sessionId), complete),
 
+    /** The completion job failed for good: a session with every attempt settled is completed once more (see lifecycle.giveUpCompletion). */
+    giveUpCompletion: (sessionId: string) => lifecycle.giveUpCompletion(sessionId, () => repo.ungraded(db, sessionId), complete),
+
     report: (tenant: Tenant, sessionId: string) => lifecycle.storedReport<PromptReport>(tenant, sessionId,
       'The report is ready once the session has ended (finalized or timed out) and every attempt is graded.'),
   };
@@ -198,18 +201,27 @@ export function promptEngineeringJobs(service: PromptEngineeringService, grader:
       kind: GRADE_JOB,
       retryDelaysSeconds: [2, 10, 30, 60, 120],
       run: async (payload, job) => {
-        const sessionId = await grader.grade((payload as { attempt_id: string }).attempt_id, { retry: job.attempts > 1, finalAttempt: job.attempts >= job.max_attempts });
-        if (sessionId) await service.completeWhenGraded(sessionId);
+        const attemptId = (payload as { attempt_id: string }).attempt_id;
+        const finalAttempt = job.attempts >= job.max_attempts;
+        try {
+          const sessionId = await grader.grade(attemptId, { retry: job.attempts > 1, finalAttempt });
+          if (sessionId) await service.completeWhenGraded(sessionId);
+        } catch (error) {
+          // The last try failed where grading records nothing (a database error claiming the attempt, writing its result
+          // or completing its session): the attempt is settled in error and its session completed, best effort (the
+          // database may still be failing), rather than the attempt left `running` and its session waiting for ever.
+          if (finalAttempt) {
+            await grader.abandon(attemptId, 'grading stopped: its last try failed (an internal error)')
+              .then(async (sessionId) => { if (sessionId) await service.completeWhenGraded(sessionId); }).catch(() => undefined);
+          }
+          throw error;
+        }
       },
       abandoned: async (payload) => {
         const sessionId = await grader.abandon((payload as { attempt_id: string }).attempt_id);
         if (sessionId) await service.completeWhenGraded(sessionId);
       },
     },
-    {
-      kind: service.completeJob,
-      retryDelaysSeconds: [1, 2, 5, 10, 30],
-      run: (payload) => service.complete((payload as { session_id: string }).session_id),
-    },
+    completionJob(service.completeJob, service),
   ];
 }

@@ -124,6 +124,8 @@ export function validateInstrument(i: Instrument, where = i?.slug): void {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(typeof i.slug === 'string' ? i.slug : '')) fail('slug must be kebab-case');
   if (!isText(i.name) || !isText(i.description) || !isText(i.source)) fail('name, description and source are required');
   if (!Array.isArray(i.scales) || !Array.isArray(i.items) || !isObject(i.choices)) fail('scales, items and choices are required');
+  // No scale means no item: a session of it would submit at once, unanswered, and score nothing.
+  if (i.scales.length === 0) fail('an instrument needs at least one scale (each with its items)');
   for (const scale of i.scales) {
     if (!isObject(scale) || !isText(scale.key) || !isText(scale.name) || !Array.isArray(scale.facets)) fail('each scale needs a key, a name and facets (a list, empty without facets)');
     for (const facet of scale.facets) if (!isObject(facet) || !isText(facet.key) || !isText(facet.name)) fail(`each facet of ${scale.key} needs a key and a name`);
@@ -162,6 +164,8 @@ export function validateInstrument(i: Instrument, where = i?.slug): void {
     if (!isObject(i.norms) || !isText(i.norms.key) || !isText(i.norms.label) || !isText(i.norms.source) || !isObject(i.norms.mean_sd)) {
       fail('norms need a key, a label, a source and mean_sd (or are null)');
     }
+    // `local` names the norms Prep computes from an organisation's own sessions (report.ts says "local norms").
+    if (i.norms!.key === 'local') fail('norm key local is reserved for the local norms computed from completed sessions');
     for (const key of i.scales.flatMap((s) => [s.key, ...s.facets.map((f) => f.key)])) {
       const ms = Object.hasOwn(i.norms!.mean_sd, key) ? i.norms!.mean_sd[key] : undefined;
       if (!Array.isArray(ms) || !Number.isFinite(ms[0]) || !Number.isFinite(ms[1]) || !(ms[1] > 0)) fail(`norms have no mean and SD for ${key}`);

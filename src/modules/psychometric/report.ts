@@ -15,15 +15,29 @@ const resultText = createRequire(import.meta.url)('@alheimsins/b5-result-text') 
   getInfo(): { languages: Array<{ id: string }> };
 };
 const TEXT_LANGUAGES = new Set(resultText.getInfo().languages.map((l) => l.id));
-/** The Big-Five domains and facets the texts describe, by key, as the English template names them (lower case). */
-const TEXT_NAMES = new Map(resultText.getTemplate('en').flatMap((d) => [
-  [d.domain, d.title.toLowerCase()] as const, ...d.facets.map((f) => [`${d.domain}${f.facet}`, f.title.toLowerCase()] as const),
-]));
+const nameKey = (name: string) => name.trim().toLowerCase();
 /**
- * Whether Johnson's text for this key describes the scale: always for the shared catalogue (its instruments are the
- * IPIP Big Five), and for an organisation's own scale only when it bears that key's name: its "A" may be Adaptability.
+ * Johnson's domains by the name the English template gives them (lower case). A scale gets a domain's text when it
+ * bears that name, whatever its key: the Mini-IPIP's fifth scale is keyed O but is Intellect/Imagination, not
+ * Openness to Experience, and an organisation's "A" may be Adaptability. A facet gets a text when it bears the name
+ * of one of its domain's facets.
  */
-const textFits = (test: PsychometricTest, key: string, name: string) => test.organization_id == null || TEXT_NAMES.get(key) === name.trim().toLowerCase();
+const TEXT_DOMAINS = new Map(resultText.getTemplate('en').map((d) => [nameKey(d.title), d] as const));
+/**
+ * Prep's own texts (English) for Big-Five scales Johnson's texts do not describe: the IPIP Big-Five markers' fifth
+ * factor, Intellect/Imagination (the Mini-IPIP's), is narrower than Openness to Experience (no artistic interests,
+ * emotionality, adventurousness or liberalism).
+ */
+const OWN_TEXTS: Record<string, { shortDescription: string; results: Record<'low' | 'neutral' | 'high', string> }> = {
+  'intellect/imagination': {
+    shortDescription: 'Intellect/Imagination describes how much a person enjoys ideas, abstract thinking and using their imagination.',
+    results: {
+      low: 'Your score on Intellect/Imagination is low, indicating you prefer concrete, practical matters to abstract ideas and flights of imagination.',
+      neutral: 'Your score on Intellect/Imagination is average, indicating you take an interest in ideas and imagination when they serve a purpose, without seeking out the abstract for its own sake.',
+      high: 'Your score on Intellect/Imagination is high, indicating you enjoy abstract ideas, have a vivid imagination, and like to think things through.',
+    },
+  },
+};
 const LEVEL: Record<Label, 'low' | 'neutral' | 'high'> = { low: 'low', average: 'neutral', high: 'high' };
 
 /** The package writes line breaks and <br /> for a web page; a report carries plain text. */
@@ -101,12 +115,16 @@ export function buildReport(input: {
     text_language: textLanguage,
     norm_group: norms?.group ?? null,
     domains: domains.map((d) => {
-      const t = textFits(test, d.key, d.name) ? template.find((x) => x.domain === d.key) : undefined;
-      const text = t ? plain(d.label ? t.results.find((r) => r.score === LEVEL[d.label!])!.text : t.shortDescription) : '';
+      const named = TEXT_DOMAINS.get(nameKey(d.name));
+      const t = named && template.find((x) => x.domain === named.domain);
+      const own = textLanguage === 'en' ? OWN_TEXTS[nameKey(d.name)] : undefined;
+      const text = t ? plain(d.label ? t.results.find((r) => r.score === LEVEL[d.label!])!.text : t.shortDescription)
+        : own ? (d.label ? own.results[LEVEL[d.label]] : own.shortDescription) : '';
       return {
         ...d, text,
         facets: d.facets.map((f) => {
-          const ft = t && textFits(test, f.key, f.name) ? t.facets.find((x) => `${d.key}${x.facet}` === f.key) : undefined;
+          const facet = named?.facets.find((x) => nameKey(x.title) === nameKey(f.name));
+          const ft = facet && t?.facets.find((x) => x.facet === facet.facet);
           return { ...f, text: ft ? plain(ft.text) : '' };
         }),
       };

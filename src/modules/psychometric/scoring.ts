@@ -106,7 +106,10 @@ export interface QualityIndicator {
 /** A run this long of one answer suggests answering without reading: a sixth of the items, and at least six. */
 export const longRunThreshold = (itemCount: number) => Math.max(6, Math.ceil(itemCount / 6));
 export const SECONDS_PER_ITEM_MIN = 2;
-/** Mean |plus-keyed mean + minus-keyed mean − 6| over scales with both keys; 0 is consistent, 4 contradicts fully. */
+/**
+ * Mean |plus-keyed mean + minus-keyed mean − 6| over the groups keyed both ways (each facet, and each domain's items on
+ * no facet); 0 is consistent, 4 contradicts fully.
+ */
 export const INCONSISTENCY_THRESHOLD = 1.5;
 
 /**
@@ -126,8 +129,10 @@ export function qualityIndicators(instrument: Instrument, order: string[], answe
   }
   const runThreshold = longRunThreshold(order.length);
 
+  // Opposite-keyed items are compared within the narrowest scale they share: each facet's items, and a domain's
+  // items on no facet (all of a domain without facets) as a group of their own, never pooled with its facets' items.
   const gaps: number[] = [];
-  const scales = instrument.scales.flatMap((s) => (s.facets.length > 0 ? s.facets.map((f) => f.key) : [s.key]));
+  const scales = instrument.scales.flatMap((s) => [...s.facets.map((f) => f.key), s.key]);
   for (const key of scales) {
     const items = instrument.items.filter((i) => (i.facet ?? i.domain) === key);
     const mean = (keyedAs: 'plus' | 'minus') => {

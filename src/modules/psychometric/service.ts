@@ -267,7 +267,7 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
      */
     async complete(sessionId: string): Promise<void> {
       await db.transaction().execute(async (tx) => {
-        await repo.lock(tx, sessionId);
+        await lifecycle.lockForCompletion(tx, sessionId);
         const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
         if (row?.status === 'timed_out') {
           const test = await testOf(tx, row);

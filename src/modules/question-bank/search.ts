@@ -13,25 +13,50 @@ export interface SearchTerms {
 /** At most this many terms count: more only slow the search down. */
 const MAX_TERMS = 32;
 
+/**
+ * PostgreSQL's English stop words (`tsearch_data/english.stop`), which its `to_tsquery('english', …)` drops: they are
+ * dropped here for both engines, so SQLite (whose index keeps every word) reads a search as PostgreSQL does.
+ */
+const STOP_WORDS = new Set(('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself '
+  + 'it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being have has had '
+  + 'having do does did doing a an the and but if or because as until while of at by for with about against between into through during '
+  + 'before after above below to from up down in out on off over under again further then once here there when where why how all any both '
+  + 'each few more most other some such no nor not only own same so than too very s t can will just don should now').split(' '));
+const isStopWord = (word: string) => STOP_WORDS.has(foldLatin(word));
+
 export function parseSearch(input: string): SearchTerms | null {
   const wordsOf = (text: string) => (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
   const groups: string[][][] = [];
   const excluded: string[][] = [];
   const seen = new Set<string>();
   let joinNext = false;
+  // After a term of stop words only: what an `or` right after it does (it joins as the dropped term would have).
+  let afterStop: boolean | null = null;
   let terms = 0;
   for (const m of input.matchAll(/(-?)"([^"]*)"?|(\S+)/g)) {
     if (terms >= MAX_TERMS) break;
     const negative = m[1] === '-' || (m[3] !== undefined && m[3].startsWith('-'));
     const raw = m[2] ?? (negative ? m[3]!.slice(1) : m[3]!);
     if (!negative && m[3] !== undefined && m[3].toLowerCase() === 'or') {
-      joinNext = groups.length > 0;
+      joinNext = afterStop ?? groups.length > 0;
+      afterStop = null;
       continue;
     }
+    afterStop = null;
     // An unquoted token with punctuation inside ("c++", "o'brien") is a phrase of its words.
-    const phrase = wordsOf(raw).map((w) => w.toLowerCase());
+    const words = wordsOf(raw).map((w) => w.toLowerCase());
+    if (words.length === 0) continue;
+    // Stop words at either end of a phrase constrain nothing on PostgreSQL ("the cache" is cache); one inside a
+    // phrase stays (PostgreSQL keeps its place, SQLite wants the word itself).
+    const first = words.findIndex((w) => !isStopWord(w));
+    const phrase = first < 0 ? [] : words.slice(first, words.findLastIndex((w) => !isStopWord(w)) + 1);
+    if (phrase.length === 0) {
+      // Stop words only: PostgreSQL drops the term, and `cache or the` is cache; it takes its `or` with it.
+      if (!negative) afterStop = joinNext;
+      joinNext = false;
+      continue;
+    }
     const key = `${negative ? '-' : ''}${phrase.join(' ')}`;
-    if (phrase.length === 0) continue;
     if (seen.has(key)) {
       // A repeat ("cache or cache") takes its `or` with it: the next term is ANDed, as it would have been.
       joinNext = false;
@@ -65,7 +90,7 @@ export const foldLatin = (word: string) => word.normalize('NFD').replace(/([A-Za
  * The same terms as a `to_tsquery` expression, grouped as FTS5's is: `websearch_to_tsquery` cannot take parentheses,
  * and in a tsquery AND binds tighter than OR, so `"fat rat" or cat dog` would have meant fat rat OR (cat AND dog).
  * Every word is quoted, and a word holds only letters, digits and marks, so no operator can be written by the input;
- * its Latin accents are folded as the column's are; the engine still stems each and drops stop words.
+ * its Latin accents are folded as the column's are; the engine still stems each (stop words went in parseSearch).
  */
 export function tsQueryText(terms: SearchTerms): string {
   const phrase = (words: string[]) => `(${words.map((w) => `'${foldLatin(w)}'`).join(' <-> ')})`;

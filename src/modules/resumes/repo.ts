@@ -59,6 +59,11 @@ export function createResumeRepo(database: Db) {
     async insertScore(tx: Kysely<Database>, row: ResumeScoresTable) {
       await tx.insertInto('resume_scores').values(row).execute();
     },
+    /** Replaces a stored score's JSON only if it is still `from` (a compare-and-set): false when another write came first. */
+    async replaceScore(tx: Kysely<Database>, scoreId: string, from: string, to: string): Promise<boolean> {
+      const r = await tx.updateTable('resume_scores').set({ score: to }).where('id', '=', scoreId).where('score', '=', from).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     async setCurrentScore(tx: Kysely<Database>, resumeId: string, scoreId: string) {
       await tx.updateTable('resumes').set({ score_id: scoreId }).where('id', '=', resumeId).execute();
     },

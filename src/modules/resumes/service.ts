@@ -22,7 +22,7 @@ import { narrate, type Narrative } from './narrative.js';
 import { UnprocessableResume } from './parse/lines.js';
 import type { ParsePool } from './parse/pool.js';
 import type { ListedResume, ResumeRepo } from './repo.js';
-import { briefFingerprint, normaliseBrief, scoreResume, type ResumeScore } from './scoring/index.js';
+import { briefFingerprint, normaliseBrief, scoreResume, type Brief, type ResumeScore } from './scoring/index.js';
 import type { ParseResult } from './types.js';
 
 export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
@@ -98,6 +98,22 @@ export function createResumeService(deps: ResumeServiceDeps) {
       if (error instanceof UnprocessableResume) throw new ApiError('unprocessable_resume', { message: `The file could not be read as a resume: ${error.reason}.` });
       throw error;
     }
+  }
+
+  /**
+   * A stored score whose narrative failed (the model was down or answered out of shape), its brief re-sent: the model
+   * is asked again and a narrative it now gives is stored in the score, without a charge or a second `resume.scored`
+   * (the score itself, charged and announced once, is unchanged). Written only over the failed score it replaces, so
+   * of two concurrent re-requests one narrative is kept and both answer with it; a failure again leaves it as it was.
+   */
+  async function renarrate(stored: { id: string; score: string }, result: ParseResult, brief: Brief | null): Promise<void> {
+    if (!deps.model) return;
+    const score = JSON.parse(stored.score) as StoredScore;
+    if (score.narrative?.status !== 'failed') return;
+    const narrative = await narrate(deps.model, result, brief, score);
+    if (narrative.status !== 'ok') return;
+    const renarrated: StoredScore = { ...score, narrative, flags: score.flags.filter((f) => f !== 'model_unavailable') };
+    await repo.replaceScore(db, stored.id, stored.score, JSON.stringify(renarrated));
   }
 
   return {
@@ -183,9 +199,10 @@ export function createResumeService(deps: ResumeServiceDeps) {
     },
 
     /**
-     * Scores against a brief (or standalone). An unchanged brief returns the stored score without a charge; a new
-     * one is computed (and narrated by the model, when there is one) before the transaction that spends the
-     * credit, stores it and emits `resume.scored`, so each charge has exactly one event.
+     * Scores against a brief (or standalone). An unchanged brief returns the stored score without a charge (its
+     * narrative asked for again when the model failed to give it: renarrate()); a new one is computed (and narrated
+     * by the model, when there is one) before the transaction that spends the credit, stores it and emits
+     * `resume.scored`, so each charge has exactly one event.
      */
     async score(tenant: Tenant, id: string, input: { role?: string; job_description?: string }): Promise<ListedResume> {
       if (input.job_description !== undefined && input.job_description.normalize('NFKC').length > JOB_DESCRIPTION_NORMALISED_MAX) {
@@ -194,15 +211,16 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const resume = await get(tenant, id);
       const brief = normaliseBrief(input);
       const fingerprint = briefFingerprint(brief);
+      const result: ParseResult = { contentType: resume.content_type as ParseResult['contentType'], pages: resume.pages, parsed: JSON.parse(resume.parsed), sections: JSON.parse(resume.sections) };
       const stored = await repo.scoreFor(db, resume.id, fingerprint);
       if (stored) {
         if (resume.score_id !== stored.id) await repo.setCurrentScore(db, resume.id, stored.id);
+        await renarrate(stored, result, brief);
         return get(tenant, id);
       }
       // Both refusals the spending will meet, checked before the model's round trip is paid for.
       if ((await deps.credits.balance(db, tenant, 'resume')) < 1) throw new ApiError('insufficient_credits', { message: 'Not enough resume credits: 1 needed.' });
       if (!tenant.livemode && (await deps.credits.quota(db, tenant.organizationId)).remaining < 1) throw new ApiError('sandbox_quota_exceeded');
-      const result: ParseResult = { contentType: resume.content_type as ParseResult['contentType'], pages: resume.pages, parsed: JSON.parse(resume.parsed), sections: JSON.parse(resume.sections) };
       const computed = scoreResume(result, brief, { asOf: yearMonth(clock.now()) });
       const narrative = deps.model ? await narrate(deps.model, result, brief, computed) : null;
       const score: StoredScore = {

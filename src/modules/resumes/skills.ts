@@ -41,6 +41,14 @@ interface SkillEntry {
   ambiguous_synonyms?: string[];
   related?: string[];
   ambiguous?: boolean;
+  /**
+   * Forms (the name or synonyms, as written) that are also everyday capitalised words ("Excel at…", "Word of mouth",
+   * "Pastry Chef"): in free text they count only in context, next to another skill in a list ("Excel, SQL and
+   * Tableau"), after a word such as "in" or "using", or near one of `context` ("Chef cookbooks").
+   */
+  common_words?: string[];
+  /** Words (lower case) that, within two words of a common-word form, say the skill is meant. */
+  context?: string[];
 }
 
 /** A text's tokens as parallel arrays (a scan makes thousands; objects would cost more than the matching). */
@@ -60,6 +68,8 @@ interface Form {
   via: 'exact' | 'synonym';
   shape: string;
   exact: string | null;
+  /** Words near it that make a common-word form the skill; null when the form needs no context. */
+  context: Set<string> | null;
 }
 
 const FILE = new URL('../../../catalog/skills/skills.json', import.meta.url);
@@ -69,11 +79,16 @@ const TOKEN = /(?:(?<![\p{L}\p{N}])\.)?[\p{L}\p{N}]+(?:\+\+|#)?/gu;
 // URLs and e-mail addresses are blanked before a scan: "github.com/ann" is not a GitHub skill.
 const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)\S+/gi;
 const DOMAIN_PATH = /(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|io|dev|me)\/\S*/gi;
-const EMAIL = /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const EMAIL = /(?<![\p{LC}\p{M}\p{N}_.+-])[\p{LC}\p{M}\p{N}_.+-]+@[\p{LC}\p{M}\p{N}_-]+(?:\.[\p{LC}\p{M}\p{N}_-]+)+/gu;
 // A one-letter skill (C, R) is not one after or before these words: "Series C", "Vitamin C", "C level".
 const LETTER_AFTER = new Set(['series', 'vitamin', 'grade', 'plan', 'class', 'type', 'section', 'part', 'level', 'tier', 'phase', 'round', 'option', 'appendix', 'block', 'building', 'gate', 'row', 'unit', 'category', 'group', 'team', 'exhibit', 'schedule', 'form', 'hepatitis', 'model', 'size', 'room', 'floor', 'wing', 'suite']);
 const LETTER_BEFORE = new Set(['level', 'suite', 'corp', 'grade', 'class', 'rating', 'rated', 'section', 'series', 'major', 'minor', 'flat', 'sharp', 'wing', 'block']);
 const MAX_TOKENS = 8;
+// A common-word form right after one of these is the tool: "in Excel", "using Chef", "via Outlook".
+const TOOL_BEFORE = new Set(['in', 'into', 'using', 'use', 'used', 'uses', 'via', 'with', 'through', 'on']);
+// Between two skills of a list: "Excel, SQL", "Chef / Puppet", "Excel and Word", "Excel (VBA)".
+const LIST_GAP = /^[ \t,;/&|+()]*(?:\b(?:and|or)\b)?[ \t,;/&|+()]*$/i;
+const CONTEXT_WINDOW = 2;
 const UPPER = /\p{Lu}/u;
 
 /**
@@ -149,6 +164,11 @@ class Taxonomy implements SkillTaxonomy {
       this.byName.set(skill.name, skill);
       this.relatedTo.set(skill, new Set());
       const caseSensitive = new Set(entries[i].ambiguous_synonyms ?? []);
+      const commonWords = new Set(entries[i].common_words ?? []);
+      for (const w of commonWords) {
+        if (w !== skill.name && !skill.synonyms.includes(w)) throw new Error(`skills.json: ${skill.name}: common word ${w} is not its name or a synonym`);
+      }
+      const context = new Set((entries[i].context ?? []).map((w) => w.toLowerCase()));
       for (const s of caseSensitive) {
         if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
       }
@@ -164,7 +184,7 @@ class Taxonomy implements SkillTaxonomy {
         const last = tokens.lower.length - 1;
         const strict = via === 'exact' ? skill.ambiguous : caseSensitive.has(form);
         const list = this.forms.get(key) ?? [];
-        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null });
+        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) ? context : null });
         // Loose forms first: a text that fits one needs no capitalisation or boundary check.
         list.sort((a, b) => Number(a.exact !== null) - Number(b.exact !== null));
         this.forms.set(key, list);
@@ -206,18 +226,41 @@ class Taxonomy implements SkillTaxonomy {
   scan(text: string): SkillMention[] {
     const source = blankLinks(text);
     const tokens = tokenize(source);
-    const mentions: SkillMention[] = [];
+    const hits: { form: Form; first: number; last: number }[] = [];
     for (let i = 0; i < tokens.lower.length;) {
       const hit = this.prefixes.has(tokens.lower[i]) ? this.matchAt(source, tokens, i) : null;
       if (!hit) {
         i++;
         continue;
       }
-      const index = tokens.start[i];
-      mentions.push({ skill: hit.form.skill, matched: text.slice(index, tokens.end[hit.last]), index, via: hit.form.via });
+      hits.push({ form: hit.form, first: i, last: hit.last });
       i = hit.last + 1;
     }
+    const mentions: SkillMention[] = [];
+    hits.forEach((hit, h) => {
+      if (hit.form.context && !this.inContext(source, tokens, hits, h)) return;
+      const index = tokens.start[hit.first];
+      mentions.push({ skill: hit.form.skill, matched: text.slice(index, tokens.end[hit.last]), index, via: hit.form.via });
+    });
     return mentions;
+  }
+
+  /** A common-word form is the skill next to another skill in a list, after "in"/"using"…, or near a word of its context. */
+  private inContext(text: string, tokens: Tokens, hits: { form: Form; first: number; last: number }[], h: number): boolean {
+    const { form, first, last } = hits[h];
+    const previous = hits[h - 1];
+    const next = hits[h + 1];
+    if (previous && LIST_GAP.test(text.slice(tokens.end[previous.last], tokens.start[first]))) return true;
+    if (next && LIST_GAP.test(text.slice(tokens.end[last], tokens.start[next.first]))) return true;
+    // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
+    const after = last + 1;
+    if (after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && !text.slice(tokens.end[last], tokens.start[after]).includes('\n')
+      && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
+    if (first > 0 && TOOL_BEFORE.has(tokens.lower[first - 1]) && gapKind(text, tokens.end[first - 1], tokens.start[first]) === SOFT) return true;
+    for (let k = Math.max(0, first - CONTEXT_WINDOW); k <= Math.min(tokens.lower.length - 1, last + CONTEXT_WINDOW); k++) {
+      if ((k < first || k > last) && form.context!.has(tokens.lower[k])) return true;
+    }
+    return false;
   }
 
   related(a: string, b: string): boolean {

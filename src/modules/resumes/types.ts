@@ -2,7 +2,7 @@ import type { DocumentContentType } from '../../storage/file-type.js';
 
 /** The structured fields a resume is parsed into (the Resume object's `parsed`), shared by the parser and the scorer. */
 
-/** `YYYY-MM`; a year alone is read as its January and flagged in `warnings`. */
+/** `YYYY-MM`; a year alone is read as its January (a role's end year as its December) and flagged in `warnings`. */
 export type YearMonth = string;
 
 export interface ResumeLinks {

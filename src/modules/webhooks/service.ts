@@ -95,16 +95,24 @@ export function createWebhookService(deps: {
    * held while its endpoint was disabled gets the attempts it had left, and its retries go on with the schedule where
    * they left off. One queued job per delivery at most.
    */
-  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string, attemptsMade = 0) {
+  function attemptsJob(deliveryId: string, eventType: string, attemptsMade = 0) {
     const maxAttempts = attemptBudget(eventType);
-    await queue.enqueue(tx, 'webhook.deliver', { delivery_id: deliveryId } satisfies DeliverPayload, {
-      maxAttempts, attemptsMade: Math.min(attemptsMade, maxAttempts - 1), uniqueKey: `webhook.deliver:${deliveryId}`,
-    });
+    return {
+      kind: 'webhook.deliver', payload: { delivery_id: deliveryId } satisfies DeliverPayload,
+      options: { maxAttempts, attemptsMade: Math.min(attemptsMade, maxAttempts - 1), uniqueKey: `webhook.deliver:${deliveryId}` },
+    };
+  }
+  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string) {
+    const job = attemptsJob(deliveryId, eventType);
+    await queue.enqueue(tx, job.kind, job.payload, job.options);
   }
 
-  /** Deliveries held while the endpoint was disabled go out again (at least once), each with the attempts it had left. */
+  /**
+   * Deliveries held while the endpoint was disabled go out again (at least once), each with the attempts it had left,
+   * queued in a few statements (an endpoint disabled for days can hold thousands).
+   */
   async function releaseHeld(tx: Kysely<Database>, endpointId: string) {
-    for (const held of await repo.pendingDeliveriesOf(tx, endpointId)) await queueAttempts(tx, held.id, held.event_type, held.attempts);
+    await queue.enqueueMany(tx, (await repo.pendingDeliveriesOf(tx, endpointId)).map((held) => attemptsJob(held.id, held.event_type, held.attempts)));
   }
 
   async function queueDelivery(tx: Kysely<Database>, eventId: string, eventType: string, endpointId: string) {

@@ -55,6 +55,12 @@ def main():
             for i in range(200000)]
     write("large-3", 20, 35, wave)
     write("large-4", 2, 30, walk(rng, 200000, start=0, steps=(-1, 0, 0, 0, 0, 0, 1)))
+    # large-5: a calm log in a narrow band with one spike in the middle: no stretch on either side of the
+    # spike swings past R, so extending every start to the right is about 10^10 steps, and no shortcut for
+    # R = 100 or for a whole log within the band applies
+    calm = [rng.randint(48, 52) for _ in range(200000)]
+    calm[100000] = 90
+    write("large-5", 2, 4, calm)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Deterministic generator for the cases added after 01-06 and large-1/large-2.
 
-Writes cases/07..10 and cases/large-3 and computes the outputs with
+Writes cases/07..10, cases/large-3 and cases/large-4 and computes the outputs with
 solutions/reference.py. The older cases are not touched.
 """
 import os
@@ -44,6 +44,20 @@ def main():
     notes = [scramble_case(rng, name) for name in sorted(names) for _ in range(25)]
     rng.shuffle(notes)
     write("large-3", notes)
+    # large-4: 50000 notes and 47500 different colours, every name 12 letters long, so
+    # finding each note's colour by scanning the colours seen so far (or all the notes)
+    # is about a billion string comparisons. 500 colours are noted 6 times each; the
+    # winner is the one of those whose first note is earliest.
+    names = set()
+    while len(names) < 47500:
+        names.add("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(12)))
+    names = sorted(names)
+    rng.shuffle(names)
+    notes = [scramble_case(rng, name) for name in names]
+    for name in names[:500]:
+        notes.extend(scramble_case(rng, name) for _ in range(5))
+    rng.shuffle(notes)
+    write("large-4", notes)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,18 @@ def spiral_hall(rows, cols):
     return ["".join(x) for x in g]
 
 
+def turntable_serpentine(rows, cols):
+    """Corridor rows (every other row) joined at alternating ends, every cell a left turntable. The robot,
+    turned left into a wall on each cell, turns back right: two states per cell each way, and it walks the
+    whole corridor both ways before repeating: about 4 * 100 * 200 distinct states, the most of any case."""
+    g = [["#"] * cols for _ in range(rows)]
+    for r in range(0, rows, 2):
+        g[r] = ["L"] * cols
+    for i, r in enumerate(range(0, rows - 2, 2)):
+        g[r + 1][cols - 1 if i % 2 == 0 else 0] = "L"
+    return ["".join(x) for x in g]
+
+
 def main():
     os.makedirs(CASES, exist_ok=True)
     rng = random.Random(31337)
@@ -120,6 +132,12 @@ def main():
     case("large-4", ["".join(x) for x in g], free_start(rng, g), 123456789012345678)
     case("large-5", ring_hall(199, 200), (199, 5, "W"), 10 ** 18)
     case("large-6", spiral_hall(200, 200), (1, 1, "E"), 10 ** 18)  # tail of about 20000 steps
+    case("large-7", turntable_serpentine(200, 200), (1, 1, "E"), 10 ** 18)
+    # large-8: large-7's hall after a hill climb (search-hall.c writes its .in): 111,438 states before a repeat
+    with open(os.path.join(CASES, "large-8.in"), "rb") as f:
+        out = subprocess.run([sys.executable, REF], input=f.read(), capture_output=True, check=True).stdout
+    with open(os.path.join(CASES, "large-8.out"), "wb") as f:
+        f.write(out)
 
 
 if __name__ == "__main__":

@@ -622,11 +622,13 @@ const DESIGN: Record<DesignPhase, Cue[]> = {
     [/\b\d+(?:[.,]\d+)?\s?(?:kb|mb|gb|tb|pb|bytes)\b|\b(?:terabytes?|gigabytes?|petabytes?|megabytes?)\b/, 2],
     [/\b(?:read|write)[\s-]heavy\b|\bscal(?:e|es|ing|able|ability)\b|\blatency\b|\bstorage\b/, 1],
   ],
+  // Where the data lives and how it is laid out. A cache is not a data model ("a Redis cache in front" ticked this
+  // phase, and how the data is stored was never asked): neither "cache" nor Redis counts alone.
   data: [
-    [/\bschemas?\b|\btables?\b|\bcolumns?\b|\bdata model\b|\b(?:primary|foreign|partition|sort|shard) keys?\b/, 2],
-    [/\bdatabases?\b|\bdb\b|\bsql\b|\bnosql\b|\bpostgres(?:ql)?\b|\bmysql\b|\bcassandra\b|\bdynamo(?:db)?\b|\bmongo(?:db)?\b|\bredis\b|\bkey[\s-]value\b|\bbigtable\b|\bs3\b|\bblob (?:store|storage)\b|\bobject stor(?:e|age)\b/, 2],
-    [/\bindex(?:es|ed|ing)?\b|\bpartition(?:s|ed|ing)?\b|\bshard(?:s|ed|ing)?\b|\bcach(?:e|es|ed|ing)\b/, 2],
-    [/\b(?:rows?|records?|entit(?:y|ies)|store|stored|storing|persist)\b/, 1],
+    [/\bschemas?\b|\btables?\b|\bcolumns?\b|\bdata model\b|\b(?:primary|foreign|partition|sort|shard) keys?\b|\bkeyed by\b/, 2],
+    [/\bdatabases?\b|\bdb\b|\bsql\b|\bnosql\b|\bpostgres(?:ql)?\b|\bmysql\b|\bcassandra\b|\bdynamo(?:db)?\b|\bmongo(?:db)?\b|\bkey[\s-]value\b|\bbigtable\b|\bs3\b|\bblob (?:store|storage)\b|\bobject stor(?:e|age)\b/, 2],
+    [/\bindex(?:es|ed|ing)?\b|\bpartition(?:s|ed|ing)?\b|\bshard(?:s|ed|ing)?\b/, 2],
+    [/\b(?:rows?|records?|entit(?:y|ies)|store|stored|storing|persist|redis)\b/, 1],
   ],
   trade_offs: [
     [/\btrade[\s-]?offs?\b|\bpros and cons\b|\bpros\b|\bcons\b|\bdownsides?\b|\bupsides?\b/, 2],
@@ -665,12 +667,12 @@ const CODING: Record<keyof CodingTalk, Cue[]> = {
     [/\b(?:time|space|memory)[\s-]complexity\b|\bcomplexity\b|\bbig[\s-]o\b/, 2],
     [/\b(?:linear|logarithmic|quadratic|exponential|constant)(?:\s+(?:time|space|memory|extra))?\b|\bn\s*log\s*n\b|\bn squared\b/, 2],
   ],
+  // Testing language: running, tracing, checking or asserting. Naming an edge case is not testing ("for the empty-array
+  // edge case I return 0" describes the approach, and was read as the code having been tested): see EDGE_CASES.
   testing: [
-    [/\btest(?:s|ed|ing)?\b|\bassert(?:s|ion|ions)?\b/, 2],
-    [/\b(?:edge|corner|boundary)[\s-]cases?\b/, 2],
-    [/\bempty (?:input|array|list|string|graph|file|case)\b|\bsingle (?:element|node|item|line)\b|\b[nmk] ?= ?[01]\b|\bno (?:edges|routes|input)\b|\bduplicates?\b|\bnegative (?:numbers|values)\b|\boverflow\b|\blarge inputs?\b/, 2],
-    [/\b(?:dry[\s-]run|trace (?:it|through)|walk through the example|check (?:it )?(?:against|with)|try (?:it )?(?:on|with))\b/, 2],
-    [/\bexamples?\b|\bsample\b|\bverify\b/, 1],
+    [/\btest(?:s|ed|ing)?\b|\bassert(?:s|ion|ions)?\b|\bunit[\s-]tests?\b/, 2],
+    [/\b(?:dry[\s-]run|trace (?:it|through)|walk through the example|check (?:it |this |that )?(?:against|with|on)|tr(?:y|ied) (?:it |this |that )?(?:on|with)|ran (?:it |this |that )?(?:on|against|with)|run (?:it |this |that )?(?:on|against|with))\b/, 2],
+    [/\bexamples?\b|\bsample\b|\bverif(?:y|ied)\b|\bmake sure\b|\bconfirm(?:ed)?\b|\bexpected (?:output|result|answer)\b/, 1],
   ],
 };
 
@@ -678,4 +680,19 @@ const readCoding = lexiconReader(CODING);
 
 export function analyseCodingTalk(turns: Turn[]): CodingTalk {
   return readCoding(sentencesOf(turns));
+}
+
+/** Edge cases named: the case itself, tested or only handled in the approach. */
+const EDGE_CASES: Record<'edge', Cue[]> = {
+  edge: [
+    [/\b(?:edge|corner|boundary)[\s-]cases?\b|\boff[\s-]by[\s-]one\b|\bboundar(?:y|ies)\b|\bnull (?:input|inputs|values?|entries|pointers?)\b/, 2],
+    [/\bempty (?:input|array|list|string|graph|file|case)\b|\bsingle (?:element|node|item|line)\b|\b[nmk] ?= ?[01]\b|\bno (?:edges|routes|input)\b|\bduplicates?\b|\bnegative (?:numbers|values)\b|\boverflow\b|\blarge inputs?\b/, 2],
+  ],
+};
+
+const readEdgeCases = lexiconReader(EDGE_CASES);
+
+/** The candidate's words naming an edge case (which is not having tested the code: that is CodingTalk.testing). */
+export function namedEdgeCase(turns: Turn[]): Evidence | null {
+  return readEdgeCases(sentencesOf(turns)).edge;
 }

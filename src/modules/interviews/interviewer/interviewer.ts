@@ -9,7 +9,7 @@
  */
 import { memoByText } from '../../../platform/bounded-map.js';
 import {
-  analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, evasionCount, promptRequests, relatedness, requestCoverage, terms, words,
+  analyseCodingTalk, analyseDesign, analyseStar, candidateTexts, coverKeyPoints, DESIGN_PHASES, evasionCount, namedEdgeCase, promptRequests, relatedness, requestCoverage, terms, words,
   type CodingTalk, type DesignPhase, type PointCoverage,
 } from './analysis.js';
 import type { CodeSnapshot, InterviewerMove, InterviewerState, InterviewSetup, PlannedQuestion, RoundStyle, Turn } from './types.js';
@@ -93,13 +93,16 @@ function asName(word: string): string {
 }
 
 function move(state: InterviewerState, text: string, reason: string, extra: Partial<InterviewerMove> = {}): InterviewerMove {
-  return {
+  const made: InterviewerMove = {
     text: text.trim(), state, reason, problem: null, end: false,
     questionPosition: state.phase === 'question' ? state.index : null, ...extra,
   };
+  // The editor is shown the problem's slug, title and statement; the catalogue's id stays on the server.
+  if (made.problem) made.problem = { slug: made.problem.slug, title: made.problem.title, statement: made.problem.statement };
+  return made;
 }
 
-const isMarker = (id: string) => /^(?:encourage|clarify|repeat|greet|coding:code|coding:wrap|coding:unstick|run:)/.test(id);
+const isMarker = (id: string) => /^(?:encourage|clarify|repeat|greet|coding:code|coding:wrap|coding:unstick|coding:fix|run:)/.test(id);
 const probeCount = (state: InterviewerState) => state.probes.filter((p) => !isMarker(p)).length;
 const used = (state: InterviewerState, id: string) => state.probes.includes(id);
 const usedLike = (state: InterviewerState, pattern: RegExp) => state.probes.some((p) => pattern.test(p));
@@ -159,6 +162,9 @@ const RUBRIC_ASK = new RegExp(`^${LEAD_IN}(?:can|could|would|will|tell|show|give
 const asksForRubric = (t: string) => RUBRIC.test(t) && (t.includes('?') || RUBRIC_ASK.test(t));
 /** A check-back on the answer so far: "Is that okay?", "does that make sense", "Am I on the right track?", "Should I keep going?". */
 const CHECKS_BACK = new RegExp(`^${LEAD_IN}(?:is|does|was|would|am|are|have|did|should) (?:that|this|it|i|we) (?:\\w+ )?(?:ok(?:ay)?|alright|all right|right|correct|fine|good|enough|clear|make sense|makes sense|on (?:the )?(?:right )?track|what you (?:mean|meant|want|wanted|were after|had in mind)|(?:keep|go) (?:going|on)|continue|carry on|go ahead)\\b(?! (?:if|to)\\b)`);
+
+/** A check-back on the answer so far ("Is that okay?", "Am I on the right track?"): it asks for a verdict, clarifies nothing. */
+export const isCheckBack = (text: string) => CHECKS_BACK.test(lower(text));
 
 /**
  * A short question back to the interviewer ("Can I assume the input fits in memory?"), also after a lead-in that says
@@ -444,7 +450,7 @@ function pointProbes(setup: InterviewSetup, q: PlannedQuestion, state: Interview
   const saidAlready = (topic: string) => {
     if (topic !== 'complexity' && topic !== 'testing' && topic !== 'edge') return false;
     talk ??= analyseCodingTalk(turns);
-    return Boolean(topic === 'complexity' ? talk.complexity : talk.testing);
+    return Boolean(topic === 'complexity' ? talk.complexity : talk.testing || (topic === 'edge' && namedEdgeCase(turns)));
   };
   const followUsed = new Set(state.probes.flatMap((p) => /follow:(\d+)/.exec(p)?.[1] ?? []).map(Number));
   const topicsTaken = new Set<string>();
@@ -561,6 +567,13 @@ function assessCoding(setup: InterviewSetup, q: PlannedQuestion, state: Intervie
   }
   // "Is there anything you'd change before we move on?" was asked: whatever the reply, we move on.
   if (used(state, 'coding:wrap')) return { complete: true, probes: [], coverage };
+  // The latest code does not compile or crashed: the failure comes first. Its complexity or how it would be tested is
+  // asked once it runs ("What's the time and space complexity?" right after a crash was a bug).
+  const last = turns.filter((t) => t.kind === 'code').at(-1)?.code?.run?.status;
+  if (last === 'runtime_error' || last === 'compile_error') {
+    probes.push({ id: 'coding:fix', free: true, text: v(['Let\'s get it running first. Go ahead and fix it, and run it again when you\'re ready.', 'Okay, see if you can fix that, and run it again when you\'re ready. Talk me through what you change.']) });
+    return { complete: false, probes, wait: true };
+  }
   if (!talk.complexity) probes.push({ id: 'coding:complexity', text: v(['What\'s the time and space complexity of your solution?', 'How does your solution scale, in time and in memory?']) });
   if (!talk.testing) probes.push({ id: 'coding:tests', text: v(['How would you test it? Which edge cases would you try?', 'How would you convince yourself it\'s correct? What inputs would you test it with?']) });
   const complete = Boolean(talk.complexity && talk.testing) && (q.keyPoints.length === 0 || share(coverage) >= POINTS_COMPLETE_SHARE || probeCount(state) >= 3);
@@ -694,10 +707,16 @@ export function respond(setup: InterviewSetup, state: InterviewerState, turns: T
     const options = ['Thanks. In the interest of time, let\'s leave it there.', 'Okay, thank you. I\'m conscious of the time, so let\'s leave it there.'];
     return askOrClose(setup, answered, state.index + 1, fresh(options, pickIndex(options.length, ...k), previous), 'move_on:time', elapsedMs);
   }
+  const blank = isNonAnswer(answer);
+  // Probes met with "I don't know" twice in a row after a real answer: the gaps are recorded, more probes would only
+  // repeat them (three or four were asked), so the interview moves on. A coding round keeps its own course (waiting for
+  // code, then its wrap-up question).
+  if (blank && setup.style !== 'coding' && isNonAnswer(mine[mine.length - 2]?.text ?? '')) {
+    return askOrClose(setup, answered, state.index + 1, 'That\'s alright, thanks.', 'move_on:no_answer', elapsedMs);
+  }
   const budget = probeCount(state) < MAX_PROBES[setup.style];
   // After "I don't know" there is nothing for "Can you be more specific about how that would work?" or "Can you give
   // me a concrete example of that?" to refer to: only probes that stand on their own are asked.
-  const blank = isNonAnswer(answer);
   const probe = assessment.probes.find((p) => !used(state, p.id) && (p.free || budget) && !(blank && REFERS_BACK.test(p.id)));
   if (probe) {
     const ack = acknowledgement(setup, turn, probe, answer, previous);

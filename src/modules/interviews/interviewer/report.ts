@@ -1,9 +1,9 @@
 import {
-  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, evasionCount, POINT_COVERED_THRESHOLD, words,
+  analyseCodingTalk, analyseDesign, analyseStar, coverKeyPoints, DESIGN_PHASES, evasionCount, namedEdgeCase, POINT_COVERED_THRESHOLD, words,
   type CodingTalk, type DesignPhase, type Evidence, type PointCoverage, type StarAnalysis, type StarPart,
 } from './analysis.js';
 import { atCodePoint } from '../../../platform/text.js';
-import { asksNothingOfTheQuestion, isClarifyingQuestion, isRepeatRequest, isThinkingPause } from './interviewer.js';
+import { asksNothingOfTheQuestion, isCheckBack, isClarifyingQuestion, isRepeatRequest, isThinkingPause } from './interviewer.js';
 import type { Competency, Measure, RatingKey, RoundMethod } from './method.js';
 import { assessQuality, reusedAnswers, stuffedAnswers, type QualityReason, type QualityStats, type StuffingKind } from './quality.js';
 import type { InterviewSetup, PlannedQuestion, ProblemTests, Turn } from './types.js';
@@ -178,9 +178,9 @@ const PLAN = /\b(?:to (?:fix|rewrite|solve|compute|calculate|measure|answer|buil
 const CLARIFY = /\?|\b(?:assum(?:e|ing|ption)|clarify|clarifying|to confirm|can i check|constraints?|requirements?|(?:i|we)(?:'d| would| will|'ll)? define|definition of|grain)\b/i;
 const ALTERNATIVE = /\b(?:(?:i|we)(?: would|'d)(?: not| never|n'?t)? avoid\b|(?:i|we)(?:(?: would|'d) (?:not|never)| wouldn'?t) (?:use|pick|choose|go with|rely on|patch|add|build|just)\b|alternatively|another (?:option|approach|way)|instead|rather than|versus|vs\.?|compared (?:to|with)|on the other hand|trade-?offs?|brute[- ]force|could also|(?:would|could) (?:also )?work|(?:slower|faster|simpler|cheaper) than)\b/i;
 const QUANTITY = /\d|\b(?:percent|half|double[d]?|triple[d]?|twice|tenfold|hundreds?|thousands?|millions?|billions?)\b/i;
-const EDGE = /\b(?:edge cases?|corner cases?|empty|null|zero|negative|duplicates?|overflow|boundary|single element|large input|off[- ]by[- ]one)\b/i;
 const DEFLECT = /\b(?:i don'?t know|not sure|no idea|can'?t remember|don'?t remember)\b/i;
-const FAILURE_WORDS = /\b(?:fail(?:s|ure|over)?|down|outage|crash(?:es)?|retry|retries|weakness|downside)\b/i;
+/** A failure in passing: something going down, not "break it down" or "write it down". */
+const FAILURE_WORDS = /\b(?:fail(?:s|ure|over)?|(?:goes|go|going|went|is|are|be) down|down ?time|outage|crash(?:es)?|retry|retries|weakness|downside)\b/i;
 /** Storage concerns beyond naming tables: keys, indexes, partitioning, replication, retention, consistency. */
 const DATA_CONCERNS = [
   /\b(?:primary|partition|sort|shard|foreign|composite|row) keys?\b|\bkeyed by\b/i,
@@ -322,6 +322,9 @@ function followUpAnswers(a: Asked): Array<{ turns: Turn[]; before: Turn[] }> {
   for (const t of a.talk) {
     if (t.speaker === 'interviewer') {
       if (askedBack) { askedBack = false; continue; }
+      // Only a turn that asks something is a follow-up: "Great. Whenever you're ready, go ahead…", "Okay, keep going."
+      // or "Run it again when you're ready." ask nothing, and what the candidate says next carries on where it was.
+      if (probes > 0 && !asksSomething(t.text)) continue;
       probes++;
       current = null;
     } else if (isClarifyingQuestion(t.text) || isRepeatRequest(t.text) || isThinkingPause(t.text)) {
@@ -336,6 +339,9 @@ function followUpAnswers(a: Asked): Array<{ turns: Turn[]; before: Turn[] }> {
   }
   return out;
 }
+
+/** An interviewer turn that asks something: a question, or a request worded without one ("Walk me through…"). */
+const asksSomething = (text: string) => text.includes('?') || /\b(?:walk me through|explain|describe)\b/i.test(text);
 
 const contentWords = (turns: Turn[]) => turns.flatMap((t) => words(t.text)).map((w) => w.toLowerCase()).filter((w) => w.length >= 4);
 
@@ -498,13 +504,29 @@ function correctnessMeasure(asked: Asked[], tests: ProblemTests[]): Measured {
 
 /** Complexity stated 0.4 + testing described 0.4 + an edge case named 0.2. */
 function complexityTestingMeasure(asked: Asked[], q: Quoter): Measured {
-  const edge = asked.map((a) => find(a.said, EDGE));
+  // Named as the interviewer reads them (analysis.ts): a case, not any "zero", "empty" or "null" in the talk.
+  const edge = asked.map((a) => q(namedEdgeCase(a.said)));
   const cs = asked.map((a) => a.coding);
   return {
     score: mean(cs.map((c, i) => (c?.complexity ? 0.4 : 0) + (c?.testing ? 0.4 : 0) + (edge[i] ? 0.2 : 0))),
     evidence: cs.flatMap((c, i) => [q(c?.complexity), q(c?.testing), edge[i]]),
     rationale: `Complexity stated in ${of(cs.filter((c) => c?.complexity).length, asked.length, 'question')}, testing described in ${cs.filter((c) => c?.testing).length}, edge cases named in ${edge.filter(Boolean).length}.`,
   };
+}
+
+/**
+ * The first clarifying question, assumption, definition or grain, as a quote of its sentence: not a check-back on the
+ * answer ("Is that okay?", "…Am I on the right track?"), which asks for a verdict and clarifies nothing.
+ */
+function findClarification(turns: Turn[]): Quote | null {
+  const all = new RegExp(CLARIFY.source, 'gi');
+  for (const turn of turns) {
+    for (const m of turn.text.matchAll(all)) {
+      const [start, end] = sentence(turn.text, m.index);
+      if (!isCheckBack(turn.text.slice(start, end).trim())) return excerpt(turn, m.index);
+    }
+  }
+  return null;
 }
 
 /**
@@ -520,7 +542,7 @@ function approachMeasure(asked: Asked[], q: Quoter): Measured {
     const firstCode = a.code[0]?.seq ?? Infinity;
     const early = approach !== null && approach.turn < firstCode;
     // "Can you tell me the key points?", "Can you repeat that?", "What is the salary?" clarify nothing (they earned it).
-    const clarify = find(a.said.filter((t) => !asksNothingOfTheQuestion(t.text)), CLARIFY);
+    const clarify = findClarification(a.said.filter((t) => !asksNothingOfTheQuestion(t.text)));
     const alternative = find(a.said, ALTERNATIVE);
     stated += Number(approach !== null); clarified += Number(clarify !== null); alternatives += Number(alternative !== null);
     return { score: (approach ? (early ? 0.5 : 0.35) : 0) + (clarify ? 0.25 : 0) + (alternative ? 0.25 : 0), quotes: [approach, clarify, alternative] };

@@ -8,6 +8,11 @@ export type RoundStyle = 'behavioral' | 'technical' | 'coding' | 'system_design'
 
 /** A coding problem put in the candidate's editor (coding rounds). */
 export interface PlannedProblem {
+  /**
+   * The coding catalogue's id of the problem: its slug alone can name another (an organisation's own problem of a
+   * shared problem's slug, or another organisation's). Server-side only; absent from plans made before it was kept.
+   */
+  id?: string;
   slug: string;
   title: string;
   /** Markdown statement, as the coding catalogue has it. */

@@ -1,13 +1,16 @@
 /** Name, email, phone, links and location: from the header first, the whole text as a fallback. */
-import { findPhoneNumbersInText } from 'libphonenumber-js';
+import { findPhoneNumbersInText, getCountries, type CountryCode } from 'libphonenumber-js';
 import type { ResumeLinks } from '../types.js';
 import type { Line } from './lines.js';
 
 // Each starts only where a run of its characters starts, and has parts no longer and no more than an address has:
 // tried from every position of a long unbroken token (a pasted base64 blob, "a.a.a.…"), an unbounded pattern reads
 // to the token's end each time.
-const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,63}/;
-const URL_LIKE = /(?<![a-z0-9.-])(?:https?:\/\/)?(?:www\.)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,63}(?:\/[^\s|,;]*)?/gi;
+// Cased letters beyond ASCII are an address's too (zoë.müller@web.de, an IDN domain): read as ASCII, "ller@web.de" was
+// taken for the address and "mple.com" of "exämple.com" for a web site. (Uncased letters, Han or Arabic, still end one:
+// "邮箱ann@example.com".)
+const EMAIL = /(?<![\p{LC}\p{M}\p{N}._%+-])[\p{LC}\p{M}\p{N}._%+-]{1,64}@[\p{LC}\p{M}\p{N}-]{1,63}(?:\.[\p{LC}\p{M}\p{N}-]{1,63}){0,8}\.\p{LC}[\p{LC}\p{M}]{1,62}/u;
+const URL_LIKE = /(?<![\p{L}\p{N}.-])(?:https?:\/\/)?(?:www\.)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.[a-z]{2,63}(?:\/[^\s|,;]*)?/giu;
 // Scripts without capitals (Arabic, Hebrew, Devanagari, Han, Hangul, kana…): a word of their letters, with their
 // vowel signs and the middle dots that part katakana names, stands where a capitalised word would.
 const NAME_WORD = /^(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}\.|(?:van|von|de|da|del|der|di|la|le|bin|al|dos|du|ter)|\p{Lu}+|\p{Lo}[\p{Lo}\p{Lm}\p{M}'’.·・-]*)$/u;
@@ -38,17 +41,61 @@ export function findEmail(text: string): string | null {
   return EMAIL.exec(text)?.[0].toLowerCase() ?? null;
 }
 
-/** The first valid phone number, in E.164; numbers without a country code are read as US numbers. */
-export function findPhone(text: string): string | null {
-  for (const found of findPhoneNumbersInText(text, { defaultCountry: 'US' })) {
-    if (found.number.isValid()) return found.number.number;
+/**
+ * "0049 30 …", "0044 20 …": the international prefix of most countries is the country code's "+" (read as written,
+ * the number was taken for a US one, invalid, and no phone was found). Only where a number starts: the "0096" of
+ * "+44 20 7946 0096" is its end.
+ */
+const countryCodeAsPlus = (text: string) => text.replace(/(?<![\d+][\s().\/-]*)00(?=[1-9])/g, '+');
+
+/**
+ * The first valid phone number, in E.164. A number without a country code is read in `country` (the one the
+ * resume's location names) when given, and as a US number when it is not valid there or no country is known.
+ */
+export function findPhone(text: string, country: CountryCode | null = null): string | null {
+  const prepared = countryCodeAsPlus(text);
+  for (const defaultCountry of country && country !== 'US' ? [country, 'US' as const] : ['US' as const]) {
+    for (const found of findPhoneNumbersInText(prepared, { defaultCountry })) {
+      if (found.number.isValid()) return found.number.number;
+    }
   }
   return null;
 }
 
+// Country names in English ("United Kingdom", "Germany") and their codes, with the names resumes also use.
+let countryNames: Map<string, CountryCode> | undefined;
+function countriesByName(): Map<string, CountryCode> {
+  if (countryNames) return countryNames;
+  const names = new Intl.DisplayNames(['en'], { type: 'region' });
+  countryNames = new Map();
+  for (const code of getCountries()) {
+    const name = names.of(code);
+    if (name) countryNames.set(name.toLowerCase(), code);
+  }
+  const aliases: [string, CountryCode][] = [
+    ['uk', 'GB'], ['u.k.', 'GB'], ['great britain', 'GB'], ['britain', 'GB'], ['england', 'GB'], ['scotland', 'GB'],
+    ['wales', 'GB'], ['northern ireland', 'GB'], ['usa', 'US'], ['u.s.a.', 'US'], ['u.s.', 'US'], ['united states of america', 'US'],
+    ['uae', 'AE'], ['deutschland', 'DE'], ['holland', 'NL'], ['the netherlands', 'NL'], ['czech republic', 'CZ'],
+    ['korea', 'KR'], ['republic of ireland', 'IE'], ['españa', 'ES'], ['italia', 'IT'], ['schweiz', 'CH'], ['suisse', 'CH'],
+    ['österreich', 'AT'], ['brasil', 'BR'], ['türkiye', 'TR'], ['turkey', 'TR'],
+  ];
+  for (const [name, code] of aliases) countryNames.set(name, code);
+  return countryNames;
+}
+
+/**
+ * The country a "City, Region" location names, for reading phone numbers written without a country code: a country
+ * ("London, UK", "Berlin, Germany"); a two-letter region is a US state ("Austin, TX") and gives none.
+ */
+export function countryOfLocation(location: string | null): CountryCode | null {
+  if (!location || !location.includes(',')) return null;
+  const region = location.slice(location.lastIndexOf(',') + 1).trim().toLowerCase();
+  return countriesByName().get(region) ?? null;
+}
+
 export function findLinks(text: string): ResumeLinks {
   const links: ResumeLinks = { linkedin: null, github: null, site: null };
-  const withoutEmails = text.replace(new RegExp(EMAIL.source, 'g'), ' ');
+  const withoutEmails = text.replace(new RegExp(EMAIL.source, 'gu'), ' ');
   for (const match of withoutEmails.matchAll(URL_LIKE)) {
     const raw = match[0].replace(/[.)]+$/, '');
     const host = raw.replace(/^https?:\/\//i, '').replace(/^www\./i, '').toLowerCase();

@@ -7,6 +7,8 @@ export interface DateRange {
   current: boolean;
   /** A bound was a year alone (read as January). */
   yearOnly: boolean;
+  /** The range's written end was a year alone ("2015 – 2018"); `end` is then that year's January. */
+  endYearOnly: boolean;
   index: number;
   length: number;
 }
@@ -19,9 +21,12 @@ const MONTHS: Record<string, number> = {
 
 const MONTH_NAME = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const YEAR = '(?:19[5-9]\\d|20[0-4]\\d)';
-// One date: "Jan 2020", "Sept. 2019", "January, 2020", "01/2020", "1/2020", "2020-01", "2020/01", "2020".
-const ONE_DATE = `(?:${MONTH_NAME},?\\s*'?${YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR}\\s*[/-]\\s*(?:0[1-9]|1[0-2])(?![\\d])|${YEAR})`;
-const PRESENT = '(?:present|current(?:ly)?|now|today|to date|ongoing)';
+// One date: "Jan 2020", "Sept. 2019", "January, 2020", "Jan '20", "01/2020", "1/2020", "2020-01", "2020/01", "2020.01",
+// "2020-01-15", "15.01.2020", "01/15/2020", "2020". A two-digit year needs its apostrophe ("May 15" is no date).
+const DAY_MONTH_YEAR = `\\d{1,2}\\s*[/.]\\s*\\d{1,2}\\s*[/.]\\s*${YEAR}`;
+const YEAR_MONTH = `${YEAR}(?:\\s*[/-]\\s*|\\.)(?:0[1-9]|1[0-2])(?:[/.-](?:0[1-9]|[12]\\d|3[01]))?(?![\\d])`;
+const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
+const PRESENT = '(?:present|current(?:ly)?|now|today|(?:to|till|til|until|up\\s+to)\\s+(?:date|now|present|today)|date|ongoing)';
 const SEPARATOR = '\\s*(?:–|—|-|‒|―|to|until|till|through|thru|~|→)\\s*';
 const RANGE = new RegExp(`(?<![\\w/.-])(${ONE_DATE})(?:${SEPARATOR}(${ONE_DATE}|${PRESENT}))?(?![\\w/])`, 'gi');
 const SINCE = new RegExp(`\\b(?:since|from)\\s+(${ONE_DATE})(?![\\w/])`, 'gi');
@@ -30,15 +35,24 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** One date as written → `YYYY-MM` and whether the month was missing. */
 export function readDate(raw: string): { value: YearMonth; yearOnly: boolean } | null {
-  const text = raw.trim().toLowerCase().replace(/'/g, '');
-  let m = /^([a-z]+)\.?,?\s*(\d{4})$/.exec(text);
+  const text = raw.trim().toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ');
+  let m = /^([a-z]+)\.?,?\s*(\d{4}|\d{2})$/.exec(text);
   if (m) {
     const month = MONTHS[m[1]];
-    return month ? { value: `${m[2]}-${pad(month)}`, yearOnly: false } : null;
+    // A two-digit year falls in the span a four-digit one may: 50–99 are the 1900s, 00–49 the 2000s.
+    const year = m[2].length === 2 ? (Number(m[2]) >= 50 ? 1900 : 2000) + Number(m[2]) : Number(m[2]);
+    return month ? { value: `${year}-${pad(month)}`, yearOnly: false } : null;
+  }
+  // Day, month and year: a part over 12 is the day; otherwise "/" is read month first (01/15/2020), "." day first.
+  m = /^(\d{1,2}) ?([/.]) ?(\d{1,2}) ?[/.] ?(\d{4})$/.exec(text);
+  if (m) {
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    const month = a > 12 ? b : b > 12 ? a : m[2] === '/' ? a : b;
+    return month >= 1 && month <= 12 ? { value: `${m[4]}-${pad(month)}`, yearOnly: false } : null;
   }
   m = /^(\d{1,2})\s*[/.-]\s*(\d{4})$/.exec(text);
   if (m) return { value: `${m[2]}-${pad(Number(m[1]))}`, yearOnly: false };
-  m = /^(\d{4})\s*[/-]\s*(\d{2})$/.exec(text);
+  m = /^(\d{4})\s*[/.-]\s*(\d{2})(?:[/.-]\d{2})?$/.exec(text);
   if (m) return { value: `${m[1]}-${m[2]}`, yearOnly: false };
   m = /^(\d{4})$/.exec(text);
   if (m) return { value: `${m[1]}-01`, yearOnly: true };
@@ -60,13 +74,14 @@ export function findDateRanges(line: string): DateRange[] {
     if (endRaw !== undefined && !current && !end) continue;
     found.push({
       start: start.value, end: end ? end.value : null, current, yearOnly: start.yearOnly || Boolean(end?.yearOnly),
+      endYearOnly: endRaw !== undefined && Boolean(end?.yearOnly),
       index: m.index, length: m[0].length,
     });
   }
   if (found.length === 0) {
     for (const m of line.matchAll(SINCE)) {
       const start = readDate(m[1]);
-      if (start) found.push({ start: start.value, end: null, current: true, yearOnly: start.yearOnly, index: m.index, length: m[0].length });
+      if (start) found.push({ start: start.value, end: null, current: true, yearOnly: start.yearOnly, endYearOnly: false, index: m.index, length: m[0].length });
     }
   }
   return found;

@@ -3,7 +3,7 @@
  * usual arrangements) followed by its bullets; a new header after bullets, or a second dated header, starts the
  * next entry. Pieces of a header are told apart by what they look like: dates, a place, a job title, an institution.
  */
-import type { EducationEntry, ExperienceEntry } from '../types.js';
+import type { EducationEntry, ExperienceEntry, YearMonth } from '../types.js';
 import { isLocation } from './contact.js';
 import { findDateRanges, type DateRange } from './dates.js';
 import { BULLET, stripBullet, type Line } from './lines.js';
@@ -81,7 +81,8 @@ function piecesOf(headers: Line[], keepInstitutions = false): { pieces: string[]
       if (at && !titleAt) titleAt = [at[1], at[2]];
       for (const part of at ? [at[1], at[2]] : [clean]) {
         // "Vietnam National University, Hanoi" is one institution; "B.S., Computer Science, MIT" is not.
-        const split = splitCommas(part);
+        // "Engineer at Stripe, Dublin": what follows "at" starts with the company, however much it looks like a place.
+        const split = at && part === at[2] && isLocation(part) && part.split(',').length === 2 ? part.split(/\s*,\s*/) : splitCommas(part);
         // "Vietnam National University, Hanoi": a place after an institution stays with it.
         if (keepInstitutions) {
           for (let i = split.length - 1; i > 0; i--) {
@@ -97,17 +98,28 @@ function piecesOf(headers: Line[], keepInstitutions = false): { pieces: string[]
   return { pieces, range, titleAt };
 }
 
-/** "Senior Engineer, Acme Corp, Austin, TX" → title, company, place (legal suffixes and places kept whole). */
+/**
+ * "Senior Engineer, Acme Corp, Austin, TX" → title, company, place (legal suffixes and places kept whole). A place ends
+ * the text: the last two pieces that read as one are it ("Product Manager, Google, Mountain View, CA" → Google is the
+ * company, not "Google, Mountain View" a place); taking "Stripe, Dublin" for a place must leave a piece that is no
+ * title ("Software Engineer, Stripe, Dublin" names the company), unless its region is a two-letter code ("…, Austin, TX").
+ */
 function splitCommas(text: string): string[] {
   if (isLocation(text) && !TITLE_WORDS.test(text) && !COMPANY_WORDS.test(text) && !INSTITUTION_WORDS.test(text)) return [text];
-  const parts = text.split(/\s*,\s*/);
   const out: string[] = [];
-  for (const part of parts) {
+  for (const part of text.split(/\s*,\s*/)) {
     const previous = out[out.length - 1];
     if (previous !== undefined && /^(inc|llc|llp|ltd|limited|corp|co|gmbh|ag|plc|s\.?a\.?|l\.?p\.?)\.?$/i.test(part)) out[out.length - 1] = `${previous}, ${part}`;
-    else if (previous !== undefined && isLocation(`${previous}, ${part}`) && !looksLikeTitle(previous) && !COMPANY_WORDS.test(previous)
-      && !INSTITUTION_WORDS.test(`${previous} ${part}`) && out.length > 1) out[out.length - 1] = `${previous}, ${part}`;
     else out.push(part);
+  }
+  for (let i = out.length - 1; i >= 2; i--) {
+    const [previous, part] = [out[i - 1], out[i]];
+    if (!isLocation(`${previous}, ${part}`) || looksLikeTitle(previous) || looksLikeTitle(part) || COMPANY_WORDS.test(previous)
+      || INSTITUTION_WORDS.test(`${previous} ${part}`)) continue;
+    const others = [...out.slice(0, i - 1), ...out.slice(i + 1)];
+    if (others.every(looksLikeTitle) && !/^\p{Lu}{2}$/u.test(part)) break;
+    out.splice(i - 1, 2, `${previous}, ${part}`);
+    break;
   }
   return out.filter(Boolean);
 }
@@ -115,6 +127,10 @@ function splitCommas(text: string): string[] {
 export function readExperience(lines: Line[]): ExperienceEntry[] {
   const blocks = blocksOf(lines, (line, current) => current.bullets.length > 0 || (hasDate(line) && current.headers.some(hasDate)));
   const entries: ExperienceEntry[] = [];
+  // Roles grouped under one employer ("Google — Mountain View, CA", then each title with its dates): the employer
+  // named on a line of its own, above its first role, is the company of the dated roles after it that name none.
+  let employer: { company: string; location: string | null } | null = null;
+  const yearOnlyEnds = new Set<ExperienceEntry>();
   for (const block of blocks) {
     const { pieces, range, titleAt } = piecesOf(block.headers);
     let title: string | null = titleAt?.[0] ?? null;
@@ -132,12 +148,36 @@ export function readExperience(lines: Line[]): ExperienceEntry[] {
       else if (!title) title = piece;
     }
     if (!title && !company && block.bullets.length === 0) continue;
-    entries.push({
+    const ownLine = block.headers.length > 1 && !hasDate(block.headers[0]) && !looksLikeTitle(block.headers[0].text);
+    if (company) employer = ownLine ? { company, location } : null;
+    else if (employer && title && range && !/\b(freelance|self[- ]employed|independent)\b/i.test(title)) {
+      company = employer.company;
+      location ??= employer.location;
+    }
+    const entry: ExperienceEntry = {
       company, title, location, start: range?.start ?? null, end: range && !range.current ? range.end : null,
       current: range?.current ?? false, bullets: block.bullets,
-    });
+    };
+    if (range?.endYearOnly) yearOnlyEnds.add(entry);
+    entries.push(entry);
   }
+  for (const entry of yearOnlyEnds) entry.end = yearOnlyEnd(entry, entries);
   return entries;
+}
+
+/**
+ * A range ending in a year alone ("2015 – 2018") ran through that year: it ends in December, or, when another role
+ * starts later in that year, in the month that role starts (the move happened then; "2015 – 2018" then
+ * "2018 – Present" is neither a gap nor a year of overlap).
+ */
+function yearOnlyEnd(entry: ExperienceEntry, entries: ExperienceEntry[]): YearMonth | null {
+  if (!entry.end || !entry.start) return entry.end;
+  const year = entry.end.slice(0, 4);
+  let end: YearMonth = `${year}-12`;
+  for (const other of entries) {
+    if (other !== entry && other.start && other.start.startsWith(year) && other.start > entry.start && other.start < end) end = other.start;
+  }
+  return end < entry.start ? entry.end : end;
 }
 
 function splitDegree(text: string): { degree: string; field: string | null } | null {

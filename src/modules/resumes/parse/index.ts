@@ -4,7 +4,7 @@
  */
 import { DOCUMENT_CONTENT_TYPES, sniffDocument } from '../../../storage/file-type.js';
 import type { ParsedResume, ParseResult, ResumeWarning, SectionName, YearMonth } from '../types.js';
-import { findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
+import { countryOfLocation, findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
 import { coveredMonths, findDateRanges } from './dates.js';
 import { readDocx } from './docx.js';
 import { readEducation, readExperience } from './entries.js';
@@ -70,7 +70,10 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
   const skills = readSkills(linesIn(sections, 'skills'), experience, [...summaryLines, ...linesIn(sections, 'projects')].map((l) => l.text));
 
   const email = findEmail(headerText) ?? findEmail(allText);
-  const phone = findPhone(headerText) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS));
+  const location = findLocation(headerLines);
+  // A number written without its country code is read in the country the header's location names, else as US.
+  const country = countryOfLocation(location);
+  const phone = findPhone(headerText, country) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS), country);
   if (!email && !phone) warnings.push({ code: 'no_contact_details', message: 'no email address or phone number was found' });
   if (sections.length === 0) warnings.push({ code: 'no_sections', message: 'no section headings (Experience, Education, Skills…) were found' });
   else if (!sections.some((s) => s.name === 'experience')) warnings.push({ code: 'no_experience_section', message: 'no experience section was found' });
@@ -80,7 +83,7 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
     }
   }
   if (experienceLines.some((l) => findDateRanges(l.text).some((d) => d.yearOnly))) {
-    warnings.push({ code: 'year_only_date', message: 'some dates give only a year; they are read as January of that year' });
+    warnings.push({ code: 'year_only_date', message: 'some dates give only a year; a start is read as January of that year, an end of a role as its December' });
   }
 
   // Up to the current month (`YYYY-MM` compares as text): a role not begun yet, or the future part of one, is no experience.
@@ -92,7 +95,7 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
     name: nameLine ? nameLine.text.replace(/\t.*$/, '').trim() : null,
     email,
     phone,
-    location: findLocation(headerLines),
+    location,
     links: findLinks(allText),
     summary: summaryLines.length ? summaryLines.map((l) => stripBullet(l.text)).join(' ') : null,
     experience,

@@ -7,7 +7,7 @@ export interface Brief {
 }
 
 /** Bumped only if the canonical form below changes; part of every fingerprint. */
-const FINGERPRINT_FORM = 'prep-brief-1';
+const FINGERPRINT_FORM = 'prep-brief-2';
 
 const collapseSpaces = (line: string) => line.replace(/[\p{Zs}\t]+/gu, ' ').trim();
 
@@ -32,12 +32,15 @@ export function normaliseBrief(input: { role?: string | null; job_description?: 
   return role === null && jobDescription === null ? null : { role, job_description: jobDescription };
 }
 
+/** The brief as the scorer reads it: its lines trimmed, spaces collapsed, blank lines gone (the JD's parser skips them). */
 const canonicalText = (text: string | null) =>
-  text === null ? null : text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim() || null;
+  text === null ? null : text.normalize('NFKC').split(/\r\n?|[\n\u2028\u2029\v\f]/).map(collapseSpaces).filter((l) => l !== '').join('\n') || null;
 
 /**
- * `sha256:<hex>` over the case-folded, whitespace-collapsed brief, so spacing and case do not matter but any change of
- * wording does. The standalone (null) brief hashes the empty brief.
+ * `sha256:<hex>` over the brief as the scorer reads it, so spacing and blank lines do not matter but any change it can
+ * see does: wording, line breaks, and case ("Go" is the language, "go" a verb; a case-folded fingerprint returned
+ * the stored score of "- Go, C and R" for "- go, c and r", which requires nothing). The standalone (null) brief hashes
+ * the empty brief.
  */
 export function briefFingerprint(brief: Brief | null): string {
   // JSON of a fixed-length array keeps the parts apart whatever they contain.

@@ -18,7 +18,11 @@ const HIRING_PHRASE = /\b(?:(?:we['’]re|we are|is|are|now) hiring|hiring (?:ma
 /** The clause with phrases that look like skills but are not asked of the candidate blanked out (same length). */
 export const skillScanText = (text: string) => text.replace(HIRING_PHRASE, (m) => ' '.repeat(m.length));
 
-const PREFERRED_MARKER = /\b(preferred|preferably|a plus|big plus|huge plus|nice[- ]to[- ]have|bonus|desirable|ideally|advantageous|an advantage|good to have|would be great|not required|optional)\b/;
+// "a plus" with a word between ("a strong plus", "a definite plus"); "an asset", "helpful", "beneficial" as what a skill
+// is ("build helpful tools" is no preference); what is said not to be needed ("helpful but not essential": "essential"
+// there asks for nothing).
+const NOT_NEEDED = /\bnot (?:strictly )?(?:required|essential|mandatory|necessary|needed|a must)\b/g;
+const PREFERRED_MARKER = /\b(preferred|preferably|an? (?:[a-z-]+ )?plus|nice[- ]to[- ]have|bonus|desirable|ideally|advantageous|an advantage|good to have|would be great|optional|(?:is|are|be) (?:(?:very|also|especially|highly|particularly|really) )?(?:beneficial|helpful|appreciated)|(?:is|are|be|as) an? (?:[a-z-]+ )?asset)\b|\bnot (?:strictly )?(?:required|essential|mandatory|necessary|needed|a must)\b/;
 const REQUIRED_MARKER = /\b(required|must|mandatory|essential|need to have)\b/;
 const INLINE_LABEL = /^(nice[- ]to[- ]haves?|preferred(?: qualifications| skills)?|bonus(?: points)?|pluses|plus|must[- ]haves?|required(?: skills)?|requirements)\s*[:：]\s*(.+)$/i;
 
@@ -70,7 +74,7 @@ function asHeading(line: string): { part: Part | null; text: string | null } | n
 function sentenceClauses(sentence: string, inherited: Importance): Clause[] {
   const f = fold(sentence);
   const preferred = PREFERRED_MARKER.test(f);
-  const required = REQUIRED_MARKER.test(f) && !/\bnot required\b/.test(f);
+  const required = REQUIRED_MARKER.test(f.replace(NOT_NEEDED, ' '));
   if (preferred && required) {
     // "Python required, Go preferred": judge each comma-separated part on its own.
     const parts = sentence.split(/,\s*|;\s*|\s+but\s+/).filter((p) => p.trim() !== '');

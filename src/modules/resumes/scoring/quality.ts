@@ -1,5 +1,6 @@
+import { skillTaxonomy } from '../skills.js';
 import type { ParseResult } from '../types.js';
-import { clamp01, evidenceSections, formatMonth, findLine, ratio, uniqueEvidence, type Quoter } from './text.js';
+import { clamp01, evidenceSections, formatMonth, findLine, monthIndex, ratio, uniqueEvidence, type Quoter } from './text.js';
 import { datedRoles, employmentGaps, fullTimeOverlaps, roleWithDates, type DatedRole } from './timeline.js';
 import type { Criterion, Evidence, QualityReport } from './types.js';
 
@@ -35,10 +36,31 @@ function completeness(result: ParseResult, quoter: Quoter): Criterion {
   return { score: Math.round((100 * parts.filter(Boolean).length) / parts.length), evidence, notes };
 }
 
-/** A number that is not just a year, a percentage, a currency amount, or a counted word ("doubled", "three teams"). */
+/** A skill's version right after its name: "Python 3.11", "Angular 12", "OAuth 2.0" (".11" after the synonym "Python 3"). */
+const VERSION_AFTER = /^(?:\.\d+)*(?:\s*v?\d+(?:\.\d+)*)?(?:\.x)?\+?(?![\d%\p{L}])/iu;
+
+/** The bullet with its skill names and the versions written after them blanked ("OAuth 2.0", "Python 3.11"). */
+function withoutSkillNames(bullet: string): string {
+  if (!/\d/.test(bullet)) return bullet;
+  let out = '';
+  let from = 0;
+  for (const m of skillTaxonomy().scan(bullet)) {
+    if (m.index < from) continue;
+    const end = m.index + m.matched.length;
+    const version = VERSION_AFTER.exec(bullet.slice(end))?.[0] ?? '';
+    out += `${bullet.slice(from, m.index)} `;
+    from = end + version.length;
+  }
+  return out + bullet.slice(from);
+}
+
+/**
+ * A number that is not just a year, a percentage, a currency amount, or a counted word ("doubled", "three teams").
+ * Digits in a name (EC2, S3, k8s, IPv6, B2B, Q3) and a skill's version ("Python 3.11") are no quantity.
+ */
 export function isQuantified(bullet: string): boolean {
-  const withoutYears = bullet.replace(/\b(19|20)\d{2}\b/g, ' ');
-  return /\d|%|[$€£¥₹]/.test(withoutYears) ||
+  const withoutYears = withoutSkillNames(bullet).replace(/\b(19|20)\d{2}\b/g, ' ');
+  return /(?<!\p{L})\d|%|[$€£¥₹]/u.test(withoutYears) ||
     /\b(two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|dozens?|hundreds?|thousands?|millions?|billions?|doubled|tripled|halved)\b/i.test(withoutYears);
 }
 
@@ -117,11 +139,14 @@ function dateConsistency(result: ParseResult, asOf: number, quoter: Quoter): Cri
     evidence.push(dated(r));
   }
   if (reversed.length > LISTED_MAX) notes.push(`${reversed.length - LISTED_MAX} more roles ending before they start`);
-  const undated = entries.length - roles.length;
+  const undated = entries.filter((e) => monthIndex(e.start) === null).length;
   if (undated > 0) {
     penalty += PENALTY.undated * undated;
     notes.push(`${undated} role${undated === 1 ? '' : 's'} without a readable start date`);
   }
+  // A job not begun yet (an incoming role) is no experience, and nothing wrong either.
+  const upcoming = entries.length - undated - roles.length;
+  if (upcoming > 0) notes.push(`${upcoming} role${upcoming === 1 ? '' : 's'} starting after ${formatMonth(asOf)} (not counted)`);
   if (notes.length === 0) notes.push(`no gaps over ${GAP_MONTHS} months and no overlapping full-time roles`);
   return { score: Math.max(0, 100 - penalty), evidence: uniqueEvidence(evidence, 8), notes };
 }

@@ -45,8 +45,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * An address anywhere in a line. It starts only where a run of its characters starts, and its parts are no longer than
  * an address's: tried from every position of a long unbroken token (a pasted base64 blob), an unbounded local part read
  * to the token's end each time, and scoring, on the request thread, took minutes on one long line (as parse/contact.ts).
+ * Letters beyond ASCII count (zoë.müller@…): read as ASCII, "zoë.mü" was left before the redaction.
  */
-const ANY_EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g;
+const ANY_EMAIL = /(?<![\p{LC}\p{M}\p{N}_.+-])[\p{LC}\p{M}\p{N}_.+-]{1,64}@[\p{LC}\p{M}\p{N}_-]{1,63}(?:\.[\p{LC}\p{M}\p{N}_-]{1,63}){1,8}/gu;
 
 /**
  * Evidence quotes never carry the candidate's name, email or links, so that the score is the same whoever the

@@ -59,17 +59,28 @@ function scanLines(taxonomy: SkillTaxonomy, quoter: Quoter, lines: string[], onM
   }
 }
 
+/**
+ * A line that labels itself a list of keywords ("Keywords: Go Kubernetes …", "Tags: …"): written for a screening
+ * filter, not a record of work, so the skills it names are mentioned, not used, even inside a dated role (such a
+ * bullet scored a resume 100 with no stuffing flag).
+ */
+const KEYWORD_LINE = /^\s*(?:[-•*▪◦]\s*)?(?:key\s?words?|tags|buzzwords|search terms)\s*[:：]/i;
+
 export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter: Quoter): SkillIndex {
   const used = new Map<string, SkillUse[]>();
   const mentioned = new Map<string, SkillUse[]>();
   const byRole = new Map<number, Set<string>>();
+  const inKeywordLines = new Set<string>();
 
   result.parsed.experience.forEach((entry, position) => {
     const dated = monthIndex(entry.start) !== null;
     const lines = [entry.title ?? '', ...entry.bullets].filter((l) => l.trim() !== '');
     scanLines(taxonomy, quoter, lines, (skill, via, line, index) => {
-      add(dated ? used : mentioned, skill.name, { via, evidence: quoter.redacted('experience', line, index) });
-      if (dated) byRole.set(position, (byRole.get(position) ?? new Set()).add(skill.name));
+      const keywords = KEYWORD_LINE.test(line);
+      if (keywords) inKeywordLines.add(skill.name);
+      const use = dated && !keywords;
+      add(use ? used : mentioned, skill.name, { via, evidence: quoter.redacted('experience', line, index) });
+      if (use) byRole.set(position, (byRole.get(position) ?? new Set()).add(skill.name));
     });
   });
 
@@ -82,6 +93,7 @@ export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter
   // The first experience line naming each skill, found in one pass (not one pass per skill the parser listed).
   const firstExperienceLine = new Map<string, string>();
   for (const line of evidenceSections(result).filter((s) => s.name === 'experience').flatMap((s) => s.lines).map(quoter.redact)) {
+    if (KEYWORD_LINE.test(line)) continue;
     for (const m of taxonomy.scan(line)) if (!firstExperienceLine.has(m.skill.name)) firstExperienceLine.set(m.skill.name, line);
   }
   const listed = new Set<string>();
@@ -91,13 +103,15 @@ export function indexSkills(result: ParseResult, taxonomy: SkillTaxonomy, quoter
     if (key === '' || listed.has(key)) continue;
     listed.add(key);
     const resolved = resolveParsedSkill(taxonomy, parsedSkill);
-    if (parsedSkill.evidence === 'experience' && resolved && !used.has(resolved.skill.name)) {
+    // The parser's "used in a role" stands unless our scan found the skill only in keyword lines.
+    const keywordOnly = resolved !== null && inKeywordLines.has(resolved.skill.name) && !firstExperienceLine.has(resolved.skill.name);
+    if (parsedSkill.evidence === 'experience' && resolved && !used.has(resolved.skill.name) && !keywordOnly) {
       const line = firstExperienceLine.get(resolved.skill.name);
       add(used, resolved.skill.name, { via: resolved.via, evidence: line === undefined ? quoter('experience', parsedSkill.name) : quoter.redacted('experience', line) });
     } else if (resolved && !used.has(resolved.skill.name) && !mentioned.has(resolved.skill.name)) {
       add(mentioned, resolved.skill.name, { via: resolved.via, evidence: quoter('skills', parsedSkill.name) });
     }
-    if (parsedSkill.evidence === 'experience' || (resolved && used.has(resolved.skill.name))) evidenced++;
+    if ((parsedSkill.evidence === 'experience' && !keywordOnly) || (resolved && used.has(resolved.skill.name))) evidenced++;
   }
 
   return { used, mentioned, byRole, listedCount: listed.size, evidencedCount: evidenced };

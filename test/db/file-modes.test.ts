@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { loadEncryptionKey } from '../../src/platform/encryption.js';
+
+// Was a bug: the data directory was made 0755 and prep.sqlite (candidates' data, key hashes) 0644 under the usual
+// umask: readable by every local user. Only encryption.key was owner-only.
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'prep-file-modes-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const groupOrOther = (file: string) => statSync(file).mode & 0o077;
+
+it('makes the data directory and the SQLite database with its WAL files readable by their owner only', async () => {
+  const dataDir = path.join(root, 'nested', 'data');
+  const db = openDatabase({ databaseUrl: null, dataDir });
+  await sql`create table t (x integer)`.execute(db.kysely);
+  await sql`insert into t values (1)`.execute(db.kysely);
+  const files = ['prep.sqlite', 'prep.sqlite-wal', 'prep.sqlite-shm'].map((f) => path.join(dataDir, f));
+  const modes = Object.fromEntries([dataDir, path.join(root, 'nested'), ...files].map((f) => [f, groupOrOther(f)]));
+  await db.close();
+  for (const [file, mode] of Object.entries(modes)) expect(mode, file).toBe(0);
+});
+
+it('makes the data directory owner-only when the encryption key is the first thing written to it', () => {
+  const dataDir = path.join(root, 'keys-first');
+  loadEncryptionKey({ encryptionKey: null, dataDir });
+  expect(groupOrOther(dataDir)).toBe(0);
+  expect(groupOrOther(path.join(dataDir, 'encryption.key'))).toBe(0);
+});
+
+it('makes a storage directory of its own (PREP_STORAGE_DIR) owner-only as it writes the first file', async () => {
+  const { createLocalStorage } = await import('../../src/storage/local.js');
+  const dir = path.join(root, 'files');
+  const storage = createLocalStorage({ dir, publicUrl: 'http://localhost:8080', secret: () => Buffer.alloc(32, 7) });
+  await storage.write('resumes/a/resume.pdf', Buffer.from('%PDF-1.4'), 'application/pdf');
+  await storage.close();
+  expect(groupOrOther(dir)).toBe(0);
+  expect(groupOrOther(path.join(dir, 'resumes'))).toBe(0);
+});

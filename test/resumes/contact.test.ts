@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseResume } from '../../src/modules/resumes/parse/index.js';
+import { scoreResume } from '../../src/modules/resumes/scoring/index.js';
+
+const AS_OF = '2026-11';
+const resume = (contact: string, bullet = '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half.') => Buffer.from([
+  'Zoë Müller',
+  contact,
+  '',
+  'EXPERIENCE',
+  'Data Analyst, Acme Foods\tJan 2019 - Present',
+  bullet,
+  '- Trained the team of analysts to run the weekly reports themselves, saving hours every week.',
+].join('\n'));
+
+describe('e-mail addresses with letters beyond ASCII (a review)', () => {
+  it.each([
+    ['a local part with umlauts', 'zoë.müller@web.de | +49 30 1234567'],
+    ['a domain with an umlaut', 'zoe.mueller@exämple.de | +49 30 1234567'],
+  ])('%s is read whole, and no piece of it is taken for a web site', async (_case, contact) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.email).toBe(contact.split(' | ')[0]);
+    expect(parsed.links.site).toBeNull();
+  });
+
+  it('an address in a bullet is redacted whole in evidence quotes (no piece of the name is left)', async () => {
+    const result = await parseResume(resume('+49 30 1234567', '- Built SQL reports in Tableau; questions to zoë.müller@firma.de for 40 store managers.'), { asOf: AS_OF });
+    const score = scoreResume(result, { role: null, job_description: 'Requirements:\n- SQL and Tableau' }, { asOf: AS_OF });
+    const quotes = score.requirements.flatMap((r) => r.evidence.map((e) => e.text));
+    expect(quotes.some((q) => q.includes('[email]'))).toBe(true);
+    expect(quotes.join(' ')).not.toMatch(/zoë|mü/i);
+  });
+});
+
+describe('phone numbers with the country code written the other usual ways (a review)', () => {
+  it.each([
+    ['(+44) 7911 123456', '+447911123456'],
+    ['Mobile: +(44) 7911 123 456', '+447911123456'],
+    ['Tel: 0049 30 1234567', '+49301234567'],
+    ['0044 20 7946 0958', '+442079460958'],
+    ['(+1) 415 555 0132', '+14155550132'],
+    ['(415) 555-0132', '+14155550132'],
+  ])('%s', async (written, e164) => {
+    const { parsed } = await parseResume(resume(`zoe@example.com | ${written}`), { asOf: AS_OF });
+    expect(parsed.phone).toBe(e164);
+  });
+});
+
+it('a group of digits starting 00 inside a number is left as it is', async () => {
+  for (const [written, e164] of [['+44 20 7946 0096', '+442079460096'], ['+31 20 472 0025', '+31204720025'], ['(415) 555-0099', '+14155550099']]) {
+    const { parsed } = await parseResume(resume(`zoe@example.com | ${written}`), { asOf: AS_OF });
+    expect(parsed.phone).toBe(e164);
+  }
+});
+
+describe('a national phone number read in the country the header gives (a review)', () => {
+  it.each([
+    ['London, UK | sam@example.co.uk | 020 7946 0958', '+442079460958'],
+    ['Manchester, United Kingdom | 0161 496 0123', '+441614960123'],
+    ['Berlin, Germany | 030 1234567', '+49301234567'],
+    ['Lyon, France | 04 72 00 00 00', '+33472000000'],
+    ['Austin, TX | (512) 555-0100', '+15125550100'],
+    ['London, UK | (415) 555-0100', '+14155550100'],
+    ['sam@example.com | (415) 555-0100', '+14155550100'],
+  ])('%s → %s', async (contact, phone) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.phone).toBe(phone);
+  });
+});

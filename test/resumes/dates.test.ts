@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { findDateRanges } from '../../src/modules/resumes/parse/dates.js';
+import { parseResume } from '../../src/modules/resumes/parse/index.js';
+import { scoreResume } from '../../src/modules/resumes/scoring/index.js';
+
+const ranges = (line: string) => findDateRanges(line).map((d) => [d.start, d.end, d.current]);
+
+describe('date ranges written the ways resumes write them (a review)', () => {
+  it.each([
+    ['Jan 2019 – Till Date', ['2019-01', null, true]],
+    ['Jan 2019 - till now', ['2019-01', null, true]],
+    ['Jan 2019 to date', ['2019-01', null, true]],
+    ["Jan '19 – Mar '21", ['2019-01', '2021-03', false]],
+    ['Sept ’98 – Feb ’01', ['1998-09', '2001-02', false]],
+    ['2018.03 - 2020.11', ['2018-03', '2020-11', false]],
+    ['2018-03-01 – 2020-11-30', ['2018-03', '2020-11', false]],
+    ['2018-03-01 to present', ['2018-03', null, true]],
+    ['15.03.2018 – 30.11.2020', ['2018-03', '2020-11', false]],
+    ['03/15/2018 – 11/30/2020', ['2018-03', '2020-11', false]],
+  ])('%s', (line, expected) => {
+    expect(ranges(line)).toEqual([expected]);
+  });
+
+  it('what was read before still is', () => {
+    expect(ranges('03/2018 - 11/2020')).toEqual([['2018-03', '2020-11', false]]);
+    expect(ranges('2020-01 – 2021-06')).toEqual([['2020-01', '2021-06', false]]);
+    expect(ranges('2019 – 2021')).toEqual([['2019-01', '2021-01', false]]);
+    expect(ranges('Joined in 2018. 10 engineers')).toEqual([['2018-01', '2018-01', false]]);
+    expect(ranges('May 15 launch')).toEqual([]);
+  });
+
+  it('a role "till date" counts to the current month, not as one month', async () => {
+    const { parsed } = await parseResume(Buffer.from([
+      'Priya Raman',
+      'priya@example.com | +91 98765 43210',
+      '',
+      'EXPERIENCE',
+      'Senior Developer, Infosys Technologies\tJan 2024 – Till Date',
+      '- Built payment services in Java for 3 banks and cut settlement time by 30 percent.',
+      'Developer, Wipro Digital\t2021.03 - 2023.12',
+      '- Maintained a Spring Boot platform used by 2 million customers across India.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.experience.map((e) => [e.start, e.end, e.current])).toEqual([['2024-01', null, true], ['2021-03', '2023-12', false]]);
+    expect(parsed.total_experience_months).toBe(35 + 34);
+  });
+});
+
+describe('a range of years alone: the end year is the whole year (a review)', () => {
+  const file = (roles: string[]) => Buffer.from([
+    'Sam Taylor',
+    'sam@example.com | +1 415 555 0100',
+    '',
+    'EXPERIENCE',
+    ...roles.flatMap((r) => [r, '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half.']),
+  ].join('\n'));
+
+  it('"2015 – 2018" then "2019 – Present" is no gap, and 2015–2018 is four years', async () => {
+    const result = await parseResume(file(['Data Analyst, Acme Foods\t2019 – Present', 'Junior Analyst, Beta Mart\t2015 – 2018']), { asOf: '2026-11' });
+    expect(result.parsed.experience.map((e) => [e.start, e.end, e.current])).toEqual([['2019-01', null, true], ['2015-01', '2018-12', false]]);
+    expect(result.parsed.total_experience_months).toBe(48 + 95);
+    const score = scoreResume(result, null, { asOf: '2026-11' });
+    expect(score.quality.date_consistency.notes.join(' ')).not.toMatch(/gap of/);
+    expect(score.quality.date_consistency.score).toBe(100);
+  });
+
+  it('a year-only end meets the next role begun that year: no false overlap', async () => {
+    const result = await parseResume(file(['Data Analyst, Acme Foods\t2018 – Present', 'Junior Analyst, Beta Mart\t2015 – 2018']), { asOf: '2026-11' });
+    expect(result.parsed.experience.map((e) => [e.start, e.end])).toEqual([['2018-01', null], ['2015-01', '2018-01']]);
+    const score = scoreResume(result, null, { asOf: '2026-11' });
+    expect(score.quality.date_consistency.notes.join(' ')).not.toMatch(/overlapping full-time roles from/);
+    const later = await parseResume(file(['Data Analyst, Acme Foods\tJun 2018 – Present', 'Junior Analyst, Beta Mart\t2015 – 2018']), { asOf: '2026-11' });
+    expect(later.parsed.experience.map((e) => [e.start, e.end])).toEqual([['2018-06', null], ['2015-01', '2018-06']]);
+    expect(scoreResume(later, null, { asOf: '2026-11' }).quality.date_consistency.notes.join(' ')).not.toMatch(/roles from|gap of/);
+  });
+
+  it('a gap of a whole year between year-only roles is still a gap', async () => {
+    const result = await parseResume(file(['Data Analyst, Acme Foods\t2020 – Present', 'Junior Analyst, Beta Mart\t2015 – 2018']), { asOf: '2026-11' });
+    expect(scoreResume(result, null, { asOf: '2026-11' }).quality.date_consistency.notes.join(' ')).toMatch(/gap of 12 months/);
+  });
+});
