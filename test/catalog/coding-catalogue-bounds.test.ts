@@ -60,7 +60,7 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
   'lantern-colour-tally'(input, check) {
     const l = lines(input);
     const n = Number(ints(l[0])[0]);
-    check(n >= 1 && n <= 50000 && l.length === n + 1, 'n');
+    check(n >= 1 && n <= 200000 && l.length === n + 1, 'n');
     for (const name of l.slice(1)) check(/^[A-Za-z]{1,12}$/.test(name), `colour ${name.slice(0, 20)}`);
   },
   'library-shelf-anchors'(input, check) {
@@ -86,7 +86,7 @@ const VALIDATORS: Record<string, (input: string, check: Check) => void> = {
     const l = lines(input);
     const [rows, cols, k] = ints(l[0]);
     const [r, c, d] = l[1]!.split(' ');
-    check(within(rows!, 1, 200) && within(cols!, 1, 200) && within(k!, 0, 10n ** 18n) && l.length === Number(rows) + 2, 'R, C, K');
+    check(within(rows!, 1, 400) && within(cols!, 1, 400) && within(k!, 0, 10n ** 18n) && l.length === Number(rows) + 2, 'R, C, K');
     const hall = l.slice(2);
     check(hall.every((row) => row.length === Number(cols) && /^[.#LR]*$/.test(row)), 'hall');
     check(within(BigInt(r!), 1, rows!) && within(BigInt(c!), 1, cols!) && /^[NESW]$/.test(d ?? ''), 'start');

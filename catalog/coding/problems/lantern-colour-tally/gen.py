@@ -44,17 +44,18 @@ def main():
     notes = [scramble_case(rng, name) for name in sorted(names) for _ in range(25)]
     rng.shuffle(notes)
     write("large-3", notes)
-    # large-4: 50000 notes and 47500 different colours, every name 12 letters long, so
+    # large-4: 150000 notes and 142500 different colours, every name 12 letters long, so
     # finding each note's colour by scanning the colours seen so far (or all the notes)
-    # is about a billion string comparisons. 500 colours are noted 6 times each; the
-    # winner is the one of those whose first note is earliest.
+    # is about ten billion string comparisons: even compiled, many times the limit. 1500
+    # colours are noted 6 times each; the winner is the one of those whose first note is
+    # earliest.
     names = set()
-    while len(names) < 47500:
+    while len(names) < 142500:
         names.add("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(12)))
     names = sorted(names)
     rng.shuffle(names)
     notes = [scramble_case(rng, name) for name in names]
-    for name in names[:500]:
+    for name in names[:1500]:
         notes.extend(scramble_case(rng, name) for _ in range(5))
     rng.shuffle(notes)
     write("large-4", notes)

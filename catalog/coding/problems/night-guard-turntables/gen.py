@@ -11,7 +11,7 @@ REF = os.path.join(HERE, "solutions", "reference.py")
 
 def case(name, grid, start, k):
     rows, cols = len(grid), len(grid[0])
-    assert 1 <= rows <= 200 and 1 <= cols <= 200 and all(len(g) == cols for g in grid)
+    assert 1 <= rows <= 400 and 1 <= cols <= 400 and all(len(g) == cols for g in grid)
     assert set("".join(grid)) <= set(".#LR")
     r, c, d = start
     assert grid[r - 1][c - 1] != "#" and d in "NESW" and 0 <= k <= 10 ** 18
@@ -93,7 +93,7 @@ def spiral_hall(rows, cols):
 def turntable_serpentine(rows, cols):
     """Corridor rows (every other row) joined at alternating ends, every cell a left turntable. The robot,
     turned left into a wall on each cell, turns back right: two states per cell each way, and it walks the
-    whole corridor both ways before repeating: about 4 * 100 * 200 distinct states, the most of any case."""
+    whole corridor both ways before repeating: about 2 * rows * cols distinct states (320,796 at 400 x 400)."""
     g = [["#"] * cols for _ in range(rows)]
     for r in range(0, rows, 2):
         g[r] = ["L"] * cols
@@ -133,6 +133,7 @@ def main():
     case("large-5", ring_hall(199, 200), (199, 5, "W"), 10 ** 18)
     case("large-6", spiral_hall(200, 200), (1, 1, "E"), 10 ** 18)  # tail of about 20000 steps
     case("large-7", turntable_serpentine(200, 200), (1, 1, "E"), 10 ** 18)
+    case("large-9", turntable_serpentine(400, 400), (1, 1, "E"), 10 ** 18)  # 320,796 states before a repeat
     # large-8: large-7's hall after a hill climb (search-hall.c writes its .in): 111,438 states before a repeat
     with open(os.path.join(CASES, "large-8.in"), "rb") as f:
         out = subprocess.run([sys.executable, REF], input=f.read(), capture_output=True, check=True).stdout

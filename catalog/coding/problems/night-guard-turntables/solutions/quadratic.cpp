@@ -13,8 +13,8 @@ int main() {
     char dir;
     if (std::scanf("%d %d %lld %d %d %c", &rows, &cols, &k, &r, &c, &dir) != 6) return 0;
     std::vector<std::string> grid(rows);
-    static char line[256];
-    for (auto& g : grid) { std::scanf("%255s", line); g = line; }
+    static char line[512];
+    for (auto& g : grid) { std::scanf("%511s", line); g = line; }
     const char* names = "NESW";
     int d = 0;
     while (names[d] != dir) d++;
