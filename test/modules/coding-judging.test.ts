@@ -377,12 +377,14 @@ describe('executors in other processes', () => {
     h.clock.set(Date.now()); // the worker process runs on the real clock: queue the job by it
     const s = await kit.session(key, 'foundations-practice-set');
     const problem = s.problems[0]!;
-    // slow enough to be caught mid-judge: each case sleeps a little before answering correctly
-    const source = `import time\ntime.sleep(0.15)\n${await kit.reference(problem.id)}`;
+    // Slow enough to be caught mid-judge (the judge lasts about a second at the least, the status is read every 50 ms):
+    // each case sleeps a little before answering correctly. Not much more: the judge must end within its budget.
+    const source = `import time\ntime.sleep(0.05)\n${await kit.reference(problem.id)}`;
     const sub = await kit.call('POST', url(s.id, 'submissions'), { token: s.token, body: { problem_id: problem.id, language: 'python', source } });
     expect(sub.status).toBe(202);
-    // a short lease (so the second worker takes over soon) still leaves a judging budget of 6 s
-    const env = { ...h.env, PREP_WEBHOOK_TIMEOUT_MS: '500', PREP_JOB_LEASE_MS: '12000', PREP_SANDBOX_DIR: h.config.sandbox.dir };
+    // A short lease (so the second worker takes over soon) still leaves a judging budget of 8 s, over 3 times what the
+    // judge of the problem's 15 or 16 cases takes with other tests running (2.5 s; with 0.15 s sleeps, 3.8 s of 6 s).
+    const env = { ...h.env, PREP_WEBHOOK_TIMEOUT_MS: '500', PREP_JOB_LEASE_MS: '16000', PREP_SANDBOX_DIR: h.config.sandbox.dir };
     const status = async () => (await h.db.kysely.selectFrom('coding_submissions').select(['status', 'verdict']).where('id', '=', sub.body.id).executeTakeFirstOrThrow());
     const first = await startWorkerProcess(env);
     try {
