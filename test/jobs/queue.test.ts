@@ -190,8 +190,12 @@ describe('the job queue', () => {
     });
     const id = (await h.services.queue.enqueue(h.db.kysely, long, null))!;
     await w.start();
+    const leaseUntil = async () => Number((await jobsOf(long))[0]?.lease_until ?? 0);
     for (let i = 0; i < 4; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 1_200)); // a renewal (every leaseMs / 3 of real time)
+      // A renewal made at the clock's current time (every leaseMs / 3 of real time): waited for, not slept for, so a
+      // busy machine cannot advance the clock past a lease whose renewal was merely late.
+      const now = h.clock.now();
+      await expect.poll(leaseUntil, { timeout: 5_000, interval: 20 }).toBe(now + 3_000);
       h.clock.advance(2_000); // 8 s in all: the first lease (3 s) would have run out twice over
     }
     await h.services.queue.enqueue(h.db.kysely, quick, null);
