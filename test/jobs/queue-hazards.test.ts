@@ -54,12 +54,15 @@ describe('job queue hazards', () => {
     const q = h.services.queue;
     let releaseFirst!: () => void;
     const firstHeld = new Promise<void>((r) => (releaseFirst = r));
+    let firstEnqueued!: () => void;
+    const enqueued = new Promise<void>((r) => (firstEnqueued = r));
     const first = h.db.kysely.transaction().execute(async (tx) => {
       const id = await q.enqueue(tx, kind, 1, { uniqueKey: key });
+      firstEnqueued();
       await firstHeld;
       return id;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await enqueued; // the first holds the key (uncommitted) before the second tries: waited for, not slept for
     const second = h.db.kysely.transaction().execute((tx) => q.enqueue(tx, kind, 2, { uniqueKey: key }));
     await new Promise((r) => setTimeout(r, 50));
     releaseFirst();
