@@ -89,10 +89,9 @@ describe('local storage, a write killed midway', () => {
       yield Buffer.from('%PDF-1.7 half');
       await held; // the process "dies" here
     })(), 'application/pdf');
-    await new Promise((r) => setTimeout(r, 50));
+    // Until its temporary file is made (on libuv's threads: waited for, not given 50 ms).
+    await expect.poll(() => readdir(join(dir, '.partial')).catch(() => []), { timeout: 10_000, interval: 10 }).toHaveLength(1);
     expect(await readdir(join(dir, 'resumes/uploads'))).toEqual([]);
-    const partials = await readdir(join(dir, '.partial'));
-    expect(partials).toHaveLength(1);
     expect(await storage.sweep()).toBe(0); // fresh: a write under way
     clock += PARTIAL_KEPT_MS + 60_000;
     expect(await storage.sweep()).toBe(1);
