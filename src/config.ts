@@ -45,6 +45,8 @@ export interface Config {
   webhooks: {
     /** Time allowed for one delivery attempt (connect, response, capped body). */
     timeoutMs: number;
+    /** A delivery that takes this long marks its organisation's receivers slow for a minute (they then share fewer slots). */
+    slowMs: number;
     /** Tests only: host names that may resolve to loopback (a local receiver). Empty in production. */
     allowLoopbackHosts: string[];
     /** Tests only: a CA (PEM file) trusted for receivers, instead of the system roots. */
@@ -224,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtp: smtpUrl ? { url: smtpUrl, from: env.PREP_SMTP_FROM?.trim() || 'Prep <no-reply@localhost>' } : null,
     webhooks: {
       timeoutMs: webhookTimeoutMs,
+      slowMs: integer(env, 'PREP_WEBHOOK_SLOW_MS', Math.min(1_000, Math.floor(webhookTimeoutMs / 2)), 1, webhookTimeoutMs),
       allowLoopbackHosts: (env.PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
       caFile: env.PREP_WEBHOOK_CA_FILE?.trim() || null,
     },

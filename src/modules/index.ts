@@ -74,7 +74,7 @@ export function createModuleServices(services: Services) {
   const branding = createBrandingService(db.kysely, clock);
   const webhooks = createWebhookService({
     db: db.kysely, clock, repo: createWebhookRepo(db), queue: services.queue, encryption: services.encryption, sender: services.sender,
-    fairness: createDeliveryFairness({ slowMs: Math.min(1_000, config.webhooks.timeoutMs / 2) }),
+    fairness: createDeliveryFairness({ slowMs: config.webhooks.slowMs }),
   });
   const judging = createJudgingService({
     db: db.kysely, clock, sandbox: services.sandbox, queue: services.queue, repo: createJudgingRepo(db), sessions: codingRepo, catalog, coding,

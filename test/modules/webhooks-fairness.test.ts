@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { createDeliveryFairness, SLOW_DELIVERIES, SLOW_ORGANIZATION_DELIVERIES } from '../../src/modules/webhooks/fairness.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { receivedFor, sandboxOf, startReceivers, webhookKit } from '../helpers/webhooks.js';
@@ -22,6 +23,14 @@ afterAll(async () => {
 });
 
 describe('sharing delivery slots between organisations', () => {
+  it('counts a receiver slow from a second, or half the time-out when shorter, or PREP_WEBHOOK_SLOW_MS up to the time-out', () => {
+    expect(loadConfig({}).webhooks.slowMs).toBe(1_000);
+    expect(loadConfig({ PREP_WEBHOOK_TIMEOUT_MS: '1000' }).webhooks.slowMs).toBe(500);
+    expect(loadConfig({ PREP_WEBHOOK_SLOW_MS: '3000' }).webhooks.slowMs).toBe(3_000);
+    expect(loadConfig({ PREP_WEBHOOK_TIMEOUT_MS: '2000', PREP_WEBHOOK_SLOW_MS: '2000' }).webhooks.slowMs).toBe(2_000);
+    for (const bad of ['0', '10001', 'soon']) expect(() => loadConfig({ PREP_WEBHOOK_SLOW_MS: bad }), bad).toThrow(ConfigError);
+  });
+
   it('a customer whose receiver hangs holds few slots once it is seen to be slow: another customer\'s event goes out meanwhile', async () => {
     const [hanging, healthy] = receivers.receivers;
     const slowOrg = await h.createOrg('Slow');

@@ -14,7 +14,7 @@ let kit: ReturnType<typeof webhookKit>;
 beforeAll(async () => {
   receivers = await startReceivers(1);
   [receiver] = receivers.receivers;
-  h = await startHarness({ env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile, PREP_WEBHOOK_TIMEOUT_MS: '2000' } }); // no receiver here hangs
+  h = await startHarness({ env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile, PREP_WEBHOOK_TIMEOUT_MS: '2000', PREP_WEBHOOK_SLOW_MS: '2000' } }); // no receiver here hangs
   kit = webhookKit(h);
 });
 afterEach(async () => {

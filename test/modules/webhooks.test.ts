@@ -20,7 +20,7 @@ beforeAll(async () => {
   receivers = await startReceivers(2);
   [receiver, other] = receivers.receivers;
   h = await startHarness({
-    env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile, PREP_WEBHOOK_TIMEOUT_MS: '2000' },
+    env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receivers.caFile, PREP_WEBHOOK_TIMEOUT_MS: '2000', PREP_WEBHOOK_SLOW_MS: '2000' },
   });
   strict = await startHarness({ env: { PREP_WEBHOOK_CA_FILE: receivers.caFile } });
   kit = webhookKit(h);
