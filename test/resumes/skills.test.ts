@@ -308,3 +308,54 @@ describe('a common-word skill followed by a capitalised word is a name (a review
     expect(found(text)).toContain(skill);
   });
 });
+
+describe('a language named by an everyday word, starting a sentence or before a capitalised word (a review)', () => {
+  it.each([
+    ['Go live with the new billing system in May', 'Go'], ['Go Live Readiness Lead', 'Go'], ['Led the Go Live of the new ERP', 'Go'],
+    ['Swift turnaround on every customer ticket', 'Swift'], ['Swift Turnaround Award, 2021', 'Swift'],
+    ['Rust prevention programme for the bridge fleet', 'Rust'], ['Ruby anniversary gala for 300 guests', 'Ruby'],
+    ['Dart board league captain', 'Dart'], ['Opened the Elm Street branch', 'Elm'], ['Elm Street Community Centre volunteer', 'Elm'],
+    ['Grunt work nobody else wanted', 'Grunt'], ['Rollup of regional sales for the board', 'Rollup'],
+    ['Spark joy in every client interaction', 'Apache Spark'], ['Express delivery for 2,000 parcels a day', 'Express'],
+    ['Shipped the app on time. Go live was in May.', 'Go'],
+  ])('"%s" names no %s', (text, skill) => {
+    expect(found(text)).not.toContain(skill);
+  });
+
+  it.each([
+    ['Go, Rust and Swift', 'Go'], ['Go, Rust and Swift', 'Rust'], ['Go, Rust and Swift', 'Swift'], ['built services in Go', 'Go'],
+    ['Swift/SwiftUI apps', 'Swift'], ['Built Go services that process 2M events a day', 'Go'], ['Rewrote the parser in Rust', 'Rust'],
+    ['Senior Go Developer', 'Go'], ['Go microservices behind the dispatch API', 'Go'], ['Swift and Objective-C apps', 'Swift'],
+    ['Rust crates for the storage engine', 'Rust'], ['Ruby gems for internal tooling', 'Ruby'], ['Dart and Flutter apps', 'Dart'],
+    ['Elm frontend for the admin console', 'Elm'], ['Wrote Go CLI tools for the SRE team', 'Go'], ['Go (golang)', 'Go'],
+    ['Grunt tasks for the legacy build', 'Grunt'], ['Maintained the Ruby codebase', 'Ruby'],
+  ])('"%s" still names %s', (text, skill) => {
+    expect(found(text)).toContain(skill);
+  });
+
+  it('a brief and a resume that say "Go live" ask for and claim no Go', async () => {
+    const { extractRequirements } = await import('../../src/modules/resumes/scoring/requirements.js');
+    const brief = { role: 'Implementation Manager', job_description: 'Requirements:\n- Go live planning for enterprise customers\n- Swift turnaround on customer requests' };
+    expect(extractRequirements(brief as never, taxonomy).filter((r) => r.kind === 'skill').map((r) => r.label)).toEqual([]);
+    const { parseResume } = await import('../../src/modules/resumes/parse/index.js');
+    const { parsed } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Implementation Manager, Northwind\tJan 2020 – Present',
+      '- Go live for 14 enterprise customers without a single rollback.', '- Rust prevention audits across 3 plants.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.skills.map((s) => s.canonical)).toEqual([]);
+  });
+});
+
+describe('a sentence word alone on its line is a list entry', () => {
+  it.each([['Go'], ['- Rust'], ['• Swift'], ['Requirements:\n- Go\n- Rust.']])('"%s" names its skill', (text) => {
+    expect(found(text).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a sentence word qualified right after by a job description\'s word', () => {
+  it.each([['Go preferred.', 'Go'], ['Rust experience is a plus', 'Rust'], ['Swift skills required', 'Swift']])('"%s" names %s', (text, skill) => {
+    expect(found(text)).toContain(skill);
+  });
+  it('"Swift turnaround required" names no Swift', () => expect(found('Swift turnaround required')).not.toContain('Swift'));
+});

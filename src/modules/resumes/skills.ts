@@ -47,7 +47,13 @@ interface SkillEntry {
    * Tableau"), after a word such as "in" or "using", or near one of `context` ("Chef cookbooks").
    */
   common_words?: string[];
-  /** Words (lower case) that, within two words of a common-word form, say the skill is meant. */
+  /**
+   * Forms whose capital says they are the skill only mid-sentence and before a lower-case word ("built services in Go",
+   * "a Rust rewrite"): starting a sentence or line ("Go live", "Rust prevention") or before a capitalised word, as in a
+   * title or a name ("Swift Turnaround Award", "Elm Street"), they need the context a common word needs.
+   */
+  sentence_words?: string[];
+  /** Words (lower case) that, within two words of a common-word or sentence-word form, say the skill is meant. */
   context?: string[];
 }
 
@@ -70,6 +76,8 @@ interface Form {
   exact: string | null;
   /** Words near it that make a common-word form the skill; null when the form needs no context. */
   context: Set<string> | null;
+  /** A sentence word: it needs its context only where a capital says nothing (a sentence's start, before a capitalised word). */
+  capitalSuffices: boolean;
 }
 
 const FILE = new URL('../../../catalog/skills/skills.json', import.meta.url);
@@ -90,6 +98,16 @@ const TOOL_BEFORE = new Set(['in', 'into', 'using', 'use', 'used', 'uses', 'via'
 const LIST_GAP = /^[ \t,;/&|+()]*(?:\b(?:and|or)\b)?[ \t,;/&|+()]*$/i;
 const CONTEXT_WINDOW = 2;
 const UPPER = /\p{Lu}/u;
+// What before a word makes it the first of a sentence, where a capital says nothing: a line break, a tab (a column),
+// a bar, or the end of a sentence (". ", "! ", "? ", also after a closing quote or bracket).
+const SENTENCE_BREAK = /[\n\t|]|[.!?]["'’”)\]]*\s+$/;
+// A capitalised word (not an acronym such as API or CLI): after it, a capital says nothing ("Go Live", "Elm Street").
+const CAPITALISED = /^\p{Lu}\p{Ll}/u;
+// Right after a sentence word, these say the skill is meant: "Go preferred", "Rust experience", "Swift skills".
+const QUALIFIER_AFTER = new Set(['preferred', 'required', 'experience', 'knowledge', 'skills', 'proficiency', 'expertise', 'familiarity', 'background', 'essential', 'desirable', 'mandatory']);
+// A form alone on its line but for a bullet and a full stop or comma.
+const ALONE_BEFORE = /^\s*(?:[-•*·▪◦‣●–]\s*)?$/;
+const ALONE_AFTER = /^[\s.,;]*$/;
 
 /**
  * What lies between two tokens. TIGHT (nothing, or one of . - _ &) glues them into one word: Node.js, scikit-learn,
@@ -165,9 +183,12 @@ class Taxonomy implements SkillTaxonomy {
       this.relatedTo.set(skill, new Set());
       const caseSensitive = new Set(entries[i].ambiguous_synonyms ?? []);
       const commonWords = new Set(entries[i].common_words ?? []);
-      for (const w of commonWords) {
-        if (w !== skill.name && !skill.synonyms.includes(w)) throw new Error(`skills.json: ${skill.name}: common word ${w} is not its name or a synonym`);
+      const sentenceWords = new Set(entries[i].sentence_words ?? []);
+      for (const w of [...commonWords, ...sentenceWords]) {
+        if (w !== skill.name && !skill.synonyms.includes(w)) throw new Error(`skills.json: ${skill.name}: common or sentence word ${w} is not its name or a synonym`);
+        if (commonWords.has(w) && sentenceWords.has(w)) throw new Error(`skills.json: ${skill.name}: ${w} is both a common and a sentence word`);
       }
+      if ((commonWords.size || sentenceWords.size) && !entries[i].context?.length) throw new Error(`skills.json: ${skill.name}: common or sentence words need context words`);
       const context = new Set((entries[i].context ?? []).map((w) => w.toLowerCase()));
       for (const s of caseSensitive) {
         if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
@@ -184,7 +205,7 @@ class Taxonomy implements SkillTaxonomy {
         const last = tokens.lower.length - 1;
         const strict = via === 'exact' ? skill.ambiguous : caseSensitive.has(form);
         const list = this.forms.get(key) ?? [];
-        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) ? context : null });
+        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) || sentenceWords.has(form) ? context : null, capitalSuffices: sentenceWords.has(form) });
         // Loose forms first: a text that fits one needs no capitalisation or boundary check.
         list.sort((a, b) => Number(a.exact !== null) - Number(b.exact !== null));
         this.forms.set(key, list);
@@ -238,26 +259,54 @@ class Taxonomy implements SkillTaxonomy {
     }
     const mentions: SkillMention[] = [];
     hits.forEach((hit, h) => {
-      if (hit.form.context && !this.inContext(source, tokens, hits, h)) return;
+      if (hit.form.context) {
+        const start = this.startsSentence(source, tokens, hit.first);
+        const needsContext = !hit.form.capitalSuffices || start || this.beforeCapitalised(source, tokens, hit.last);
+        if (needsContext && !this.inContext(source, tokens, hits, h, start)) return;
+      }
       const index = tokens.start[hit.first];
       mentions.push({ skill: hit.form.skill, matched: text.slice(index, tokens.end[hit.last]), index, via: hit.form.via });
     });
     return mentions;
   }
 
-  /** A common-word form is the skill next to another skill in a list, after "in"/"using"…, or near a word of its context. */
-  private inContext(text: string, tokens: Tokens, hits: { form: Form; first: number; last: number }[], h: number): boolean {
+  /** Token i starts the text, a line, a column or a sentence. */
+  private startsSentence(text: string, tokens: Tokens, i: number): boolean {
+    return i === 0 || SENTENCE_BREAK.test(text.slice(tokens.end[i - 1], tokens.start[i]));
+  }
+
+  /** Token i is followed, on its line, by a capitalised word. */
+  private beforeCapitalised(text: string, tokens: Tokens, i: number): boolean {
+    const after = i + 1;
+    return after < tokens.lower.length && gapKind(text, tokens.end[i], tokens.start[after]) === SOFT
+      && !text.slice(tokens.end[i], tokens.start[after]).includes('\n') && CAPITALISED.test(text.slice(tokens.start[after], tokens.end[after]));
+  }
+
+  /**
+   * A common-word form is the skill next to another skill in a list, after "in"/"using"…, or near a word of its context
+   * (at a sentence's start, only a word after it: the previous sentence's words say nothing of it).
+   */
+  private inContext(text: string, tokens: Tokens, hits: { form: Form; first: number; last: number }[], h: number, start: boolean): boolean {
     const { form, first, last } = hits[h];
     const previous = hits[h - 1];
     const next = hits[h + 1];
+    // A sentence word alone on its line ("- Go" in a job description's list, a parsed skill's name) is a list entry; a
+    // common word may be a job title ("Packer").
+    const lineStart = text.lastIndexOf('\n', tokens.start[first] - 1) + 1;
+    const lineEnd = text.indexOf('\n', tokens.end[last]);
+    if (form.capitalSuffices && ALONE_BEFORE.test(text.slice(lineStart, tokens.start[first])) && ALONE_AFTER.test(text.slice(tokens.end[last], lineEnd < 0 ? text.length : lineEnd))) return true;
     if (previous && LIST_GAP.test(text.slice(tokens.end[previous.last], tokens.start[first]))) return true;
     if (next && LIST_GAP.test(text.slice(tokens.end[last], tokens.start[next.first]))) return true;
     // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
     const after = last + 1;
     if (after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && !text.slice(tokens.end[last], tokens.start[after]).includes('\n')
       && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
+    // "Go preferred.", "Rust experience": a sentence word that a job description's word qualifies (only right after it:
+    // "Swift turnaround required" is no Swift).
+    if (form.capitalSuffices && last + 1 < tokens.lower.length && QUALIFIER_AFTER.has(tokens.lower[last + 1])
+      && gapKind(text, tokens.end[last], tokens.start[last + 1]) === SOFT) return true;
     if (first > 0 && TOOL_BEFORE.has(tokens.lower[first - 1]) && gapKind(text, tokens.end[first - 1], tokens.start[first]) === SOFT) return true;
-    for (let k = Math.max(0, first - CONTEXT_WINDOW); k <= Math.min(tokens.lower.length - 1, last + CONTEXT_WINDOW); k++) {
+    for (let k = start ? first : Math.max(0, first - CONTEXT_WINDOW); k <= Math.min(tokens.lower.length - 1, last + CONTEXT_WINDOW); k++) {
       if ((k < first || k > last) && form.context!.has(tokens.lower[k])) return true;
     }
     return false;
