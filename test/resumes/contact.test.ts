@@ -67,3 +67,29 @@ describe('a national phone number read in the country the header gives (a review
     expect(parsed.phone).toBe(phone);
   });
 });
+
+describe('a national phone number read in the country other header signals give (a review)', () => {
+  it.each([
+    ['Germany | 030 1234567', '+49301234567'],
+    ['Location: France | 04 72 00 00 00', '+33472000000'],
+    ['sam@example.com | Munich, Bavaria, Germany | 030 1234567', '+49301234567'],
+    ['221B Baker Street, London NW1 6XE, United Kingdom | 020 7946 0958', '+442079460958'],
+    ['London | 020 7946 0958', '+442079460958'],
+    ['Munich, Bavaria | 089 1234567', '+49891234567'],
+    ['Berlin\n030 1234567', '+49301234567'],
+    // A US state, or a number valid only in the US, stays American.
+    ['Paris, TX | (903) 555-0100', '+19035550100'],
+    ['London | (415) 555-0100', '+14155550100'],
+    ['Georgia | (404) 555-0100', '+14045550100'],
+    ['London, Ontario | (519) 555-0100', '+15195550100'],
+    ['Paris, Texas | (903) 555-0100', '+19035550100'],
+  ])('%s → %s', async (contact, phone) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.phone).toBe(phone);
+  });
+
+  it('a country named in a sentence of the header is no signal', async () => {
+    const { parsed } = await parseResume(resume('sam@example.com | (212) 555-0100\nWorked in Germany, France'), { asOf: AS_OF });
+    expect(parsed.phone).toBe('+12125550100');
+  });
+});

@@ -93,6 +93,70 @@ export function countryOfLocation(location: string | null): CountryCode | null {
   return countriesByName().get(region) ?? null;
 }
 
+// Large cities whose name is no well-known American or other country's city too (no London-Ontario-style doubt worth
+// a wrong country: a number not valid there is still read as a US one). Lower case.
+const CITIES: Record<string, CountryCode> = {
+  london: 'GB', edinburgh: 'GB', glasgow: 'GB', leeds: 'GB', bristol: 'GB', liverpool: 'GB', belfast: 'GB', cardiff: 'GB',
+  berlin: 'DE', munich: 'DE', münchen: 'DE', hamburg: 'DE', frankfurt: 'DE', cologne: 'DE', köln: 'DE', stuttgart: 'DE', düsseldorf: 'DE',
+  paris: 'FR', lyon: 'FR', marseille: 'FR', toulouse: 'FR', madrid: 'ES', barcelona: 'ES', valencia: 'ES', lisbon: 'PT', porto: 'PT',
+  rome: 'IT', milan: 'IT', turin: 'IT', amsterdam: 'NL', rotterdam: 'NL', utrecht: 'NL', brussels: 'BE', antwerp: 'BE',
+  zurich: 'CH', zürich: 'CH', geneva: 'CH', vienna: 'AT', wien: 'AT', stockholm: 'SE', gothenburg: 'SE', oslo: 'NO',
+  copenhagen: 'DK', helsinki: 'FI', warsaw: 'PL', kraków: 'PL', krakow: 'PL', wrocław: 'PL', prague: 'CZ', budapest: 'HU',
+  bucharest: 'RO', sofia: 'BG', athens: 'GR', istanbul: 'TR', 'tel aviv': 'IL', dubai: 'AE', 'abu dhabi': 'AE',
+  mumbai: 'IN', bangalore: 'IN', bengaluru: 'IN', 'new delhi': 'IN', hyderabad: 'IN', chennai: 'IN', pune: 'IN',
+  singapore: 'SG', 'hong kong': 'HK', tokyo: 'JP', osaka: 'JP', seoul: 'KR', beijing: 'CN', shanghai: 'CN', shenzhen: 'CN',
+  sydney: 'AU', brisbane: 'AU', auckland: 'NZ', wellington: 'NZ', toronto: 'CA', vancouver: 'CA', montreal: 'CA',
+  'são paulo': 'BR', 'sao paulo': 'BR', 'rio de janeiro': 'BR', 'mexico city': 'MX', 'buenos aires': 'AR', bogotá: 'CO', bogota: 'CO',
+  'cape town': 'ZA', johannesburg: 'ZA', lagos: 'NG', nairobi: 'KE', cairo: 'EG',
+};
+
+// A US state or Canadian province written out ends a North American location: "London, Ontario", "Paris, Texas".
+const NORTH_AMERICAN_REGION = new RegExp(`,\\s*(?:${[
+  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia', 'Hawaii',
+  'Idaho', 'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan',
+  'Minnesota', 'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire', 'New Jersey', 'New Mexico', 'New York',
+  'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina', 'South Dakota',
+  'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming', 'District of Columbia',
+  'Ontario', 'Quebec', 'Québec', 'British Columbia', 'Alberta', 'Manitoba', 'Saskatchewan', 'Nova Scotia', 'New Brunswick',
+  'Newfoundland and Labrador', 'Prince Edward Island',
+].join('|')})$`, 'i');
+// Country names that are also a US state or a given name, and say nothing alone.
+const NOT_ALONE = new Set(['georgia', 'jordan', 'chad', 'jersey', 'india', 'israel', 'china']);
+// A place written as capitalised words or a postcode, comma by comma: "Munich, Bavaria, Germany", "London NW1 6XE".
+const PLACE_PART = /^(?:[\p{Lu}\d][\p{L}\d.'’-]*)(?:\s+[\p{Lu}\d][\p{L}\d.'’-]*)*$/u;
+const PIECES = /\s*[|•·\t]\s*|\s{3,}/;
+
+/**
+ * The country for reading phone numbers written without a country code, from the header: the country of its
+ * "City, Country" location; else a piece of a header line that is a place ending in a country ("Germany",
+ * "Munich, Bavaria, Germany", an address ending "…, United Kingdom"); else a large city ("London", "Munich,
+ * Bavaria") written alone or as the location's city. A US state as the location's region ("Paris, TX") gives none.
+ */
+export function countryOfHeader(lines: Line[], location: string | null): CountryCode | null {
+  const fromLocation = countryOfLocation(location);
+  if (fromLocation) return fromLocation;
+  if (location && (/,\s*\p{Lu}{2}$/u.test(location) || NORTH_AMERICAN_REGION.test(location))) return null;
+  const names = countriesByName();
+  const places: string[][] = [];
+  for (const line of lines) {
+    for (const piece of line.text.split(PIECES)) {
+      const clean = piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim();
+      if (!clean || clean.length > 80 || /@/.test(clean)) continue;
+      const parts = clean.split(/\s*,\s*/);
+      if (parts.length > 4 || !parts.every((p) => PLACE_PART.test(p))) continue;
+      places.push(parts.map((p) => p.toLowerCase()));
+    }
+  }
+  for (const parts of places) {
+    const country = names.get(parts[parts.length - 1]);
+    if (country && (parts.length > 1 || !NOT_ALONE.has(parts[0]))) return country;
+  }
+  const city = location?.slice(0, location.indexOf(',')).trim().toLowerCase();
+  if (city && CITIES[city]) return CITIES[city];
+  for (const parts of places) if (parts.length <= 2 && CITIES[parts[0]]) return CITIES[parts[0]];
+  return null;
+}
+
 export function findLinks(text: string): ResumeLinks {
   const links: ResumeLinks = { linkedin: null, github: null, site: null };
   const withoutEmails = text.replace(new RegExp(EMAIL.source, 'gu'), ' ');

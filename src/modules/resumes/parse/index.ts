@@ -4,7 +4,7 @@
  */
 import { DOCUMENT_CONTENT_TYPES, sniffDocument } from '../../../storage/file-type.js';
 import type { ParsedResume, ParseResult, ResumeWarning, SectionName, YearMonth } from '../types.js';
-import { countryOfLocation, findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
+import { countryOfHeader, findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
 import { coveredMonths, findDateRanges } from './dates.js';
 import { readDocx } from './docx.js';
 import { readEducation, readExperience } from './entries.js';
@@ -71,8 +71,9 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
 
   const email = findEmail(headerText) ?? findEmail(allText);
   const location = findLocation(headerLines);
-  // A number written without its country code is read in the country the header's location names, else as US.
-  const country = countryOfLocation(location);
+  // A number written without its country code is read in the country the header names (its location, a country or a
+  // large city written alone), else as US.
+  const country = countryOfHeader(headerLines, location);
   const phone = findPhone(headerText, country) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS), country);
   if (!email && !phone) warnings.push({ code: 'no_contact_details', message: 'no email address or phone number was found' });
   if (sections.length === 0) warnings.push({ code: 'no_sections', message: 'no section headings (Experience, Education, Skills…) were found' });
