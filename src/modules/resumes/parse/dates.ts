@@ -7,7 +7,10 @@ export interface DateRange {
   current: boolean;
   /** A bound was a year alone (read as January). */
   yearOnly: boolean;
-  /** The range's written end was a year alone ("2015 – 2018"); `end` is then that year's January. */
+  /**
+   * The range's written end was a year alone ("2015 – 2018", or a lone "2019", which starts and ends there); `end` is
+   * then that year's January, and a role's end is then read as the whole year (`readExperience`).
+   */
   endYearOnly: boolean;
   index: number;
   length: number;
@@ -74,7 +77,7 @@ export function findDateRanges(line: string): DateRange[] {
     if (endRaw !== undefined && !current && !end) continue;
     found.push({
       start: start.value, end: end ? end.value : null, current, yearOnly: start.yearOnly || Boolean(end?.yearOnly),
-      endYearOnly: endRaw !== undefined && Boolean(end?.yearOnly),
+      endYearOnly: Boolean(end?.yearOnly),
       index: m.index, length: m[0].length,
     });
   }

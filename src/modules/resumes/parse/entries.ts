@@ -166,7 +166,8 @@ export function readExperience(lines: Line[]): ExperienceEntry[] {
 }
 
 /**
- * A range ending in a year alone ("2015 – 2018") ran through that year: it ends in December, or, when another role
+ * A range ending in a year alone ("2015 – 2018"), or a year alone as a role's whole span ("Analyst, Acme 2019", read
+ * as "2019 – 2019": some time in that year, so the whole of it, as an end year counts) ran through that year: it ends in December, or, when another role
  * starts later in that year, in the month that role starts (the move happened then; "2015 – 2018" then
  * "2018 – Present" is neither a gap nor a year of overlap).
  */
