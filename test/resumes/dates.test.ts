@@ -78,3 +78,37 @@ describe('a range of years alone: the end year is the whole year (a review)', ()
     expect(scoreResume(result, null, { asOf: '2026-11' }).quality.date_consistency.notes.join(' ')).toMatch(/gap of 12 months/);
   });
 });
+
+describe('a season, quarter or half of a year is read as its months, not as a year alone (a review)', () => {
+  it.each([
+    ['Summer 2019', ['2019-06', '2019-08', false]],
+    ['Q3 2019', ['2019-07', '2019-09', false]],
+    ['Fall 2018 – Spring 2019', ['2018-09', '2019-05', false]],
+    ['Autumn, 2018 – Present', ['2018-09', null, true]],
+    ['H2 2020 – Q1 2021', ['2020-07', '2021-03', false]],
+    ['Winter 2021', ['2021-01', '2021-02', false]],
+  ])('%s', (line, expected) => {
+    expect(ranges(line)).toEqual([expected]);
+  });
+
+  it('an internship in "Summer 2019" is three months, without the year-only warning', async () => {
+    const { parsed } = await parseResume(Buffer.from([
+      'Sam Taylor', 'sam@example.com | +1 415 555 0100', '', 'EXPERIENCE',
+      'Data Analyst Intern, Acme Foods\tSummer 2019',
+      '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.experience.map((e) => [e.start, e.end])).toEqual([['2019-06', '2019-08']]);
+    expect(parsed.total_experience_months).toBe(3);
+    expect(parsed.warnings.map((w) => w.code)).not.toContain('year_only_date');
+  });
+});
+
+it('a degree dated by a season alone ends then, with no start (a review)', async () => {
+  const { parsed } = await parseResume(Buffer.from([
+    'Sam Taylor', 'sam@example.com | +1 415 555 0100', '', 'EXPERIENCE',
+    'Data Analyst, Acme Foods\tJan 2020 – Present',
+    '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half.', '',
+    'EDUCATION', 'BSc Economics, University of Leeds\tSpring 2019',
+  ].join('\n')), { asOf: '2026-11' });
+  expect(parsed.education.map((e) => [e.start, e.end])).toEqual([[null, '2019-05']]);
+});

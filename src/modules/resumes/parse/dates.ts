@@ -12,6 +12,8 @@ export interface DateRange {
    * then that year's January, and a role's end is then read as the whole year (`readExperience`).
    */
   endYearOnly: boolean;
+  /** One date written alone, no range ("2019", "Summer 2019"): a graduation's date, or a role's whole span. */
+  single: boolean;
   index: number;
   length: number;
 }
@@ -24,11 +26,17 @@ const MONTHS: Record<string, number> = {
 
 const MONTH_NAME = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const YEAR = '(?:19[5-9]\\d|20[0-4]\\d)';
+// A season, quarter or half of a year ("Summer 2019", "Q3 2019", "H2 2020"): its first and last months.
+const PERIODS: Record<string, [number, number]> = {
+  spring: [3, 5], summer: [6, 8], fall: [9, 11], autumn: [9, 11], winter: [1, 2],
+  q1: [1, 3], q2: [4, 6], q3: [7, 9], q4: [10, 12], h1: [1, 6], h2: [7, 12],
+};
+const PERIOD = '(?:spring|summer|fall|autumn|winter|q[1-4]|h[12])';
 // One date: "Jan 2020", "Sept. 2019", "January, 2020", "Jan '20", "01/2020", "1/2020", "2020-01", "2020/01", "2020.01",
 // "2020-01-15", "15.01.2020", "01/15/2020", "2020". A two-digit year needs its apostrophe ("May 15" is no date).
 const DAY_MONTH_YEAR = `\\d{1,2}\\s*[/.]\\s*\\d{1,2}\\s*[/.]\\s*${YEAR}`;
 const YEAR_MONTH = `${YEAR}(?:\\s*[/-]\\s*|\\.)(?:0[1-9]|1[0-2])(?:[/.-](?:0[1-9]|[12]\\d|3[01]))?(?![\\d])`;
-const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
+const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${PERIOD},?\\s*${YEAR}|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
 const PRESENT = '(?:present|current(?:ly)?|now|today|(?:to|till|til|until|up\\s+to)\\s+(?:date|now|present|today)|date|ongoing)';
 const SEPARATOR = '\\s*(?:–|—|-|‒|―|to|until|till|through|thru|~|→)\\s*';
 const RANGE = new RegExp(`(?<![\\w/.-])(${ONE_DATE})(?:${SEPARATOR}(${ONE_DATE}|${PRESENT}))?(?![\\w/])`, 'gi');
@@ -36,10 +44,16 @@ const SINCE = new RegExp(`\\b(?:since|from)\\s+(${ONE_DATE})(?![\\w/])`, 'gi');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** One date as written → `YYYY-MM` and whether the month was missing. */
-export function readDate(raw: string): { value: YearMonth; yearOnly: boolean } | null {
+/**
+ * One date as written → `YYYY-MM` and whether the month was missing; a season, quarter or half of a year is its first
+ * month, with its last as `last` (the month a range ending there ends).
+ */
+export function readDate(raw: string): { value: YearMonth; yearOnly: boolean; last?: YearMonth } | null {
   const text = raw.trim().toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ');
-  let m = /^([a-z]+)\.?,?\s*(\d{4}|\d{2})$/.exec(text);
+  let m = /^([a-z]+\d?),?\s*(\d{4})$/.exec(text);
+  const period = m ? PERIODS[m[1]] : undefined;
+  if (m && period) return { value: `${m[2]}-${pad(period[0])}`, yearOnly: false, last: `${m[2]}-${pad(period[1])}` };
+  m = /^([a-z]+)\.?,?\s*(\d{4}|\d{2})$/.exec(text);
   if (m) {
     const month = MONTHS[m[1]];
     // A two-digit year falls in the span a four-digit one may: 50–99 are the 1900s, 00–49 the 2000s.
@@ -76,15 +90,15 @@ export function findDateRanges(line: string): DateRange[] {
     const end = endRaw === undefined ? start : current ? null : readDate(endRaw);
     if (endRaw !== undefined && !current && !end) continue;
     found.push({
-      start: start.value, end: end ? end.value : null, current, yearOnly: start.yearOnly || Boolean(end?.yearOnly),
-      endYearOnly: Boolean(end?.yearOnly),
+      start: start.value, end: end ? end.last ?? end.value : null, current, yearOnly: start.yearOnly || Boolean(end?.yearOnly),
+      endYearOnly: Boolean(end?.yearOnly), single: endRaw === undefined,
       index: m.index, length: m[0].length,
     });
   }
   if (found.length === 0) {
     for (const m of line.matchAll(SINCE)) {
       const start = readDate(m[1]);
-      if (start) found.push({ start: start.value, end: null, current: true, yearOnly: start.yearOnly, endYearOnly: false, index: m.index, length: m[0].length });
+      if (start) found.push({ start: start.value, end: null, current: true, yearOnly: start.yearOnly, endYearOnly: false, single: false, index: m.index, length: m[0].length });
     }
   }
   return found;

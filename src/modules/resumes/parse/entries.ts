@@ -219,7 +219,7 @@ export function readEducation(lines: Line[]): EducationEntry[] {
     if (degree && !field && rest.length && !INSTITUTION_WORDS.test(rest[0])) field = rest.shift() ?? null;
     if (!institution && rest.length) institution = rest.shift() ?? null;
     if (!institution && !degree) continue;
-    const single = range && range.start === range.end && !range.current;
+    const single = range && (range.single || range.start === range.end) && !range.current;
     entries.push({
       institution, degree, field,
       start: range && !single ? range.start : null,
