@@ -359,3 +359,16 @@ describe('a sentence word qualified right after by a job description\'s word', (
   });
   it('"Swift turnaround required" names no Swift', () => expect(found('Swift turnaround required')).not.toContain('Swift'));
 });
+
+describe('a skills line that rates each skill by years or level (a review)', () => {
+  it('"Python: 5 years, Go: 3 years" lists Python and Go, not "5 years"', async () => {
+    const { parseResume } = await import('../../src/modules/resumes/parse/index.js');
+    const { parsed } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Data Analyst, Northwind\tJan 2020 – Present',
+      '- Built weekly reports for 40 store managers and cut reporting time by half.', '',
+      'SKILLS', 'Python: 5 years, Go: 3 years', 'Tableau: advanced; Excel: expert', 'Languages: Rust, Kotlin',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.skills.filter((s) => s.evidence === 'listed').map((s) => s.canonical)).toEqual(['Python', 'Go', 'Tableau', 'Excel', 'Rust', 'Kotlin']);
+  });
+});

@@ -5,12 +5,22 @@ import { stripBullet, type Line } from './lines.js';
 
 const SPLIT = /\s*[,;|•·●▪\t]\s*|\s+\/\s+|\s+and\s+|\s{3,}/;
 
+// What rates a skill after its colon: "Python: 5 years", "Excel: expert".
+const RATING = /^(?:\d+(?:\.\d+)?\s*\+?\s*(?:years?|yrs?|months?)\b|(?:advanced|expert|intermediate|beginner|basic|proficient|fluent|native|familiar|working knowledge|strong)\b)/i;
+/** "Python: 5 years" → "Python"; null when the piece is no rated skill. */
+const ratedSkill = (piece: string): string | null => {
+  const m = /^([^:]{1,40}):\s*(.+)$/.exec(piece.trim());
+  return m && RATING.test(m[2]) ? m[1] : null;
+};
+
 function entriesOf(lines: Line[]): string[] {
   const out: string[] = [];
   for (const line of lines) {
-    // "Languages: Python, Go" → the list after the label.
-    const text = stripBullet(line.text).replace(/^[^:]{1,40}:\s*/, '');
-    for (const piece of text.split(SPLIT)) {
+    // "Languages: Python, Go" → the list after the label; "Python: 5 years, Go: 3 years" → each skill, its rating dropped.
+    const stripped = stripBullet(line.text);
+    const text = ratedSkill(stripped.split(SPLIT)[0]) ? stripped : stripped.replace(/^[^:]{1,40}:\s*/, '');
+    for (const written of text.split(SPLIT)) {
+      const piece = ratedSkill(written) ?? written;
       const clean = piece.replace(/^[\s(]+|[\s).]+$/g, '').replace(/\s*\((?:[^)]*)\)$/, '').trim();
       if (clean) out.push(clean);
     }
