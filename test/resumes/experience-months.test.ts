@@ -50,3 +50,9 @@ describe('a role dated by one year alone runs through that year, as "2019 – 20
     expect(parsed.total_experience_months).toBe(1);
   });
 });
+
+it('a role of one year alone below a role begun that same year ("2019 – Present") makes no year of overlap (a review)', async () => {
+  const result = await parseResume(resume(['Senior Analyst, Beta Mart\t2019 – Present', 'Analyst, Acme Foods\t2019']), { asOf: '2026-11' });
+  expect(result.parsed.experience.map((e) => [e.start, e.end])).toEqual([['2019-01', null], ['2019-01', '2019-01']]);
+  expect(scoreResume(result, null, { asOf: '2026-11' }).quality.date_consistency.notes.join(' ')).not.toMatch(/overlapping full-time roles from/);
+});

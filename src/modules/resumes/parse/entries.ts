@@ -167,17 +167,21 @@ export function readExperience(lines: Line[]): ExperienceEntry[] {
 
 /**
  * A range ending in a year alone ("2015 – 2018"), or a year alone as a role's whole span ("Analyst, Acme 2019", read
- * as "2019 – 2019": some time in that year, so the whole of it, as an end year counts) ran through that year: it ends in December, or, when another role
- * starts later in that year, in the month that role starts (the move happened then; "2015 – 2018" then
- * "2018 – Present" is neither a gap nor a year of overlap).
+ * as "2019 – 2019": some time in that year, so the whole of it, as an end year counts) ran through that year: it
+ * ends in December, or, when another role starts later in that year (or the same month, listed above it), in the
+ * month that role starts (the move happened then; "2015 – 2018" then "2018 – Present" is neither a gap nor a year
+ * of overlap).
  */
 function yearOnlyEnd(entry: ExperienceEntry, entries: ExperienceEntry[]): YearMonth | null {
   if (!entry.end || !entry.start) return entry.end;
   const year = entry.end.slice(0, 4);
   let end: YearMonth = `${year}-12`;
-  for (const other of entries) {
-    if (other !== entry && other.start && other.start.startsWith(year) && other.start > entry.start && other.start < end) end = other.start;
-  }
+  const position = entries.indexOf(entry);
+  entries.forEach((other, i) => {
+    // A role listed above it (a later one) that starts the same month took over then: "2019 – Present" above "2019".
+    const later = other.start !== null && (other.start > entry.start! || (other.start === entry.start && i < position));
+    if (other !== entry && later && other.start!.startsWith(year) && other.start! < end) end = other.start!;
+  });
   return end < entry.start ? entry.end : end;
 }
 
