@@ -488,6 +488,8 @@ export interface BackgroundJobsTable {
   id: string;
   kind: string;
   payload: string;
+  /** The organisation the job works for (claims share the slots between organisations); null: the service's own work. */
+  organization_id: string | null;
   status: 'queued' | 'running' | 'succeeded' | 'failed';
   run_at: number;
   attempts: number;

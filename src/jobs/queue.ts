@@ -17,6 +17,11 @@ export interface EnqueueOptions {
    * where it left off rather than from its start. Default 0.
    */
   attemptsMade?: number;
+  /**
+   * The organisation the job works for: claims share the workers' slots between organisations (see claim). None (the
+   * default): the service's own work (sweeps, retention), claimed as one more group.
+   */
+  organizationId?: string | null;
 }
 
 /**
@@ -33,12 +38,15 @@ export interface NextRun {
 
 const LAST_ERROR_MAX = 2000;
 const LEASE_CHECK_MS = 1000;
+/** How long a worker goes on sharing its slots between the groups it last saw with due jobs before it looks again. */
+const GROUPS_TTL_MS = 1000;
 
 /**
  * The durable queue in the service's own database. Enqueue inside the caller's transaction, so a job
  * exists exactly when the state change that causes it was committed. Workers claim due jobs atomically
  * (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite transactions are serialised by BEGIN IMMEDIATE); a claim
- * is a lease, and a job whose worker died is claimed again once the lease has run out.
+ * is a lease, and a job whose worker died is claimed again once the lease has run out. Claims share the slots
+ * between organisations (see `fairly`): one organisation's burst does not hold them all while another's jobs wait.
  */
 export function createJobQueue(deps: { db: Db; clock: Clock }) {
   const { clock } = deps;
@@ -66,21 +74,54 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     return found;
   };
   const leases = (kinds: string[]) => {
-    const lease = (which: typeof dueQueued, order: 'run_at' | 'lease_until') => preparedStatement(deps.db, (workerId: string, leaseUntil: number, now: number, max: number) =>
+    /** `of`: only the jobs of the organisation given (`org`: its id is the last argument) or of none (`none`). */
+    const lease = (which: typeof dueQueued, order: 'run_at' | 'lease_until', of?: 'org' | 'none') => preparedStatement(deps.db, (workerId: string, leaseUntil: number, now: number, max: number, org?: string) =>
       db.updateTable('background_jobs')
         .set({ status: 'running', locked_by: workerId, lease_until: leaseUntil, attempts: sql`attempts + 1`, updated_at: now })
         .where((eb) => {
           // A job whose worker died on its last attempt runs once more, as a final attempt (its handler then records a
           // failure its own way); one whose worker died on that too is not leased again (leaseExhausted hands it to its handler, then it fails).
-          const picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now))
+          let picked = eb.selectFrom('background_jobs').select('id').where('kind', 'in', kinds).where((inner) => which(inner, now))
             .whereRef('attempts', '<=', 'max_attempts').orderBy(order).limit(max);
+          if (of) picked = picked.where('organization_id', of === 'none' ? 'is' : '=', of === 'none' ? null : org!);
           // PostgreSQL: = ANY(ARRAY(…)) runs the locking sub-select exactly once (an IN could be rescanned by a nested
           // loop, and with SKIP LOCKED a rescan may pick other rows).
           return postgres ? eb('id', '=', sql<string>`any(array(${picked.forUpdate().skipLocked()}))`) : eb('id', 'in', picked);
         })
         .returningAll());
-    return { expired: lease(leaseExpired, 'lease_until'), queued: lease(dueQueued, 'run_at') };
+    const ofOrg = lease(dueQueued, 'run_at', 'org');
+    const ofNone = lease(dueQueued, 'run_at', 'none');
+    return {
+      expired: lease(leaseExpired, 'lease_until'), queued: lease(dueQueued, 'run_at'), groups: groupsOf(kinds),
+      /** The groups last read, and when (the queue's clock). */
+      seen: { at: -Infinity, groups: [] as Array<{ org: string | null; head: number }> },
+      /** Due jobs of one group: an organisation's, or (null) those of none. */
+      queuedOf: (org: string | null, workerId: string, leaseUntil: number, now: number, max: number) => (org === null
+        ? ofNone.run(workerId, leaseUntil, now, max) : ofOrg.run(workerId, leaseUntil, now, max, org)),
+    };
   };
+  /**
+   * The groups with due jobs of these kinds (an organisation, or the service's own work, which has none), each with
+   * its earliest due job's run_at. The organisations are found by a loose scan of background_jobs_queued_org_idx: one
+   * probe per organisation with queued jobs and one more for its earliest due job, never a read of every due job (a
+   * burst of 10,000 costs what one job does). Still a probe per organisation (those whose only jobs are far ahead, a
+   * session's timeout, too), so it is read at most once per GROUPS_TTL_MS per worker kinds, not per claim.
+   */
+  const groupsOf = (kinds: string[]) => prepared(deps.db, (now: number) => {
+    const head = (eb: ExpressionBuilder<any, any>, group: 'orgs.org' | null) => eb.selectFrom('background_jobs as b').select('b.run_at')
+      .where('b.status', '=', sql.lit('queued')).where('b.organization_id', group === null ? 'is' : '=', group === null ? null : eb.ref(group))
+      .where('b.run_at', '<=', now).where('b.kind', 'in', kinds).whereRef('b.attempts', '<=', 'b.max_attempts').orderBy('b.run_at').limit(1);
+    const firstOrg = (eb: ExpressionBuilder<any, any>, after: 'orgs.org' | null) => eb.selectFrom('background_jobs as b').select('b.organization_id')
+      .where('b.status', '=', sql.lit('queued')).where('b.organization_id', after === null ? 'is not' : '>', after === null ? null : eb.ref(after))
+      .orderBy('b.organization_id').limit(1);
+    return db.withRecursive('orgs(org)', (qc) => qc.selectNoFrom((eb) => firstOrg(eb, null).as('org'))
+      .unionAll((qc2) => qc2.selectFrom('orgs').select((eb) => firstOrg(eb, 'orgs.org').as('org')).where('orgs.org', 'is not', null)))
+      .selectFrom('orgs').select((eb) => ['orgs.org as org', head(eb, 'orgs.org').as('head')]).where('orgs.org', 'is not', null)
+      .unionAll(db.selectNoFrom((eb) => [sql<string | null>`null`.as('org'), head(eb, null).as('head')]));
+  }, { cached: false });
+  /** How many jobs each group has running, of every kind and on every worker (few: at most the workers' slots). */
+  const runningByGroup = prepared(deps.db, () => db.selectFrom('background_jobs').where('status', '=', sql.lit('running')).groupBy('organization_id')
+    .select((eb) => ['organization_id as org', eb.fn.countAll<number>().as('running')]), { cached: false });
   let leasesCheckedAt = -Infinity;
   /** An update of a job only while `workerId` still holds the lease it was given (a worker whose lease ran out cannot). */
   const heldBy = (job: Pick<BackgroundJobsTable, 'id' | 'attempts'>, workerId: string, on: Kysely<Database> = db) => on.updateTable('background_jobs')
@@ -99,7 +140,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
     });
   };
   const jobRow = (kind: string, payload: unknown, options: EnqueueOptions, now: number): BackgroundJobsTable => ({
-    id: newId(), kind, payload: JSON.stringify(payload ?? null), status: 'queued', run_at: options.runAt ?? now,
+    id: newId(), kind, payload: JSON.stringify(payload ?? null), organization_id: options.organizationId ?? null, status: 'queued', run_at: options.runAt ?? now,
     attempts: options.attemptsMade ?? 0, max_attempts: options.maxAttempts ?? 5, unique_key: options.uniqueKey ?? null,
     locked_by: null, lease_until: null, last_error: null, created_at: now, updated_at: now,
   });
@@ -123,6 +164,41 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       await tx.insertInto('background_jobs').values(rows.slice(i, i + 500)).onConflict((oc) => oc.column('unique_key').doNothing()).execute();
     }
   }
+  /**
+   * Up to `want` due queued jobs, the slots shared between the groups that have some (an organisation, or the service's
+   * own work): each goes to the group with the fewest jobs running (those it had, on every worker, and those this
+   * claim gives it), then to the earliest due job. A group's burst therefore holds the slots only while no other group
+   * has work due: another's job takes the next slot that frees. What a group cannot fill (fewer due jobs than its
+   * share, or taken meanwhile by another worker) is filled by run_at from any group, so no slot is left idle while
+   * jobs wait. The groups are read again at most every GROUPS_TTL_MS: a group whose jobs fall due meanwhile is claimed
+   * by run_at until then, and one found empty is dropped until then.
+   */
+  async function fairly(statements: ReturnType<typeof leases>, workerId: string, leaseUntil: number, now: number, want: number): Promise<BackgroundJobsTable[]> {
+    const { seen } = statements;
+    if (now - seen.at >= GROUPS_TTL_MS || now < seen.at) {
+      seen.at = now;
+      seen.groups = (await statements.groups(now)).flatMap((row) => (row.head === null ? [] : [{ org: row.org, head: Number(row.head) }]));
+    }
+    // One group (or none seen): the plain claim by run_at, one statement.
+    if (seen.groups.length <= 1) return statements.queued.run(workerId, leaseUntil, now, want);
+    const running = new Map((await runningByGroup()).map((row) => [row.org, Number(row.running)]));
+    const groups = seen.groups.map((group) => ({ ...group, load: running.get(group.org) ?? 0, take: 0 }));
+    for (let slot = 0; slot < want; slot++) {
+      let best = groups[0]!;
+      for (const group of groups) if (group.load < best.load || (group.load === best.load && group.head < best.head)) best = group;
+      best.load++;
+      best.take++;
+    }
+    const jobs: BackgroundJobsTable[] = [];
+    for (const group of groups) {
+      if (group.take === 0) continue;
+      const taken = await statements.queuedOf(group.org, workerId, leaseUntil, now, group.take);
+      if (taken.length === 0) seen.groups = seen.groups.filter((g) => g.org !== group.org);
+      jobs.push(...taken);
+    }
+    if (jobs.length < want) jobs.push(...await statements.queued.run(workerId, leaseUntil, now, want - jobs.length));
+    return jobs;
+  }
   const settle = preparedStatement(deps.db, (id: string, workerId: string, attempts: number, now: number) => db.updateTable('background_jobs')
     .set({ status: 'succeeded', unique_key: null, lease_until: null, updated_at: now })
     .where('id', '=', id).where('locked_by', '=', workerId).where('attempts', '=', attempts).where('status', '=', 'running')
@@ -134,8 +210,9 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
 
     /**
      * Up to `limit` due jobs of these kinds, leased to `workerId` until now + leaseMs: first those whose worker died
-     * (they have waited longest), then queued ones. Each is one statement (an UPDATE of the rows its sub-select picks,
-     * RETURNING them), atomic on its own, so no transaction is held open. `probe: false` skips the read that tells an
+     * (they have waited longest), then queued ones, shared between organisations (`fairly`). Each lease is one
+     * statement (an UPDATE of the rows its sub-select picks, RETURNING them; one per organisation given slots), atomic
+     * on its own, so no transaction is held open. `probe: false` skips the read that tells an
      * idle worker whether claiming is worth it (its last claim found work); dead workers' leases are then looked for
      * at most once a second.
      */
@@ -151,7 +228,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       if (expired) leasesCheckedAt = now;
       const statements = leasesFor(kinds);
       const jobs = expired ? await statements.expired.run(workerId, now + leaseMs, now, limit) : [];
-      if (jobs.length < limit) jobs.push(...await statements.queued.run(workerId, now + leaseMs, now, limit - jobs.length));
+      if (jobs.length < limit) jobs.push(...await fairly(statements, workerId, now + leaseMs, now, limit - jobs.length));
       return jobs.sort((a, b) => a.run_at - b.run_at);
     },
 

@@ -281,7 +281,7 @@ describe('coding timeouts through the queue', () => {
 
     const [job] = await jobsOf('coding.timeout').then((jobs) => jobs.filter((j) => JSON.parse(j.payload).session_id === session.id));
     const stored = await h.db.kysely.selectFrom('coding_sessions').selectAll().where('id', '=', session.id).executeTakeFirstOrThrow();
-    expect(job).toMatchObject({ status: 'queued', run_at: stored.deadline_at, unique_key: `coding.timeout:${session.id}` });
+    expect(job).toMatchObject({ status: 'queued', run_at: stored.deadline_at, unique_key: `coding.timeout:${session.id}`, organization_id: h.org.id });
 
     const { jobHandlers } = await import('../../src/modules/jobs.js');
     const w = worker(jobHandlers(h.services, h.modules).filter((x) => x.kind === 'coding.timeout'));

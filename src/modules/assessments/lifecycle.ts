@@ -203,8 +203,8 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
   }
 
   /** Completes the session in the background (the kind's completion job scores it and sends its event, once). */
-  async function queueCompletion(tx: Kysely<Database>, sessionId: string): Promise<void> {
-    await queue.enqueue(tx, completeJob, { session_id: sessionId }, { uniqueKey: `${completeJob}:${sessionId}`, maxAttempts: 60 });
+  async function queueCompletion(tx: Kysely<Database>, sessionId: string, organizationId: string | null): Promise<void> {
+    await queue.enqueue(tx, completeJob, { session_id: sessionId }, { uniqueKey: `${completeJob}:${sessionId}`, maxAttempts: 60, organizationId });
   }
 
   /**
@@ -218,7 +218,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     const row = await repo.byId(db, sessionId);
     const over = row?.status === 'timed_out' || (row?.status === 'in_progress' && !!finalizedAt(row));
     if (!over || await unsettled() > 0 || await repo.hasReport(sessionId)) return;
-    await complete(sessionId).catch(() => queueCompletion(db, sessionId));
+    await complete(sessionId).catch(() => queueCompletion(db, sessionId, row.organization_id));
   }
 
   /**
@@ -247,7 +247,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     if (!isDue(row)) return row;
     const changes = { status: 'timed_out' as const, ended_at: closesAt(row), updated_at: clock.now() };
     if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) {
-      await queueCompletion(tx, row.id); // a timed-out session is scored like a finished one
+      await queueCompletion(tx, row.id, row.organization_id); // a timed-out session is scored like a finished one
       return { ...row, ...changes };
     }
     return (await repo.get(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, row.id))!;
@@ -280,7 +280,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
     for (const row of due) if ((await applyDueTimeout(row)).status === 'timed_out') n++;
     // Assignments whose window lapsed unopened are abandoned: scored (as nothing) and announced once.
     const lapsed = await repo.lapsedWithoutReport(db, clock.now() - ASSIGNMENT_WINDOW_MS, limit);
-    if (lapsed.length > 0) await db.transaction().execute(async (tx) => { for (const id of lapsed) await queueCompletion(tx, id); });
+    if (lapsed.length > 0) await db.transaction().execute(async (tx) => { for (const { id, organization_id } of lapsed) await queueCompletion(tx, id, organization_id); });
     return n;
   }
 
@@ -442,7 +442,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         // (that takes the balance's lock, not the session's). Lapsed then, not started for free.
         if (row.credit_reservation_id && !(await credits.commit(tx, row.credit_reservation_id))) throw new ApiError('assignment_expired');
         await queue.enqueue(tx, timeoutJob, { organization_id: tenant.organizationId, livemode: tenant.livemode, session_id: id }, {
-          runAt: closes, uniqueKey: `${timeoutJob}:${id}`,
+          runAt: closes, uniqueKey: `${timeoutJob}:${id}`, organizationId: tenant.organizationId,
         });
         return kind.detail(tx, { ...row, ...changes });
       });
@@ -463,7 +463,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         const now = clock.now();
         const changes = { status: 'in_progress' as const, finalize_requested_at: now, updated_at: now };
         await repo.transition(tx, id, ['started', 'in_progress'], changes as unknown as Partial<Row>);
-        await queueCompletion(tx, id);
+        await queueCompletion(tx, id, tenant.organizationId);
         return { ...current, ...changes };
       });
     },
@@ -608,7 +608,7 @@ export function createLifecycle<Row extends AssessmentSessionRow, Test extends A
         if (finalizedAt(row)) continue; // finished by the candidate, being scored
         const now = clock.now();
         const changes = { status: 'timed_out' as const, ended_at: now, updated_at: now };
-        if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) await queueCompletion(tx, row.id);
+        if (await repo.transition(tx, row.id, ['started', 'in_progress'], changes)) await queueCompletion(tx, row.id, row.organization_id);
       }
       const ids = await repo.eraseCandidate(tx, tenant, candidateId);
       await candidateAccess.endSubjectAccess(tx, tenant, kind.kind, ids);

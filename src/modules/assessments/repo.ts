@@ -136,8 +136,8 @@ export function createAssessmentRepo<Row extends AssessmentSessionRow>(database:
     /** Assignments created before `createdBefore` never started and not yet reported (abandoned). */
     lapsedWithoutReport: async (tx: Kysely<Database>, createdBefore: number, limit: number) => (await (tx as unknown as Kysely<any>).selectFrom(t)
       .leftJoin(reports, `${reports}.session_id`, `${t}.id`)
-      .select(`${t}.id as id`).where(`${t}.status`, '=', 'assigned').where(`${t}.created_at`, '<=', createdBefore)
-      .where(`${reports}.session_id`, 'is', null).limit(limit).execute()).map((r: { id: string }) => r.id),
+      .select([`${t}.id as id`, `${t}.organization_id as organization_id`]).where(`${t}.status`, '=', 'assigned').where(`${t}.created_at`, '<=', createdBefore)
+      .where(`${reports}.session_id`, 'is', null).limit(limit).execute()) as Array<{ id: string; organization_id: string }>,
 
     /** The candidate, if it exists in this tenant (assignments are made only for the tenant's own), held until commit. */
     candidate: lockedCandidate,

@@ -243,7 +243,7 @@ export function createJudgingService(deps: {
           error: null, created_at: now, updated_at: now, judged_at: null,
         };
         await repo.insert(tx, submission);
-        await queue.enqueue(tx, JUDGE_JOB, { submission_id: submission.id }, { uniqueKey: `${JUDGE_JOB}:${submission.id}`, maxAttempts: 20 });
+        await queue.enqueue(tx, JUDGE_JOB, { submission_id: submission.id }, { uniqueKey: `${JUDGE_JOB}:${submission.id}`, maxAttempts: 20, organizationId: tenant.organizationId });
         return { submission, remaining };
       });
     },

@@ -35,7 +35,7 @@ export function createEnding(deps: { clock: Clock; repo: InterviewRepo; queue: J
     // The contract's shape, reporting that processing is under way: the raw status (30) and an integer score, 0 until
     // the report exists (interview.summary_available and GET …/report carry the real one).
     await emit(tx, tenantOfRow(row), 'interview.completed', { id: row.id, status: STATUS_CODES.ended, overall_score: 0 });
-    await queue.enqueue(tx, PROCESS_JOB, { interview_id: row.id }, { uniqueKey: `${PROCESS_JOB}:${row.id}`, maxAttempts: 8 });
+    await queue.enqueue(tx, PROCESS_JOB, { interview_id: row.id }, { uniqueKey: `${PROCESS_JOB}:${row.id}`, maxAttempts: 8, organizationId: row.organization_id });
     return ended;
   }
 

@@ -70,7 +70,7 @@ export async function invitationFor(tx: Kysely<Database>, deps: {
   // Its link lives 7 days at most: an interview whose window closes later is invited 7 days before it closes, so the
   // link still opens the room at the booked time (minted now, it lapsed weeks before).
   const runAt = Math.max(deps.row.created_at, deps.row.join_by - INVITE_LINK_TTL_S * 1000);
-  await deps.queue.enqueue(tx, INVITE_JOB, { interview_id: deps.row.id }, { uniqueKey: `${INVITE_JOB}:${deps.row.id}`, maxAttempts: 5, runAt });
+  await deps.queue.enqueue(tx, INVITE_JOB, { interview_id: deps.row.id }, { uniqueKey: `${INVITE_JOB}:${deps.row.id}`, maxAttempts: 5, runAt, organizationId: deps.row.organization_id });
   return { ...base, status: 'queued', reason: null };
 }
 

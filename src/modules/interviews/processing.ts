@@ -140,7 +140,7 @@ export function interviewJobs(deps: {
     if (!what.pieces && what.images.length === 0) return;
     const payload: LateUploads = { organization_id: row.organization_id, id: row.id, ...what };
     await queue.enqueue(tx, LATE_UPLOADS_JOB, payload,
-      { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, uniqueKey: `${LATE_UPLOADS_JOB}:${row.id}:${run}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, uniqueKey: `${LATE_UPLOADS_JOB}:${row.id}:${run}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: row.organization_id });
   }
 
   /** A whiteboard image that may be served: at most BOARD_MAX_BYTES and a PNG (or none at all). */
@@ -255,7 +255,7 @@ export function interviewJobs(deps: {
       await repo.transition(tx, interviewId, ['ended'], {
         status, completed_at: now, overall_score: body.overall_score, failure_reason: failure, recording_key: recordingKey, updated_at: now,
       });
-      if (recording.deferred) await queue.enqueue(tx, RECORDING_JOB, { interview_id: interviewId }, { uniqueKey: `${RECORDING_JOB}:${interviewId}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      if (recording.deferred) await queue.enqueue(tx, RECORDING_JOB, { interview_id: interviewId }, { uniqueKey: `${RECORDING_JOB}:${interviewId}`, maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: row.organization_id });
       const images = rows.filter((r) => r.kind === 'board' && r.data).map((r) => (JSON.parse(r.data!) as { key: string }).key);
       await checkLateUploads(tx, row, {
         pieces: row.livemode === 1 && !recording.deferred && mode !== 'minimal', images: images.map((key) => ({ key, shown: uploaded.has(key) })),
@@ -320,10 +320,12 @@ export function interviewJobs(deps: {
         }
       },
       // Every run's worker died (a recording that exhausts memory, say): once more without the recording, then give up.
-      abandoned: async (payload) => {
+      abandoned: async (payload, job) => {
         const { interview_id: id, minimal } = payload as ProcessPayload;
         if (minimal) return giveUp(id);
-        await queue.enqueue(db, PROCESS_JOB, { interview_id: id, minimal: true } satisfies ProcessPayload, { uniqueKey: `${PROCESS_JOB}:${id}:minimal`, maxAttempts: 1 });
+        await queue.enqueue(db, PROCESS_JOB, { interview_id: id, minimal: true } satisfies ProcessPayload, {
+          uniqueKey: `${PROCESS_JOB}:${id}:minimal`, maxAttempts: 1, organizationId: job.organization_id,
+        });
       },
     },
     {

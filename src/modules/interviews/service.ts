@@ -146,7 +146,7 @@ export function createInterviewService(deps: {
     refuseClosed(row, clock.now());
   }
   async function scheduleTimeout(tx: Kysely<Database>, row: InterviewRow, deadline: number): Promise<void> {
-    await queue.enqueue(tx, TIMEOUT_JOB, { interview_id: row.id }, { runAt: deadline, uniqueKey: `${TIMEOUT_JOB}:${row.id}:${deadline}` });
+    await queue.enqueue(tx, TIMEOUT_JOB, { interview_id: row.id }, { runAt: deadline, uniqueKey: `${TIMEOUT_JOB}:${row.id}:${deadline}`, organizationId: row.organization_id });
   }
 
   /**
@@ -593,9 +593,9 @@ export function createInterviewService(deps: {
       // Each interview's folder goes whole: a write cut short by a killed process (local storage's `<key>.<random>.part`
       // of a recording being joined, or of an upload) is in it under a name nothing records.
       const files = { keys, recordings: [], folders: rows.map((r) => ({ organization_id: r.organization_id, id: r.id })) };
-      await queue.enqueue(tx, ERASE_FILES_JOB, files, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      await queue.enqueue(tx, ERASE_FILES_JOB, files, { maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: tenant.organizationId });
       // Upload links handed out before the erasure work until they expire: what is put through them then goes too.
-      await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      await queue.enqueue(tx, ERASE_FILES_JOB, files, { runAt: clock.now() + UPLOAD_URL_TTL_S * 1000 + 60_000, maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: tenant.organizationId });
       await forgetSessionReplays(tx, tenant, 'interview', rows.map((r) => r.id)); // code snapshots and their runs' output
       await candidateAccess.endSubjectAccess(tx, tenant, 'interview', rows.map((r) => r.id));
       // A failed send's error names the address it was refused for (mail servers say so): it goes with the invitation.

@@ -152,7 +152,7 @@ export function createPromptEngineeringService(deps: LifecycleDeps & { repo: Pro
         };
         await repo.insertAttempt(tx, attempt);
         await lifecycle.markInProgress(tx, row);
-        await queue.enqueue(tx, GRADE_JOB, { attempt_id: attempt.id }, { uniqueKey: `${GRADE_JOB}:${attempt.id}`, maxAttempts: 6 });
+        await queue.enqueue(tx, GRADE_JOB, { attempt_id: attempt.id }, { uniqueKey: `${GRADE_JOB}:${attempt.id}`, maxAttempts: 6, organizationId: tenant.organizationId });
         return { attempt, remaining: budget - used - 1 };
       });
     },

@@ -262,11 +262,11 @@ export function createResumeService(deps: ResumeServiceDeps) {
       const files = await repo.candidateFiles(tx, tenant, candidateId);
       if (files.length === 0) return;
       // Storage out for a day must not leave an erased person's files behind.
-      await deps.queue.enqueue(tx, 'storage.delete', { keys: files.map((f) => f.key) }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+      await deps.queue.enqueue(tx, 'storage.delete', { keys: files.map((f) => f.key) }, { maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: tenant.organizationId });
       const open = files.filter((f) => f.expires_at !== null && f.expires_at > clock.now());
       if (open.length) {
         const runAt = Math.max(...open.map((f) => f.expires_at as number)) + 60_000;
-        await deps.queue.enqueue(tx, 'storage.delete', { keys: open.map((f) => f.key) }, { runAt, maxAttempts: PERSISTENT_MAX_ATTEMPTS });
+        await deps.queue.enqueue(tx, 'storage.delete', { keys: open.map((f) => f.key) }, { runAt, maxAttempts: PERSISTENT_MAX_ATTEMPTS, organizationId: tenant.organizationId });
       }
     },
 

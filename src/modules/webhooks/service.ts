@@ -95,15 +95,15 @@ export function createWebhookService(deps: {
    * held while its endpoint was disabled gets the attempts it had left, and its retries go on with the schedule where
    * they left off. One queued job per delivery at most.
    */
-  function attemptsJob(deliveryId: string, eventType: string, attemptsMade = 0) {
+  function attemptsJob(organizationId: string, deliveryId: string, eventType: string, attemptsMade = 0) {
     const maxAttempts = attemptBudget(eventType);
     return {
       kind: 'webhook.deliver', payload: { delivery_id: deliveryId } satisfies DeliverPayload,
-      options: { maxAttempts, attemptsMade: Math.min(attemptsMade, maxAttempts - 1), uniqueKey: `webhook.deliver:${deliveryId}` },
+      options: { maxAttempts, attemptsMade: Math.min(attemptsMade, maxAttempts - 1), uniqueKey: `webhook.deliver:${deliveryId}`, organizationId },
     };
   }
-  async function queueAttempts(tx: Kysely<Database>, deliveryId: string, eventType: string) {
-    const job = attemptsJob(deliveryId, eventType);
+  async function queueAttempts(tx: Kysely<Database>, tenant: Tenant, deliveryId: string, eventType: string) {
+    const job = attemptsJob(tenant.organizationId, deliveryId, eventType);
     await queue.enqueue(tx, job.kind, job.payload, job.options);
   }
 
@@ -111,15 +111,15 @@ export function createWebhookService(deps: {
    * Deliveries held while the endpoint was disabled go out again (at least once), each with the attempts it had left,
    * queued in a few statements (an endpoint disabled for days can hold thousands).
    */
-  async function releaseHeld(tx: Kysely<Database>, endpointId: string) {
-    await queue.enqueueMany(tx, (await repo.pendingDeliveriesOf(tx, endpointId)).map((held) => attemptsJob(held.id, held.event_type, held.attempts)));
+  async function releaseHeld(tx: Kysely<Database>, tenant: Tenant, endpointId: string) {
+    await queue.enqueueMany(tx, (await repo.pendingDeliveriesOf(tx, endpointId)).map((held) => attemptsJob(tenant.organizationId, held.id, held.event_type, held.attempts)));
   }
 
-  async function queueDelivery(tx: Kysely<Database>, eventId: string, eventType: string, endpointId: string) {
+  async function queueDelivery(tx: Kysely<Database>, tenant: Tenant, eventId: string, eventType: string, endpointId: string) {
     const id = newId();
     const now = clock.now();
     await repo.insertDelivery(tx, { id, event_id: eventId, endpoint_id: endpointId, status: 'pending', created_at: now, updated_at: now });
-    await queueAttempts(tx, id, eventType);
+    await queueAttempts(tx, tenant, id, eventType);
   }
 
   /**
@@ -213,7 +213,7 @@ export function createWebhookService(deps: {
         if (changes.disabled !== undefined) next.disabled = changes.disabled ? 1 : 0;
         if (changes.description !== undefined) next.description = changes.description;
         await repo.updateEndpoint(tx, id, next);
-        if (row.disabled === 1 && next.disabled === 0) await releaseHeld(tx, id);
+        if (row.disabled === 1 && next.disabled === 0) await releaseHeld(tx, tenant, id);
         return { ...row, ...next } as WebhookEndpointsTable;
       });
     },
@@ -263,7 +263,7 @@ export function createWebhookService(deps: {
       for (const endpoint of await repo.liveEndpoints(tx, tenant)) {
         const wanted = JSON.parse(endpoint.enabled_events) as string[];
         if (wanted.length > 0 && !wanted.includes(type)) continue;
-        await queueDelivery(tx, id, type, endpoint.id);
+        await queueDelivery(tx, tenant, id, type, endpoint.id);
         deliveries++;
       }
       if (deliveries === 0) await repo.setEventStatus(tx, id, 'delivered'); // nobody to tell: nothing pending
@@ -278,7 +278,7 @@ export function createWebhookService(deps: {
         const now = clock.now();
         const object = { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url };
         await repo.insertEvent(tx, { id, organization_id: tenant.organizationId, livemode: livemodeFlag(tenant), type: 'webhook.test', payload: envelope(id, 'webhook.test', now, object), status: 'pending', created_at: now });
-        await queueDelivery(tx, id, 'webhook.test', endpoint.id);
+        await queueDelivery(tx, tenant, id, 'webhook.test', endpoint.id);
         return (await repo.eventById(tx, id))!;
       });
     },
@@ -314,7 +314,7 @@ export function createWebhookService(deps: {
             continue;
           }
           await repo.setDeliveryStatus(tx, delivery.id, 'pending', clock.now());
-          await queueAttempts(tx, delivery.id, event.type);
+          await queueAttempts(tx, tenant, delivery.id, event.type);
           remaining.push('pending');
         }
         const status = eventStatusOf(remaining);
