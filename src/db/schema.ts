@@ -600,6 +600,8 @@ export interface CodingReferenceTimingsTable {
 }
 
 export interface QuestionBankTaxonomyTable {
+  /** '' for Prep's catalogue and installation-wide imports, else the organisation whose import named the topic. */
+  owner: string;
   kind: 'category' | 'topic';
   slug: string;
   name: string;

@@ -625,6 +625,44 @@ describe('importing company-wise files', () => {
     expect((await all('company=initech')).length).toBe(0);
   });
 
+  // Was a leak: an organisation's imported topics joined the one shared taxonomy, so another organisation's own
+  // question file could name them (a refusal or an acceptance said whether they existed, and its topic list then
+  // showed the first organisation's name), and another's import of the same name took the first's spelling.
+  it("keeps the topic names an organisation's import brings out of every other organisation's reach", async () => {
+    const topicsOf = async (k: string) => {
+      const out: any[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = await client.ok('GET', `/v1/question-bank/topics?limit=100${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`, { key: k });
+        out.push(...res.data);
+        cursor = res.next_cursor;
+      } while (cursor);
+      return out;
+    };
+    mkdirSync(path.join(dir, 'owned-topics', 'Umbrella'), { recursive: true });
+    writeFileSync(path.join(dir, 'owned-topics', 'Umbrella', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nHARD,Spin the Falcon,50,0.4,https://example.com/f,"Project Falcon"\n');
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'owned-topics'), { organizationId: other.id });
+    const theirs = await topicsOf(other.keys.secret_test);
+    expect(theirs).toContainEqual(expect.objectContaining({ slug: 'project-falcon', name: 'Project Falcon', question_count: 1 }));
+    // Another organisation's own questions cannot name it: it does not exist for them.
+    const file = path.join(dir, 'owned-topics.json');
+    writeFileSync(file, JSON.stringify([{
+      slug: 'falcon-probe', title: 'Probing for a falcon', category: 'system-design', difficulty: 'medium', topics: ['project-falcon'],
+      prompt: `Design a service that stays up when one region fails.\n\n- Say how you detect the failure\n- Say what you move ${'and why '.repeat(15)}`,
+      guidance: { key_points: ['Names a health signal', 'Moves traffic', 'Keeps data consistent'], follow_ups: ['What if both regions fail?', 'Who gets paged first?'] },
+    }]));
+    await expect(addOrganizationQuestions(h.db.kysely, org.id, file)).rejects.toThrow(/unknown topic project-falcon/);
+    // Its own import of the same name is its own topic, with its own spelling; the first organisation's stays as it was.
+    mkdirSync(path.join(dir, 'owned-topics-2', 'Umbrella'), { recursive: true });
+    writeFileSync(path.join(dir, 'owned-topics-2', 'Umbrella', 'All.csv'), 'Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nHARD,Spin the Falcon,50,0.4,https://example.com/f,"PROJECT FALCON"\n');
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'owned-topics-2'), { organizationId: org.id });
+    const mine = await topicsOf(key());
+    expect(mine.filter((t: any) => t.slug === 'project-falcon')).toEqual([expect.objectContaining({ name: 'PROJECT FALCON', question_count: 1 })]);
+    const theirsAgain = await topicsOf(other.keys.secret_test);
+    expect(theirsAgain.filter((t: any) => t.slug === 'project-falcon')).toEqual([expect.objectContaining({ name: 'Project Falcon', question_count: 1 })]);
+    expect((await all('topic=PROJECT%20FALCON')).map((q) => q.title)).toEqual(['Spin the Falcon']);
+  });
+
   // Was a bug: a question's detail showed the organisation's own figures where its import and an installation-wide one
   // both held the company and bucket, but the list (and its frequency sort) took the higher of the two.
   it("shows an organisation's own figures over an installation-wide import of the same company and bucket, in the list too", async () => {

@@ -55,7 +55,7 @@ export async function addOrganizationQuestions(db: Kysely<Database>, organizatio
     return { category: typeof category === 'string' ? category : '', question };
   });
   return db.transaction().execute(async (tx) => {
-    const taxonomy = await storedTaxonomy(tx);
+    const taxonomy = await storedTaxonomy(tx, organizationId);
     const problems = await problemIds(tx, organizationId);
     validateQuestions(entries, taxonomy, new Set(problems.keys()), file);
     const ids: string[] = [];
@@ -83,21 +83,26 @@ const sameContent = (a: QuestionRow, b: QuestionRow) => CONTENT.every((k) => a[k
 
 async function saveTaxonomy(tx: Kysely<Database>, taxonomy: Taxonomy): Promise<void> {
   const rows = [
-    ...taxonomy.categories.map((c) => ({ kind: 'category' as const, slug: c.slug, name: c.name, description: c.description })),
-    ...taxonomy.topics.map((t) => ({ kind: 'topic' as const, slug: t.slug, name: t.name, description: null })),
+    ...taxonomy.categories.map((c) => ({ owner: '', kind: 'category' as const, slug: c.slug, name: c.name, description: c.description })),
+    ...taxonomy.topics.map((t) => ({ owner: '', kind: 'topic' as const, slug: t.slug, name: t.name, description: null })),
   ];
   // Every start loads the bank: write only the entries that are new or changed.
-  const stored = new Map((await tx.selectFrom('question_bank_taxonomy').selectAll().execute()).map((r) => [`${r.kind}:${r.slug}`, r]));
+  const stored = new Map((await tx.selectFrom('question_bank_taxonomy').selectAll().where('owner', '=', '').execute()).map((r) => [`${r.kind}:${r.slug}`, r]));
   for (const row of rows) {
     const before = stored.get(`${row.kind}:${row.slug}`);
     if (before && before.name === row.name && before.description === row.description) continue;
     await tx.insertInto('question_bank_taxonomy').values(row)
-      .onConflict((oc) => oc.columns(['kind', 'slug']).doUpdateSet({ name: row.name, description: row.description })).execute();
+      .onConflict((oc) => oc.columns(['owner', 'kind', 'slug']).doUpdateSet({ name: row.name, description: row.description })).execute();
   }
 }
 
-export async function storedTaxonomy(tx: Kysely<Database>): Promise<Taxonomy> {
-  const rows = await tx.selectFrom('question_bank_taxonomy').selectAll().execute();
+/**
+ * The taxonomy an organisation's own questions may name: the shared one and the topics its own imports brought (never
+ * another organisation's). A slug in both is the shared entry.
+ */
+export async function storedTaxonomy(tx: Kysely<Database>, organizationId: string): Promise<Taxonomy> {
+  const all = await tx.selectFrom('question_bank_taxonomy').selectAll().where('owner', 'in', ['', organizationId]).execute();
+  const rows = all.filter((r) => r.owner === '' || !all.some((s) => s.owner === '' && s.kind === r.kind && s.slug === r.slug));
   return {
     categories: rows.filter((r) => r.kind === 'category').map((r) => ({ slug: r.slug, name: r.name, description: r.description ?? '' })),
     topics: rows.filter((r) => r.kind === 'topic').map((r) => ({ slug: r.slug, name: r.name })),

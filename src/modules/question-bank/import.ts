@@ -175,7 +175,11 @@ async function writeFile(
   return db.transaction().execute(async (tx) => {
     let created = 0;
     let changed = 0;
-    const topics = new Map((await tx.selectFrom('question_bank_taxonomy').select(['slug', 'name']).where('kind', '=', 'topic').execute())
+    // The topics this import may name: the shared ones and those of its owner's earlier imports (an organisation's
+    // topics are its own: another's never show to it, nor do its to another), the shared entry first.
+    const topics = new Map((await tx.selectFrom('question_bank_taxonomy').select(['slug', 'name', 'owner']).where('kind', '=', 'topic')
+      .where('owner', 'in', [...new Set(['', at.owner])]).execute())
+      .sort((a, b) => (a.owner === '' ? 1 : 0) - (b.owner === '' ? 1 : 0))
       .flatMap((t) => [[t.name.toLowerCase(), t.slug], [t.slug, t.slug]] as Array<[string, string]>));
     // The company's figures for this window as stored: compared row by row, and what the file no longer lists goes.
     const slot = (q: any) => q.where('owner', '=', at.owner).where('company_slug', '=', companySlug).where('bucket', '=', at.bucket);
@@ -197,7 +201,12 @@ async function writeFile(
         let slug = topics.get(name.toLowerCase());
         if (slug === undefined) {
           slug = slugify(name);
-          await tx.insertInto('question_bank_taxonomy').values({ kind: 'topic', slug, name, description: null }).onConflict((oc) => oc.doNothing()).execute();
+          // A name that slugifies to a topic it may name is that topic ("Hash  Table" is hash-table).
+          if (!topics.has(slug)) {
+            await tx.insertInto('question_bank_taxonomy').values({ owner: at.owner, kind: 'topic', slug, name, description: null })
+              .onConflict((oc) => oc.doNothing()).execute();
+            topics.set(slug, slug);
+          }
           topics.set(name.toLowerCase(), slug);
         }
         if (!slugs.includes(slug)) slugs.push(slug);

@@ -50,6 +50,16 @@ const bucketWidth = sql<number>`case m.bucket ${sql.join(BUCKETS.map((b, i) => s
 const visibleTo = (organizationId: string) => (eb: any): Expression<SqlBool> =>
   eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)]);
 
+/**
+ * The taxonomy entries `x` an organisation sees: the shared ones and those its own imports brought, a slug in both
+ * being the shared entry. Another organisation's never show.
+ */
+const taxonomyOf = (organizationId: string) => (eb: any): Expression<SqlBool> => eb.or([
+  eb('x.owner', '=', ''),
+  eb.and([eb('x.owner', '=', organizationId), eb.not(eb.exists(eb.selectFrom('question_bank_taxonomy as sx').select('sx.slug')
+    .where('sx.owner', '=', '').whereRef('sx.kind', '=', 'x.kind').whereRef('sx.slug', '=', 'x.slug')))]),
+]);
+
 /** A question's topic slugs, comma-separated (string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44). */
 export const topicsOfQuestion = sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`;
 
@@ -173,9 +183,10 @@ export function createQuestionBankRepo(database: Db) {
         Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
     },
 
-    /** Every category or topic as stored (slug and name): filters resolve a name to its slug through these. */
-    async taxonomyNames(kind: 'category' | 'topic') {
-      return database.read(db.selectFrom('question_bank_taxonomy').select(['slug', 'name']).where('kind', '=', kind).compile()) as
+    /** Every category or topic a caller may name (slug and name): filters resolve a name to its slug through these. */
+    async taxonomyNames(tenant: Tenant, kind: 'category' | 'topic') {
+      return database.read(db.selectFrom('question_bank_taxonomy as x').select(['x.slug', 'x.name']).where('x.kind', '=', kind)
+        .where(taxonomyOf(tenant.organizationId)).compile()) as
         Promise<Array<{ slug: string; name: string }>>;
     },
 
@@ -185,7 +196,7 @@ export function createQuestionBankRepo(database: Db) {
         : db.selectFrom('question_bank_question_topics as t').innerJoin('question_bank_questions as q', 'q.id', 't.question_id')
           .select((eb) => ['t.topic as slug', eb.fn.countAll<number>().as('n')]).where(visibleTo(tenant.organizationId)).groupBy('t.topic');
       return database.read(db.selectFrom('question_bank_taxonomy as x').innerJoin(counted.as('c'), 'c.slug', 'x.slug')
-        .select(['x.slug', 'x.name', 'x.description', 'c.n as question_count']).where('x.kind', '=', kind)
+        .select(['x.slug', 'x.name', 'x.description', 'c.n as question_count']).where('x.kind', '=', kind).where(taxonomyOf(tenant.organizationId))
         .orderBy('question_count', 'desc').orderBy('x.slug').limit(limit + 1).offset(offset).compile()) as
         Promise<Array<{ slug: string; name: string; description: string | null; question_count: number }>>;
     },

@@ -60,7 +60,7 @@ export function createQuestionBankService({ repo, clock, cursorKey }: QuestionBa
       const now = wholeSecond(clock.now());
       const slugOf = async (kind: 'category' | 'topic', value: string) => {
         const wanted = slugify(value);
-        const entries = await repo.taxonomyNames(kind);
+        const entries = await repo.taxonomyNames(tenant, kind);
         return entries.some((e) => e.slug === wanted) ? wanted : (entries.find((e) => slugify(e.name) === wanted)?.slug ?? wanted);
       };
       const f: ListFilters = {
