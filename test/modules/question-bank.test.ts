@@ -692,3 +692,49 @@ describe('importing company-wise files', () => {
     expect((await client.ok('GET', '/v1/question-bank/companies', { key: key() })).data.map((c: any) => c.slug)).not.toContain('secret-co');
   });
 });
+
+describe('ordering by slug', () => {
+  // Was a gap: slugs were ordered by the database's collation, the bytes on SQLite but on a PostgreSQL database made
+  // with another one (en_US.UTF-8: '-' ignored, so "ab" before "a-z") another order, and companies, topics and a
+  // question's topics listed differently on the two engines. The columns are given such a collation here.
+  it("orders companies, topics and a question's topics by their bytes on both engines, whatever the database's collation", async () => {
+    // ICU's English with punctuation ignored (`ka-shifted`), as glibc's en_US.UTF-8 orders.
+    const icu = DIALECT === 'postgres'
+      && (await sql<{ n: number }>`select count(*)::int as n from pg_collation where collprovider = 'i'`.execute(h.db.kysely)).rows[0]!.n > 0;
+    if (icu) await sql`create collation if not exists en_shifted (provider = icu, locale = 'en-u-ka-shifted')`.execute(h.db.kysely);
+    const columns = [['question_bank_imported_stats', 'company_slug'], ['question_bank_taxonomy', 'slug'], ['question_bank_question_topics', 'topic']];
+    const collate = async (collation: string) => {
+      for (const [table, column] of columns) await sql`alter table ${sql.table(table!)} alter column ${sql.ref(column!)} type text collate ${sql.id(collation)}`.execute(h.db.kysely);
+    };
+    const names = ['A Z', 'AB', 'A 9', 'A1', 'A-B-C', 'ABC'];
+    const bytes = ['a-9', 'a-b-c', 'a-z', 'a1', 'ab', 'abc']; // '-' < digits < letters
+    const mine = await h.createOrg('Collation Co', 50);
+    const k = mine.keys.secret_test;
+    for (const name of names) {
+      mkdirSync(path.join(dir, 'collation', name), { recursive: true });
+      writeFileSync(path.join(dir, 'collation', name, 'All.csv'), `Difficulty,Title,Frequency,Acceptance Rate,Link,Topics\nEASY,Sorting Slugs Bytewise,50,0.5,https://example.com/s,"${names.join(',')}"\n`);
+    }
+    await importCompanyFolders(h.db.kysely, path.join(dir, 'collation'), { organizationId: mine.id });
+    if (icu) await collate('en_shifted');
+    try {
+      const pages = async (url: string) => {
+        const out: any[] = [];
+        let cursor: string | null = null;
+        do {
+          const res: any = await client.ok('GET', `${url}?limit=2${cursor ? `&starting_after=${encodeURIComponent(cursor)}` : ''}`, { key: k });
+          out.push(...res.data);
+          cursor = res.next_cursor;
+        } while (cursor);
+        return out;
+      };
+      // Each company lists the one question: a tie on the count, broken by the slug, page by page.
+      expect((await pages('/v1/question-bank/companies')).map((c) => c.slug).filter((s) => bytes.includes(s))).toEqual(bytes);
+      expect((await pages('/v1/question-bank/topics')).map((t) => t.slug).filter((s) => bytes.includes(s))).toEqual(bytes);
+      const [question] = await all('company=ab', k);
+      expect(question.topics).toEqual(bytes);
+      expect((await client.ok('GET', `/v1/question-bank/questions/${question.id}`, { key: k })).companies.map((c: any) => c.slug)).toEqual(bytes);
+    } finally {
+      if (icu) await collate('default');
+    }
+  });
+});

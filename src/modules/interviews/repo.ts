@@ -220,7 +220,7 @@ export function createInterviewRepo(database: Db) {
     /** Bank questions an interviewer can ask (with guidance) in these categories: the shared bank and the organisation's own. */
     bankQuestions: (tx: Kysely<Database>, organizationId: string, categories: string[]) => categories.length === 0 ? Promise.resolve([]) : tx
       .selectFrom('question_bank_questions as q')
-      .select(['q.id', 'q.slug', 'q.title', 'q.prompt', 'q.category', 'q.difficulty_rank', 'q.guidance', 'q.problem_id', topicsOfQuestion.as('topics')])
+      .select(['q.id', 'q.slug', 'q.title', 'q.prompt', 'q.category', 'q.difficulty_rank', 'q.guidance', 'q.problem_id', topicsOfQuestion(tx).as('topics')])
       .where('q.category', 'in', categories).where('q.guidance', 'is not', null).where('q.prompt', 'is not', null)
       .where((eb) => eb.or([eb('q.organization_id', 'is', null), eb('q.organization_id', '=', organizationId)])).execute(),
     /** Questions the imported company lists this organisation sees (installation-wide imports and its own) say this company asks. */

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -60,8 +60,17 @@ const taxonomyOf = (organizationId: string) => (eb: any): Expression<SqlBool> =>
     .where('sx.owner', '=', '').whereRef('sx.kind', '=', 'x.kind').whereRef('sx.slug', '=', 'x.slug')))]),
 ]);
 
-/** A question's topic slugs, comma-separated (string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44). */
-export const topicsOfQuestion = sql<string | null>`(select string_agg(t.topic, ',' order by t.topic) from question_bank_question_topics t where t.question_id = q.id)`;
+/**
+ * A text column as ordered by its bytes (code points) on both engines: SQLite compares text as bytes (BINARY), but
+ * PostgreSQL by the database's collation, and one made with another (en_US.UTF-8: '-' ignored, "ab" before "a-z")
+ * ordered slugs otherwise. `collate "C"` makes PostgreSQL's order SQLite's, whatever the database was made with.
+ */
+export const byBytes = (db: Kysely<any>, column: string) =>
+  (db.getExecutor().adapter instanceof PostgresAdapter ? sql`${sql.ref(column)} collate "C"` : sql.ref(column));
+
+/** A question's topic slugs, comma-separated, in byte order (string_agg with ORDER BY: PostgreSQL, and SQLite from 3.44). */
+export const topicsOfQuestion = (db: Kysely<any>) =>
+  sql<string | null>`(select string_agg(t.topic, ',' order by ${byBytes(db, 't.topic')}) from question_bank_question_topics t where t.question_id = q.id)`;
 
 export function createQuestionBankRepo(database: Db) {
   const db = database.kysely;
@@ -85,7 +94,7 @@ export function createQuestionBankRepo(database: Db) {
       .leftJoin(judgedByProblem(db, organizationId, livemode, from).as('j'), 'j.problem_id', 'q.problem_id')
       .leftJoin(imported.groupBy('s.question_id').as('i'), 'i.question_id', 'q.id')
       .select(['q.id', 'q.slug', 'q.title', 'q.category', 'q.difficulty', 'q.source', 'q.link', 'q.problem_id', 'q.organization_id',
-        'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies', topicsOfQuestion.as('topics')])
+        'a.asked', 'j.judged', 'j.accepted', 'i.imported_frequency', 'i.imported_acceptance', 'i.imported_companies', topicsOfQuestion(db).as('topics')])
       .where(visibleTo(organizationId));
     // A company's questions in a window are those its files list for that window or a shorter one: asked in the last
     // 30 days is asked in the last 90 and of all time (as /companies counts them). Figures stay the window's own.
@@ -151,7 +160,7 @@ export function createQuestionBankRepo(database: Db) {
     },
 
     async get(tenant: Tenant, id: string) {
-      const rows = await database.read(db.selectFrom('question_bank_questions as q').selectAll('q').select(topicsOfQuestion.as('topics'))
+      const rows = await database.read(db.selectFrom('question_bank_questions as q').selectAll('q').select(topicsOfQuestion(db).as('topics'))
         .where('q.id', '=', id).where(visibleTo(tenant.organizationId)).compile());
       return rows[0] as (Database['question_bank_questions'] & { topics: string | null }) | undefined;
     },
@@ -172,14 +181,14 @@ export function createQuestionBankRepo(database: Db) {
       return database.read(db.selectFrom('question_bank_imported_stats').select(['company_slug', 'company_name', 'bucket', 'frequency', 'acceptance', 'source_file', 'imported_at'])
         .where('question_id', '=', id).where('owner', 'in', importedStatsOwners(tenant.organizationId))
         // The organisation's own import comes last, so it is what shows for a company and bucket both hold.
-        .orderBy('company_slug').orderBy('bucket').orderBy('owner').compile());
+        .orderBy(byBytes(db, 'company_slug')).orderBy('bucket').orderBy('owner').compile());
     },
 
     async companies(tenant: Tenant, offset: number, limit: number) {
       return database.read(db.selectFrom('question_bank_imported_stats as s').innerJoin('question_bank_questions as q', 'q.id', 's.question_id')
         .select((eb) => ['s.company_slug', eb.fn.max('s.company_name').as('name'), eb.fn.count<number>('s.question_id').distinct().as('question_count')])
         .where('s.owner', 'in', importedStatsOwners(tenant.organizationId)).where(visibleTo(tenant.organizationId))
-        .groupBy('s.company_slug').orderBy('question_count', 'desc').orderBy('s.company_slug').limit(limit + 1).offset(offset).compile()) as
+        .groupBy('s.company_slug').orderBy('question_count', 'desc').orderBy(byBytes(db, 's.company_slug')).limit(limit + 1).offset(offset).compile()) as
         Promise<Array<{ company_slug: string; name: string; question_count: number }>>;
     },
 
@@ -197,7 +206,7 @@ export function createQuestionBankRepo(database: Db) {
           .select((eb) => ['t.topic as slug', eb.fn.countAll<number>().as('n')]).where(visibleTo(tenant.organizationId)).groupBy('t.topic');
       return database.read(db.selectFrom('question_bank_taxonomy as x').innerJoin(counted.as('c'), 'c.slug', 'x.slug')
         .select(['x.slug', 'x.name', 'x.description', 'c.n as question_count']).where('x.kind', '=', kind).where(taxonomyOf(tenant.organizationId))
-        .orderBy('question_count', 'desc').orderBy('x.slug').limit(limit + 1).offset(offset).compile()) as
+        .orderBy('question_count', 'desc').orderBy(byBytes(db, 'x.slug')).limit(limit + 1).offset(offset).compile()) as
         Promise<Array<{ slug: string; name: string; description: string | null; question_count: number }>>;
     },
   };
