@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025_credit_running_balance.js';
 import * as m0026 from './migrations/0026_activity_range_indexes.js';
 import * as m0027 from './migrations/0027_background_jobs_organization.js';
 import * as m0028 from './migrations/0028_question_bank_topic_owner.js';
+import * as m0029 from './migrations/0029_question_bank_search_fold.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026_activity_range_indexes': m0026,
   '0027_background_jobs_organization': m0027,
   '0028_question_bank_topic_owner': m0028,
+  '0029_question_bank_search_fold': m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

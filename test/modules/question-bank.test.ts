@@ -265,6 +265,25 @@ describe('search', () => {
     expect(await found('zurich -cafe'), 'zurich -cafe').toEqual([ecole]);
   });
 
+  // Was a gap on both engines: neither folded ligatures (ﬁ, ﬂ), ß or Greek accents, in the text or in a search, so
+  // `finch` found no "ﬁnch" (a PDF's copy), `strasse` no "Straße", and `ελλαδα` no "Ελλάδα".
+  it('folds ligatures, ß and Greek accents in the text and in a search, the same on both engines', async () => {
+    const folded = await h.createOrg('Folding Co', 1);
+    const file = path.join(dir, 'folding.json');
+    const prompt = 'A census of every ﬁnch and ﬂamingo in the reserve arrives each night from rangers. Design the import that loads it, covering how a malformed row is reported and how a ranger re-sends a corrected census without duplicating birds.';
+    const guidance = { key_points: ['Rows are validated before loading', 'Idempotent by booking reference', 'Partners get a report'], follow_ups: ['What if the file is huge?', 'How do you replay?'] };
+    writeFileSync(file, JSON.stringify([
+      { slug: 'strasse-files', title: 'Straße registry of ﬁnches', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt, guidance },
+      { slug: 'greek-lookup', title: 'Ελλάδα ΑΘΉΝΑ lookup service', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt: prompt.replace('ﬁnch and ﬂamingo', 'owl'), guidance },
+    ]));
+    const [strasse, greek] = await addOrganizationQuestions(h.db.kysely, folded.id, file);
+    const found = async (text: string) => (await all(`search=${encodeURIComponent(text)}&category=system-design`, folded.keys.secret_test)).map((q) => q.id);
+    for (const text of ['finch', 'ﬁnch', 'FINCHES', 'flamingo', 'ﬂamingo', 'strasse', 'straße', 'STRASSE', '"strasse registry of finches"', 'ｆｉｎｃｈ']) {
+      expect(await found(text), text).toEqual([strasse]);
+    }
+    for (const text of ['ελλαδα', 'Ελλάδα', 'ΕΛΛΑΔΑ', 'αθηνα', 'Αθήνα', '"ελλάδα αθηνα lookup"']) expect(await found(text), text).toEqual([greek]);
+  });
+
   // Was a bug on PostgreSQL: its parser keeps `Node.js`, `HTTP/2` or an address as one token and indexes a hyphenated
   // word as a whole before its parts, so `node` found nothing there and a phrase into `token-bucket` never matched;
   // SQLite (and the search text itself) splits words at punctuation.

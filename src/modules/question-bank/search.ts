@@ -22,9 +22,11 @@ const STOP_WORDS = new Set(('i me my myself we our ours ourselves you your yours
   + 'having do does did doing a an the and but if or because as until while of at by for with about against between into through during '
   + 'before after above below to from up down in out on off over under again further then once here there when where why how all any both '
   + 'each few more most other some such no nor not only own same so than too very s t can will just don should now').split(' '));
-const isStopWord = (word: string) => STOP_WORDS.has(foldLatin(word));
+const isStopWord = (word: string) => STOP_WORDS.has(word);
 
-export function parseSearch(input: string): SearchTerms | null {
+export function parseSearch(text: string): SearchTerms | null {
+  // Folded first, as the stored text is: ligatures and compatibility forms, ß, accents (foldSearchText).
+  const input = foldSearchText(text);
   const wordsOf = (text: string) => (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => /[\p{L}\p{N}]/u.test(w));
   const groups: string[][][] = [];
   const excluded: string[][] = [];
@@ -74,26 +76,29 @@ export function parseSearch(input: string): SearchTerms | null {
 
 /** The FTS5 MATCH expression. */
 export function ftsQuery(terms: SearchTerms): string {
-  const quote = (phrase: string[]) => `"${phrase.join(' ')}"`;
+  const quote = (phrase: string[]) => `"${phrase.join(' ')}"`; // words folded by parseSearch
   const positive = terms.groups.map((g) => (g.length === 1 ? quote(g[0]!) : `(${g.map(quote).join(' OR ')})`)).join(' AND ');
   const single = terms.groups.length === 1 && terms.groups[0]!.length === 1;
   return terms.excluded.reduce((q, phrase) => `${q} NOT ${quote(phrase)}`, single ? positive : `(${positive})`);
 }
 
 /**
- * Latin letters without their accents (é → e, ü → u; other scripts keep their marks), as PostgreSQL's search column
- * holds its text (migration 0020) and as SQLite's index folds it (`remove_diacritics`).
+ * Text as both engines index it and as a search is read: compatibility forms as their plain letters (NFKC: the
+ * ligatures ﬁ and ﬂ are fi and fl, fullwidth Ａ is A), ß (and ẞ) as ss, and Latin and Greek letters without their
+ * accents (é → e, ü → u, ά → α; other scripts keep their marks). SQLite's index is written with it (store.ts);
+ * PostgreSQL's search column does the same in SQL (migration 0029). Its result folded again is the same.
  */
-export const foldLatin = (word: string) => word.normalize('NFD').replace(/([A-Za-z])[\u0300-\u036f]+/g, '$1').normalize('NFC');
+export const foldSearchText = (text: string) => text.normalize('NFKD').replace(/[ßẞ]/g, 'ss')
+  .replace(/([A-Za-z\u0370-\u03ff])[\u0300-\u036f]+/g, '$1').normalize('NFC');
 
 /**
  * The same terms as a `to_tsquery` expression, grouped as FTS5's is: `websearch_to_tsquery` cannot take parentheses,
  * and in a tsquery AND binds tighter than OR, so `"fat rat" or cat dog` would have meant fat rat OR (cat AND dog).
  * Every word is quoted, and a word holds only letters, digits and marks, so no operator can be written by the input;
- * its Latin accents are folded as the column's are; the engine still stems each (stop words went in parseSearch).
+ * it was folded as the column's text is (parseSearch); the engine still stems each (stop words went in parseSearch).
  */
 export function tsQueryText(terms: SearchTerms): string {
-  const phrase = (words: string[]) => `(${words.map((w) => `'${foldLatin(w)}'`).join(' <-> ')})`;
+  const phrase = (words: string[]) => `(${words.map((w) => `'${w}'`).join(' <-> ')})`;
   const positive = terms.groups.map((g) => (g.length === 1 ? phrase(g[0]!) : `(${g.map(phrase).join(' | ')})`));
   return [...positive, ...terms.excluded.map((p) => `!${phrase(p)}`)].join(' & ');
 }

@@ -1,7 +1,12 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database, QuestionBankQuestionsTable } from '../../db/schema.js';
+import { foldSearchText } from './search.js';
 
 export type QuestionRow = QuestionBankQuestionsTable;
+
+/** A question's FTS5 entry: its text folded as a search is (foldSearchText), before the tokenizer reads it. */
+export const ftsEntry = (row: Pick<QuestionRow, 'id' | 'title' | 'prompt'>) =>
+  ({ question_id: row.id, title: foldSearchText(row.title), body: foldSearchText(row.prompt ?? '') });
 
 /**
  * The one way a question is written: its row, its topics and, on SQLite, its full-text entry (PostgreSQL derives
@@ -16,7 +21,7 @@ export async function saveQuestion(tx: Kysely<Database>, row: QuestionRow, topic
   if (!(tx.getExecutor().adapter instanceof PostgresAdapter)) {
     // question_id is not indexed in FTS5: a delete scans, so only an existing question's entry is replaced.
     if (Number(updated.numUpdatedRows) > 0) await tx.deleteFrom('question_bank_fts').where('question_id', '=', id).execute();
-    await tx.insertInto('question_bank_fts').values({ question_id: id, title: row.title, body: row.prompt ?? '' }).execute();
+    await tx.insertInto('question_bank_fts').values(ftsEntry(row)).execute();
   }
 }
 
@@ -28,7 +33,7 @@ export async function insertQuestions(tx: Kysely<Database>, entries: ReadonlyArr
     await tx.insertInto('question_bank_questions').values(chunk.map((e) => e.row)).execute();
     const topics = chunk.flatMap((e) => e.topics.map((topic) => ({ question_id: e.row.id, topic })));
     if (topics.length > 0) await tx.insertInto('question_bank_question_topics').values(topics).execute();
-    if (sqlite) await tx.insertInto('question_bank_fts').values(chunk.map((e) => ({ question_id: e.row.id, title: e.row.title, body: e.row.prompt ?? '' }))).execute();
+    if (sqlite) await tx.insertInto('question_bank_fts').values(chunk.map((e) => ftsEntry(e.row))).execute();
   }
 }
 
