@@ -106,6 +106,48 @@ describe('psychometric (always untimed)', () => {
     expect(JSON.parse(stored.report).outcome).toBe('timed_out');
   });
 
+  // Was a gap: the psychometric completion job had no way to give up (coding's and prompt engineering's had): failed
+  // for good (its last try throwing, or its worker dying on every try), it left the closed session unreported for ever.
+  it('a completion job that fails for good still reports the session: scored once more, else announced unscored', async () => {
+    const kit = psychometricKit(h);
+    const closedUnsubmitted = async () => {
+      const s = await kit.session(key(), 'mini-ipip');
+      const saved = await kit.call('POST', `/v1/psychometric-sessions/${s.id}/progress`, { token: s.token, body: { answers: s.items.map((i) => ({ item_id: i.id, value: 3 })) } });
+      expect(saved.status, saved.raw).toBe(200);
+      h.clock.set((await row(s.id)).started_at! + SEVEN_DAYS);
+      await runJobs(['psychometric.timeout']); // closed; its completion job queued, not run
+      expect((await row(s.id)).status).toBe('timed_out');
+      return s;
+    };
+    const reportOf = (s: { id: string }) => kit.call('GET', `/v1/psychometric-sessions/${s.id}/report`, { key: key() });
+    const { psychometricJobs } = await import('../../src/modules/psychometric/service.js');
+    const completion = (service: typeof h.modules.psychometric) => psychometricJobs(service).find((j) => j.kind === 'psychometric.complete')!;
+    const failing = { ...h.modules.psychometric, complete: () => Promise.reject(new Error('database unavailable')) };
+
+    // Its last try fails (the database, say): the give-up scores the session once more.
+    const lastTry = await closedUnsubmitted();
+    await expect(completion(failing).run({ session_id: lastTry.id }, { attempts: 60, max_attempts: 60 } as never)).rejects.toThrow('database unavailable');
+    expect((await reportOf(lastTry)).body).toMatchObject({ object: 'psychometric_report', status: 'timed_out' });
+    expect(await eventsOf('psychometric.completed', lastTry.id)).toMatchObject([{ status: 'timed_out', outcome: 'timed_out' }]);
+
+    // Its worker died on every try: the same, from the abandoned hook.
+    const died = await closedUnsubmitted();
+    await completion(failing).abandoned!({ session_id: died.id }, {} as never);
+    expect((await reportOf(died)).status).toBe(200);
+
+    // A sheet that cannot be scored at all: announced unscored (outcome abandoned) and said so by the report.
+    const unscorable = await closedUnsubmitted();
+    await h.db.kysely.updateTable('psychometric_sessions').set({ item_order: 'not a list' }).where('id', '=', unscorable.id).execute();
+    await expect(completion(h.modules.psychometric).run({ session_id: unscorable.id }, { attempts: 60, max_attempts: 60 } as never)).rejects.toThrow();
+    expect(await eventsOf('psychometric.completed', unscorable.id)).toMatchObject([{ status: 'timed_out', outcome: 'abandoned' }]);
+    const refused = await reportOf(unscorable);
+    expect(refused.body.error).toMatchObject({ code: 'report_not_ready' });
+    expect(refused.body.error.message).toMatch(/could not be scored/);
+    // Given up once: a later give-up announces nothing more.
+    await completion(h.modules.psychometric).abandoned!({ session_id: unscorable.id }, {} as never);
+    expect(await eventsOf('psychometric.completed', unscorable.id)).toHaveLength(1);
+  });
+
   it('a session submitted within the 7 days is untouched when its timeout job fires', async () => {
     const kit = psychometricKit(h);
     const s = await kit.session(key(), 'mini-ipip');

@@ -5,7 +5,7 @@ import type { JobHandler } from '../../jobs/worker.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination.js';
-import { assignmentEndsAt, closesAt, createLifecycle, UNTIMED_SESSION_LIMIT_MS, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
+import { assignmentEndsAt, closesAt, completionJob, createLifecycle, UNTIMED_SESSION_LIMIT_MS, type AssessmentKind, type LifecycleDeps } from '../assessments/lifecycle.js';
 import { createAssessmentRepo } from '../assessments/repo.js';
 import type { Db } from '../../db/database.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -38,6 +38,9 @@ function shuffled<T>(items: T[]): T[] {
   }
   return out;
 }
+
+/** What the report of a session given up unscored says (its completion failed for good). */
+const UNSCORABLE = 'The session could not be scored (its scoring failed on every try): it was closed unscored (outcome abandoned).';
 
 /** The untimed limit in words (a session closed unanswered is announced with it). */
 const UNTIMED_LIMIT_DAYS = UNTIMED_SESSION_LIMIT_MS / 86_400_000;
@@ -146,11 +149,12 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
   /**
    * Announces, once, a session that was not scored (a lapsed assignment, a session closed unanswered): a report row
    * with no scores (raw_scores '{}') and psychometric.completed with outcome `abandoned`. False when already announced.
+   * `notReady`, when given, is what the report's `report_not_ready` says instead of the untimed limit.
    */
-  async function announceAbandoned(tx: Kysely<Database>, row: PsychometricSessionsTable, summary: string): Promise<boolean> {
+  async function announceAbandoned(tx: Kysely<Database>, row: PsychometricSessionsTable, summary: string, notReady?: string): Promise<boolean> {
     const inserted = await tx.insertInto('psychometric_reports').values({
       session_id: row.id, organization_id: row.organization_id, livemode: row.livemode, test_id: row.test_id,
-      raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned' }), created_at: clock.now(),
+      raw_scores: '{}', report: JSON.stringify({ outcome: 'abandoned', ...(notReady ? { not_ready: notReady } : {}) }), created_at: clock.now(),
     }).onConflict((oc) => oc.column('session_id').doNothing()).executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     await emit(tx, { organizationId: row.organization_id, livemode: row.livemode === 1 }, 'psychometric.completed', {
@@ -158,6 +162,42 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
       psychometric_test_id: row.test_id, norm_group: null, flagged: [], summary,
     });
     return true;
+  }
+
+  /**
+   * Announces, once, an assignment whose window lapsed unopened (queued by the lifecycle's sweep), or a started
+   * session closed unsubmitted past the untimed limit (queued by its timeout): scored when every item was answered
+   * (outcome `timed_out`), else abandoned (no scores, its report not ready).
+   */
+  async function complete(sessionId: string): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      await lifecycle.lockForCompletion(tx, sessionId);
+      const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+      if (row?.status === 'timed_out') {
+        const test = await testOf(tx, row);
+        const answers = answersById(test, row.answers);
+        if (orderOf(row).every((itemId) => answers[itemId] !== undefined)) {
+          await scoreOnce(tx, row, test, answers, row.ended_at ?? clock.now());
+          return;
+        }
+        await announceAbandoned(tx, row, `The candidate started the questionnaire but did not answer every item within ${UNTIMED_LIMIT_DAYS} days.`);
+        return;
+      }
+      if (!row || row.status !== 'assigned' || assignmentEndsAt(row) > clock.now()) return;
+      if (await announceAbandoned(tx, row, 'The assignment lapsed before the candidate opened it.')) await lifecycle.releaseCredit(tx, row);
+    });
+  }
+
+  /** The give-up's last resort: a session over and not yet reported is announced unscored (a lapsed assignment's credit comes back). */
+  async function announceUnscored(sessionId: string): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      await lifecycle.lockForCompletion(tx, sessionId);
+      const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+      const lapsed = row?.status === 'assigned' && assignmentEndsAt(row) <= clock.now();
+      if (!row || (row.status !== 'timed_out' && !lapsed)) return;
+      const announced = await announceAbandoned(tx, row, 'The session could not be scored: it was closed unscored.', UNSCORABLE);
+      if (announced && lapsed) await lifecycle.releaseCredit(tx, row);
+    });
   }
 
   return {
@@ -253,36 +293,27 @@ export function createPsychometricService(deps: LifecycleDeps & { database: Db; 
         : undefined;
       if (stored?.raw_scores === '{}') {
         throw new ApiError('report_not_ready', {
-          message: `The candidate did not answer every item within ${UNTIMED_LIMIT_DAYS} days of starting: the session was closed unscored (outcome abandoned).`,
+          message: (JSON.parse(stored.report) as { not_ready?: string }).not_ready ?? `The candidate did not answer every item within ${UNTIMED_LIMIT_DAYS} days of starting: the session was closed unscored (outcome abandoned).`,
         });
       }
       if (!stored) throw new ApiError('report_not_ready', { message: 'The report is ready once the candidate has submitted every answer.' });
       return { row, report: JSON.parse(stored.report) as PsychometricReport, createdAt: stored.created_at };
     },
 
+    complete,
+
     /**
-     * Announces, once, an assignment whose window lapsed unopened (queued by the lifecycle's sweep), or a started
-     * session closed unsubmitted past the untimed limit (queued by its timeout): scored when every item was answered
-     * (outcome `timed_out`), else abandoned (no scores, its report not ready).
+     * The completion job failed for good (its last attempt threw, or its worker died on every attempt; see
+     * lifecycle.giveUpCompletion): the session is completed once more, and should that fail too (a sheet or a test
+     * that cannot be scored) it is announced unscored, outcome `abandoned`, rather than left unreported for ever.
      */
-    async complete(sessionId: string): Promise<void> {
-      await db.transaction().execute(async (tx) => {
-        await lifecycle.lockForCompletion(tx, sessionId);
-        const row = await tx.selectFrom('psychometric_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-        if (row?.status === 'timed_out') {
-          const test = await testOf(tx, row);
-          const answers = answersById(test, row.answers);
-          if (orderOf(row).every((itemId) => answers[itemId] !== undefined)) {
-            await scoreOnce(tx, row, test, answers, row.ended_at ?? clock.now());
-            return;
-          }
-          await announceAbandoned(tx, row, `The candidate started the questionnaire but did not answer every item within ${UNTIMED_LIMIT_DAYS} days.`);
-          return;
-        }
-        if (!row || row.status !== 'assigned' || assignmentEndsAt(row) > clock.now()) return;
-        if (await announceAbandoned(tx, row, 'The assignment lapsed before the candidate opened it.')) await lifecycle.releaseCredit(tx, row);
-      });
-    },
+    giveUpCompletion: (sessionId: string) => lifecycle.giveUpCompletion(sessionId, async () => 0, async (id) => {
+      try {
+        await complete(id);
+      } catch {
+        await announceUnscored(id);
+      }
+    }),
   };
 }
 
@@ -291,6 +322,7 @@ export type PsychometricService = ReturnType<typeof createPsychometricService>;
 export function psychometricJobs(service: PsychometricService): JobHandler[] {
   return [
     ...service.jobs(),
-    { kind: service.completeJob, retryDelaysSeconds: [1, 5, 30], run: (payload) => service.complete((payload as { session_id: string }).session_id) },
+    // Failed for good, it gives up through service.giveUpCompletion rather than leave the session unreported.
+    { ...completionJob(service.completeJob, service), retryDelaysSeconds: [1, 5, 30] },
   ];
 }
