@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL only: the schema (search_path) to use; default the server's default (public). */
   databaseSchema: string | null;
+  /** PostgreSQL only: the longest opening one connection may take (a host that does not answer fails in a sentence). */
+  databaseConnectTimeoutMs: number;
   dataDir: string;
   port: number;
   host: string;
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     databaseUrl,
     databaseSchema,
+    databaseConnectTimeoutMs: integer(env, 'PREP_DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     dataDir,
     port,
     host: env.HOST?.trim() || '0.0.0.0',

@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -389,5 +390,34 @@ describe('prep CLI', () => {
     expect(res.stderr).toContain('prep: cannot use the database at postgres://prep:***@127.0.0.1:1/prep (DATABASE_URL): connect ECONNREFUSED');
     expect(res.stderr).not.toContain('hunter2');
     expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  // Was a bug: no connect time-out was set, so a PostgreSQL host that drops packets (or takes the connection and never
+  // answers its start-up) held `prep migrate` and `prep serve` for the operating system's TCP time-out, minutes.
+  it('gives up on a PostgreSQL that never answers after PREP_DATABASE_CONNECT_TIMEOUT_MS, in a sentence', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = createServer((socket) => { sockets.add(socket); socket.on('error', () => undefined); }); // takes, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `postgres://prep:hunter2@127.0.0.1:${(silent.address() as AddressInfo).port}/prep`;
+    try {
+      for (const command of [['migrate'], ['serve', '--port', '0']]) {
+        const res = await run(process.execPath, ['bin/prep.js', ...command], {
+          env: { ...process.env, ...env, DATABASE_URL: url, PREP_DATABASE_CONNECT_TIMEOUT_MS: '500', HOST: '127.0.0.1' }, timeout: 60_000, killSignal: 'SIGKILL',
+        }).catch((e) => e);
+        expect(res.killed, command[0]).toBeFalsy();
+        expect(res.code, command[0]).toBe(1);
+        expect(res.stderr, command[0]).toContain(`prep: cannot use the database at postgres://prep:***@127.0.0.1:${(silent.address() as AddressInfo).port}/prep (DATABASE_URL): no answer within 0.5 s (PREP_DATABASE_CONNECT_TIMEOUT_MS)`);
+        expect(res.stderr, command[0]).not.toMatch(/\n\s+at /);
+        expect(sockets.size, command[0]).toBeGreaterThan(0); // it did reach the server
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('refuses a PREP_DATABASE_CONNECT_TIMEOUT_MS that is not a whole number of milliseconds', () => {
+    expect(() => loadConfig({ PREP_DATABASE_CONNECT_TIMEOUT_MS: '5s' })).toThrow('PREP_DATABASE_CONNECT_TIMEOUT_MS must be a whole number');
+    expect(loadConfig({}).databaseConnectTimeoutMs).toBe(10_000);
   });
 });

@@ -62,6 +62,11 @@ export interface DatabaseOptions {
   /** SQLite only: file name inside dataDir. */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL only: the longest opening one connection may take (TCP, TLS, start-up, authentication) before it fails
+   * with `DatabaseConnectTimeout`; waiting for a free connection of the pool is not bounded by it. Default 10 s.
+   */
+  databaseConnectTimeoutMs?: number;
   /** SQLite only: WAL checkpoints on a thread of their own (checkpointer.ts), for a long-running server. */
   backgroundCheckpoints?: boolean;
 }
@@ -71,6 +76,9 @@ export function openDatabase(options: DatabaseOptions): Db {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      // Not the pool's connectionTimeoutMillis: that bounds waiting for a pooled connection too (a busy pool would
+      // fail requests); the client's bounds opening a connection only (a host that drops packets hung for minutes).
+      Client: boundedClient(options.databaseConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       ...(options.databaseSchema ? { options: `-c search_path=${options.databaseSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -212,6 +220,45 @@ function makeDataDir(dir: string): void {
       throw refuse(`cannot be made (${(error as Error).message})`);
     }
   }
+}
+
+/** How long opening one PostgreSQL connection may take by default (PREP_DATABASE_CONNECT_TIMEOUT_MS). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Opening a PostgreSQL connection took longer than its time-out: the host does not answer (or drops packets). */
+export class DatabaseConnectTimeout extends Error {
+  /** A network error's code, so that callers (the CLI) tell it from a failed query. */
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number, cause: unknown) {
+    super(`no answer within ${ms / 1000} s (PREP_DATABASE_CONNECT_TIMEOUT_MS)`, { cause });
+  }
+}
+
+/**
+ * pg's Client with its connect time-out set (node-postgres's connectionTimeoutMillis, which bounds only the connect:
+ * it ends the socket once the time is up), its failure said as a DatabaseConnectTimeout.
+ */
+function boundedClient(ms: number): typeof pg.Client {
+  return class BoundedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
+    }
+
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+    override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+      const started = performance.now();
+      const opened = new Promise<pg.Client>((resolve, reject) => {
+        super.connect((error: Error | null) => {
+          if (!error) return resolve(this);
+          // pg's timer ends the socket, which fails the connect with "Connection terminated": told by the time taken.
+          reject(performance.now() - started >= ms - 5 ? new DatabaseConnectTimeout(ms, error) : error);
+        });
+      });
+      if (!callback) return opened;
+      opened.then((client) => callback(null, client), (error: Error) => callback(error));
+    }
+  };
 }
 
 /** pg_advisory_lock's first key for preparing a database (the second is the schema's hash). */
