@@ -7,6 +7,7 @@ import type { OrganizationKeys } from './modules/organizations/service.js';
 import { jobHandlers } from './modules/jobs.js';
 import { createWorker } from './jobs/worker.js';
 import { CREDIT_KINDS } from './platform/credits.js';
+import { makeServiceDirectories } from './platform/directories.js';
 
 /** Sandbox credits the default organisation starts with, so the quick start can assign and score at once. */
 const DEFAULT_ORG_SANDBOX_CREDITS = 100;
@@ -39,6 +40,12 @@ export async function startServer(config: Config, options: {
 } = { workers: true }): Promise<RunningServer | null> {
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const db = openDatabase({ ...config, backgroundCheckpoints: true });
+  try {
+    makeServiceDirectories(config);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   await prepareDatabase(db);
   const { app, services, modules } = await buildApp({ config, db });
   await services.signingKeys.ensureKey();

@@ -367,6 +367,28 @@ describe('prep CLI', () => {
     }
   });
 
+  // Was a bug: PREP_STORAGE_DIR and PREP_SANDBOX_DIR were not looked at until the first upload or code run, then made
+  // by Node's recursive mkdir (spinning for ever under /proc). A worker or server now refuses them at start, as it
+  // does PREP_DATA_DIR (the sandbox's only as root, the one case where code runs).
+  it('refuses a PREP_STORAGE_DIR or PREP_SANDBOX_DIR that cannot be a directory at start, in a sentence', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-dirs-'));
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const fresh = { ...process.env, ...env, DATABASE_URL: '', PREP_DATA_DIR: path.join(dir, 'data') };
+    const settings = process.getuid?.() === 0 ? ['PREP_STORAGE_DIR', 'PREP_SANDBOX_DIR'] : ['PREP_STORAGE_DIR'];
+    for (const setting of settings) {
+      for (const [value, why] of [[path.join(dir, 'a-file', 'below'), 'not a directory'], ['/proc/nope', 'cannot be made']]) {
+        const res = await run(process.execPath, ['bin/prep.js', 'worker'], { env: { ...fresh, [setting]: value }, timeout: 30_000, killSignal: 'SIGKILL' }).catch((e) => e);
+        expect(res.code, `${setting}=${value}`).toBe(1);
+        expect(res.stderr, `${setting}=${value}`).toContain(`prep: configuration error: ${setting} (${value}): ${why}`);
+        expect(res.stderr, `${setting}=${value}`).not.toMatch(/\n\s+at /);
+      }
+    }
+    const serve = await run(process.execPath, ['bin/prep.js', 'serve', '--port', '0'], { env: { ...fresh, HOST: '127.0.0.1', PREP_STORAGE_DIR: '/proc/nope' }, timeout: 30_000, killSignal: 'SIGKILL' }).catch((e) => e);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('prep: configuration error: PREP_STORAGE_DIR (/proc/nope): cannot be made');
+    expect(serve.stdout).not.toContain('svc_sk_test_');
+  });
+
   // Was a bug: --port took any whole number; past 65535 `listen` failed with a stack, after the first start's keys were printed.
   it('refuses a --port past 65535 in a sentence, before opening the database', async () => {
     const res = await prep('serve', '--port', '70000');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { makeServiceDirectories } from '../platform/directories.js';
 import { prepareDatabase } from '../catalogues.js';
 import { addOrganizationPromptCatalog } from '../modules/prompt-engineering/catalog.js';
 import { TaskFileError } from '../modules/prompt-engineering/content.js';
@@ -107,6 +108,12 @@ program.command('worker').description('Run background jobs only (webhook deliver
     const cfg = config();
     const signals = exitOnSignals({ graceMs: cfg.shutdownGraceMs }); // from before the database is opened
     const db = openDatabase({ ...cfg, backgroundCheckpoints: true });
+    try {
+      makeServiceDirectories(cfg);
+    } catch (error) {
+      await db.close().catch(() => undefined);
+      throw error;
+    }
     await prepareDatabase(db);
     const services = createServices(db, cfg);
     const modules = createModuleServices(services);

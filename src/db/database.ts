@@ -1,10 +1,10 @@
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { ConfigError } from '../config.js';
 import { BoundedMap } from '../platform/bounded-map.js';
+import { makeDirectory } from '../platform/directories.js';
 import { startCheckpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import { mergeMarks } from './functions.js';
@@ -104,7 +104,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   }
   // Owner-only: the database holds candidates' data and key hashes. SQLite gives its WAL and shared-memory files the
   // database file's mode, so the file is made here (empty: a valid database) rather than by SQLite under the umask.
-  makeDataDir(options.dataDir);
+  makeDirectory(options.dataDir, 'PREP_DATA_DIR');
   const file = path.join(options.dataDir, options.sqliteFile ?? 'prep.sqlite');
   try {
     closeSync(openSync(file, 'wx', 0o600));
@@ -188,38 +188,6 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
-}
-
-/**
- * Makes the data directory (owner-only) and the folders above it that are missing, one at a time: a path through a
- * regular file failed with mkdir's EEXIST stack, and one under /proc made Node's recursive mkdirSync spin for ever.
- * Either is a configuration error naming PREP_DATA_DIR.
- */
-function makeDataDir(dir: string): void {
-  const refuse = (why: string) => new ConfigError(`PREP_DATA_DIR (${dir}): ${why}`);
-  const missing: string[] = [];
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    let stats;
-    try {
-      stats = statSync(at);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR') throw refuse(`not a directory (a file is on its path)`);
-      if (code !== 'ENOENT' || path.dirname(at) === at) throw refuse(`cannot be read (${(error as Error).message})`);
-      missing.unshift(at);
-      continue;
-    }
-    if (!stats.isDirectory()) throw refuse(at === path.resolve(dir) ? 'not a directory' : `not a directory (${at} is a file)`);
-    break;
-  }
-  for (const folder of missing) {
-    try {
-      mkdirSync(folder, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue; // made meanwhile
-      throw refuse(`cannot be made (${(error as Error).message})`);
-    }
-  }
 }
 
 /** How long opening one PostgreSQL connection may take by default (PREP_DATABASE_CONNECT_TIMEOUT_MS). */

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, stat } from 'node:fs/promises';
+import { chmod, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirectoryAsync } from '../platform/directories.js';
 import type { Launcher } from './runner.js';
 import { promisify } from 'node:util';
 
@@ -42,7 +43,7 @@ async function buildLauncher(dir: string): Promise<Launcher> {
 }
 
 async function compile(source: string, dir: string, binary: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirectoryAsync(dir, 'PREP_SANDBOX_DIR'); // not Node's recursive mkdir, which spins for ever under /proc
   const partial = `${binary}.${process.pid}.tmp`;
   await run('cc', ['-O2', '-Wall', '-o', partial, source], { timeout: 60_000 });
   await chmod(partial, 0o700);

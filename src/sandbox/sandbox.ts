@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { head } from '../platform/text.js';
 import { outputsMatch } from './compare.js';
 import { detectLanguages, type Language } from './languages.js';
@@ -127,6 +127,7 @@ export function createSandbox(config: Config['sandbox']) {
     try {
       launcher = await launcherBinary(config.dir);
     } catch (error) {
+      if (error instanceof ConfigError) return { available: false, reason: `code execution is unavailable: ${error.message}`, languages: [] };
       return { available: false, reason: `the sandbox launcher could not be built (is a C compiler installed?): ${(error as Error).message}`, languages: [] };
     }
     const check = await runStep(launcher, pool.identities[0]!, {

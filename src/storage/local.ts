@@ -8,6 +8,7 @@ import { createHmac, hkdfSync, timingSafeEqual, createSecretKey, randomBytes, ty
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { makeDirectoryAsync } from '../platform/directories.js';
 import { assertFolderPrefix, isValidKey, ObjectTooLarge, type ObjectStorage } from './storage.js';
 
 export interface LocalStorageOptions {
@@ -80,9 +81,11 @@ export function createLocalStorage(options: LocalStorageOptions) {
 
   async function write(objectKey: string, parts: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
     const target = fileOf(objectKey);
-    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 }); // resume files: owner-only, as the data directory
+    // Resume files: owner-only, as the data directory. Folder by folder, never Node's recursive mkdir (which spins for
+    // ever under /proc): a directory that cannot be made is a ConfigError naming PREP_STORAGE_DIR.
+    await makeDirectoryAsync(path.dirname(target), 'PREP_STORAGE_DIR');
     // Beside no object: one left by a process killed mid-write is found by the sweep, not by a key no one will delete.
-    await fs.mkdir(path.join(options.dir, PARTIALS), { recursive: true, mode: 0o700 });
+    await makeDirectoryAsync(path.join(options.dir, PARTIALS), 'PREP_STORAGE_DIR');
     const temp = path.join(options.dir, PARTIALS, `${randomBytes(12).toString('hex')}.part`);
     try {
       const file = await fs.open(temp, 'wx');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -42,4 +42,27 @@ it('makes a storage directory of its own (PREP_STORAGE_DIR) owner-only as it wri
   await storage.close();
   expect(groupOrOther(dir)).toBe(0);
   expect(groupOrOther(path.join(dir, 'resumes'))).toBe(0);
+});
+
+// Was a bug: PREP_STORAGE_DIR and PREP_SANDBOX_DIR were made by Node's recursive mkdir, which spins for ever (at 100%
+// CPU, on a libuv thread, its caller never answered) under /proc and fails with a bare ENOTDIR through a file, as
+// PREP_DATA_DIR did before. Each is now a ConfigError naming its setting, at once.
+it('refuses a storage or sandbox directory under /proc or through a file in a sentence naming its setting', { timeout: 60_000 }, async () => {
+  const { createLocalStorage } = await import('../../src/storage/local.js');
+  const { launcherBinary } = await import('../../src/sandbox/launcher.js');
+  const { ConfigError } = await import('../../src/config.js');
+  const file = path.join(root, 'a-file');
+  writeFileSync(file, '');
+  for (const [dir, why] of [['/proc/prep-nope', 'cannot be made'], [path.join(file, 'below'), 'not a directory']] as const) {
+    const storage = createLocalStorage({ dir, publicUrl: 'http://localhost:8080', secret: () => Buffer.alloc(32, 7) });
+    const stored = await storage.write('resumes/a/resume.pdf', Buffer.from('%PDF-1.4'), 'application/pdf').catch((e: unknown) => e);
+    await storage.close();
+    expect(stored, dir).toBeInstanceOf(ConfigError);
+    expect((stored as Error).message, dir).toContain(`PREP_STORAGE_DIR (${dir}`);
+    expect((stored as Error).message, dir).toContain(why);
+    const built = await launcherBinary(dir).catch((e: unknown) => e);
+    expect(built, dir).toBeInstanceOf(ConfigError);
+    expect((built as Error).message, dir).toContain(`PREP_SANDBOX_DIR (${dir}): `);
+    expect((built as Error).message, dir).toContain(why);
+  }
 });
