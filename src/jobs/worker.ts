@@ -32,6 +32,17 @@ export class JobPostponed extends Error {
   }
 }
 
+/**
+ * Thrown by a handler whose work was left partly undone (an erasure's files storage would not delete): `left` names what
+ * remains. Each failure records it in the job's last_error; once the job fails for good, the worker logs it at error
+ * level as work left undone, so a give-up (an erased person's files kept after a week of tries) is seen, not silent.
+ */
+export class UnfinishedWork extends Error {
+  constructor(cause: unknown, readonly left: string[]) {
+    super(`${errorText(cause)}; left undone (${left.length}): ${left.join(', ')}`, { cause });
+  }
+}
+
 /** A thrown value as the job's last_error: anything can be thrown, and an Error-like object's message need not be text. */
 function errorText(error: unknown): string {
   const message = (error as { message?: unknown } | null | undefined)?.message;
@@ -128,7 +139,9 @@ export function createWorker(deps: {
       }
       const delays = handler.retryDelaysSeconds ?? DEFAULT_RETRY_SECONDS;
       const retryAt = job.attempts < job.max_attempts ? clock.now() + delays[Math.min(job.attempts - 1, delays.length - 1)] * 1000 : null;
-      log.error({ err: failure.error, job_id: job.id, kind: job.kind, attempt: job.attempts }, retryAt === null ? 'job failed for good' : 'job failed, will retry');
+      const left = failure.error instanceof UnfinishedWork ? failure.error.left : null;
+      const outcome = retryAt !== null ? 'job failed, will retry' : left ? 'job failed for good, leaving work undone' : 'job failed for good';
+      log.error({ err: failure.error, job_id: job.id, kind: job.kind, attempt: job.attempts, ...(left ? { left } : {}) }, outcome);
       await queue.fail(job, id, errorText(failure.error), retryAt, next);
     } catch (error) {
       log.error({ err: error, job_id: job.id, kind: job.kind, attempt: job.attempts }, 'could not record the job\'s outcome: it runs again when its lease runs out');

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorker, JobPostponed, type JobHandler } from '../../src/jobs/worker.js';
+import { createWorker, JobPostponed, UnfinishedWork, type JobHandler } from '../../src/jobs/worker.js';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness } from '../helpers/harness.js';
 import { jobsKit, silentLog } from '../helpers/jobs.js';
@@ -52,6 +52,25 @@ describe('the job queue', () => {
     expect(await w.runOnce()).toBe(0);
     expect(seen).toEqual([{ at: 'later' }]);
     expect((await jobsOf(kind))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  // Was a gap: a job that gave up on work (an erasure's files storage would not delete for a week) logged a plain "job
+  // failed for good", not what it left: the files kept were seen by no one.
+  it('logs a job given up with work left undone at error level, with what is left, and records it on the job', async () => {
+    const kind = freshKind();
+    const logged: Array<{ obj: any; msg: string }> = [];
+    const w = createWorker({
+      queue: h.services.queue, clock: h.clock, log: { error: (obj, msg) => void logged.push({ obj, msg }) },
+      handlers: [{ kind, retryDelaysSeconds: [1], run: async () => { throw new UnfinishedWork(new Error('storage unavailable'), ['files/b', 'files/c']); } }],
+    });
+    await h.services.queue.enqueue(h.db.kysely, kind, null, { maxAttempts: 2 });
+    expect(await w.runOnce()).toBe(1);
+    expect(logged.map((l) => l.msg)).toEqual(['job failed, will retry']);
+    h.clock.advance(1000);
+    expect(await w.runOnce()).toBe(1);
+    expect(logged[1]).toMatchObject({ msg: 'job failed for good, leaving work undone', obj: { kind, attempt: 2, left: ['files/b', 'files/c'] } });
+    const [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: 'failed', last_error: 'storage unavailable; left undone (2): files/b, files/c' });
   });
 
   it('retries a failing job on its schedule, then marks it failed', async () => {

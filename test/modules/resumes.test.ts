@@ -7,6 +7,8 @@ import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { quotaPeriod } from '../../src/platform/credits.js';
 import { startFakeModel } from '../helpers/fake-model.js';
 import { settleJobs, testWorker } from '../helpers/settle.js';
+import { createWorker } from '../../src/jobs/worker.js';
+import { jobHandlers } from '../../src/modules/jobs.js';
 import { TEXT_RESUME } from '../helpers/sample-resume.js';
 
 describe.each(['local', 's3'] as const)('resumes on %s storage', (backend) => {
@@ -435,6 +437,42 @@ describe('erasure while storage is out', () => {
     }
     expect(h.clock.now()).toBeGreaterThanOrEqual(backAt);
     for (const k of keys) expect(await storage.head(k)).toBeNull();
+  });
+
+  // Was a gap: deletions storage refused for a week (the job's 32 tries) stopped with a plain "job failed for good":
+  // an erased person's files stayed in storage and no one was told which. The give-up logs them at error level.
+  it('gives up on files storage will not delete after a week of tries, loudly, naming the files it leaves', async () => {
+    const { candidateId } = await registered();
+    const keys = (await h.db.kysely.selectFrom('resumes').select(['file_key', 'upload_key']).where('candidate_id', '=', candidateId).execute())
+      .flatMap((r) => [r.file_key, r.upload_key]);
+    const storage = h.services.files.storage;
+    const realDelete = storage.delete;
+    storage.delete = async () => Promise.reject(new Error('storage unavailable'));
+    const logged: Array<{ obj: any; msg: string }> = [];
+    const worker = createWorker({
+      queue: h.services.queue, clock: h.clock, log: { error: (obj, msg) => void logged.push({ obj, msg }) },
+      handlers: jobHandlers(h.services, h.modules).filter((j) => j.kind === 'storage.delete'),
+    });
+    try {
+      await kit.ok('DELETE', `/v1/candidates/${candidateId}`, { key: key() });
+      const job = () => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'storage.delete')
+        .where('payload', 'like', `%${keys[0]}%`).orderBy('created_at').executeTakeFirstOrThrow();
+      for (let round = 0; round < 100 && (await job()).status === 'queued'; round++) {
+        while ((await worker.runOnce()) > 0) { /* drain */ }
+        const { run_at: runAt, status } = await job();
+        if (status === 'queued' && runAt > h.clock.now()) h.clock.set(runAt);
+      }
+      const given = await job();
+      expect(given).toMatchObject({ status: 'failed', attempts: 32 });
+      expect(given.last_error).toContain('storage unavailable; left undone');
+      const giveUp = logged.find((l) => l.msg === 'job failed for good, leaving work undone' && l.obj.job_id === given.id);
+      expect(giveUp?.obj).toMatchObject({ kind: 'storage.delete', attempt: 32 });
+      expect(giveUp!.obj.left).toEqual(JSON.parse(given.payload).keys);
+      expect(giveUp!.obj.left).toEqual(expect.arrayContaining(keys));
+    } finally {
+      storage.delete = realDelete;
+    }
+    await drainJobs();
   });
 
   // Was a bug (a privacy review): the files' records kept the name each was uploaded under (often the person's own)

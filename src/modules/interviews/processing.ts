@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
-import type { JobHandler } from '../../jobs/worker.js';
+import { UnfinishedWork, type JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording, type RecordingFormat } from '../../storage/file-type.js';
 import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
@@ -347,14 +347,22 @@ export function interviewJobs(deps: {
       run: async (payload) => {
         type Interview = { organization_id: string; id: string };
         const { keys, recordings, folders = [] } = payload as { keys: string[]; recordings: Interview[]; folders?: Interview[] };
-        for (const key of keys) await storage.delete(key);
+        // Each deletion named (a folder by its prefix and a *), so that a give-up (a week of tries) logs what it kept.
+        const steps: Array<[string, () => Promise<unknown>]> = keys.map((key) => [key, () => storage.delete(key)]);
         // Queued before erasures named folders: the recording and its pieces by name.
         for (const r of recordings) {
-          for (const format of RECORDING_FORMATS) await storage.delete(recordingKey(r, format));
-          await storage.deletePrefix(recordingPiecesPrefix(r)); // every piece, whatever its number
+          for (const format of RECORDING_FORMATS) steps.push([recordingKey(r, format), () => storage.delete(recordingKey(r, format))]);
+          steps.push([`${recordingPiecesPrefix(r)}*`, () => storage.deletePrefix(recordingPiecesPrefix(r))]); // every piece, whatever its number
         }
         // Every file under the interview's folder, those a killed process left half-written under other names too.
-        for (const r of folders) await storage.deletePrefix(interviewFolder(r));
+        for (const r of folders) steps.push([`${interviewFolder(r)}*`, () => storage.deletePrefix(interviewFolder(r))]);
+        for (let i = 0; i < steps.length; i++) {
+          try {
+            await steps[i]![1]();
+          } catch (error) {
+            throw new UnfinishedWork(error, steps.slice(i).map(([what]) => what));
+          }
+        }
       },
     },
   ];

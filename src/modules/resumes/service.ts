@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
-import type { JobHandler } from '../../jobs/worker.js';
+import { UnfinishedWork, type JobHandler } from '../../jobs/worker.js';
 import type { TextModel } from '../../ai/model.js';
 import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
@@ -272,7 +272,13 @@ export function createResumeService(deps: ResumeServiceDeps) {
 
     jobs(): JobHandler[] {
       const deleteObjects = async (keys: string[]) => {
-        for (const key of keys) await storage.delete(key);
+        for (let i = 0; i < keys.length; i++) {
+          try {
+            await storage.delete(keys[i]!);
+          } catch (error) {
+            throw new UnfinishedWork(error, keys.slice(i)); // given up (a week of tries), logged with the files kept
+          }
+        }
         await repo.deleteFiles(db, keys);
       };
       return [
