@@ -1,12 +1,14 @@
+import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { jobHandlers } from '../../src/modules/jobs.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import type { Tenant } from '../../src/platform/context.js';
-import { bearer, type Harness } from './harness.js';
+import { bearer, startHarness, type Harness } from './harness.js';
+import { startWorkerProcess } from './processes.js';
 import { startWebhookReceiver } from './tls.js';
 
 export type Receiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -104,3 +106,32 @@ export function webhookKit(h: Harness) {
 
 export const sandboxOf = (orgId: string): Tenant => ({ organizationId: orgId, livemode: false });
 export const liveOf = (orgId: string): Tenant => ({ organizationId: orgId, livemode: true });
+
+/**
+ * For a file whose tests run `prep worker` processes delivering to one TLS receiver: the harness (with `env`) and the
+ * receiver are made before its tests; the workers started are killed, and the harness and receiver closed, after them.
+ * Destructure it inside a test (its fields are set by then).
+ */
+export function workerDeliverySuite(env: Record<string, string>) {
+  const children: ChildProcess[] = [];
+  const suite = {
+    h: undefined as unknown as Harness,
+    receiver: undefined as unknown as Receiver,
+    /** A `prep worker` process on the harness's database (the system clock: set `h.clock` to it first). */
+    async startWorker(): Promise<ChildProcess> {
+      const child = await startWorkerProcess(suite.h.env);
+      children.push(child);
+      return child;
+    },
+  };
+  beforeAll(async () => {
+    suite.receiver = await startWebhookReceiver();
+    suite.h = await startHarness({ env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: suite.receiver.caFile, ...env } });
+  });
+  afterAll(async () => {
+    children.forEach((c) => c.kill('SIGKILL'));
+    await suite.h?.close();
+    await suite.receiver?.close();
+  });
+  return suite;
+}

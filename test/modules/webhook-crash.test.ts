@@ -1,35 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { startWorkerProcess, until as untilHolds } from '../helpers/processes.js';
-import { startWebhookReceiver } from '../helpers/tls.js';
+import { describe, expect, it } from 'vitest';
+import { until as untilHolds } from '../helpers/processes.js';
+import { workerDeliverySuite } from '../helpers/webhooks.js';
 
-let h: Harness;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  h = await startHarness({
-    env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receiver.caFile, PREP_WEBHOOK_TIMEOUT_MS: '1000', PREP_JOB_LEASE_MS: '1500' },
-  });
-});
-afterAll(async () => {
-  children.forEach((c) => c.kill('SIGKILL'));
-  await h.close();
-  await receiver.close();
-});
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess(h.env);
-  children.push(child);
-  return child;
-}
+const suite = workerDeliverySuite({ PREP_WEBHOOK_TIMEOUT_MS: '1000', PREP_JOB_LEASE_MS: '1500' });
 
 const until = (check: () => boolean | Promise<boolean>, ms = 15_000) => untilHolds(check, ms);
 
 describe('a worker killed in the middle of a delivery', () => {
   it('loses nothing: after its lease runs out another worker delivers the same event id again', async () => {
+    const { h, receiver, startWorker } = suite;
     const endpoint = await h.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { authorization: `Bearer ${h.org.keys.secret_test}` }, payload: { url: receiver.url } });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     receiver.hang(); // the first attempt is in flight when its worker dies

@@ -1,30 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { startWorkerProcess, until as untilHolds } from '../helpers/processes.js';
-import { startWebhookReceiver } from '../helpers/tls.js';
+import { describe, expect, it } from 'vitest';
+import { until as untilHolds } from '../helpers/processes.js';
+import { workerDeliverySuite } from '../helpers/webhooks.js';
 
-let h: Harness;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-const children: ChildProcess[] = [];
 // A delivery may wait 8 s for its receiver; a worker told to stop waits 300 ms for it.
-const env = { PREP_WEBHOOK_TIMEOUT_MS: '8000', PREP_JOB_LEASE_MS: '9000', PREP_SHUTDOWN_GRACE_MS: '300' };
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  h = await startHarness({ env: { PREP_WEBHOOK_ALLOW_LOOPBACK_HOSTS: 'localhost', PREP_WEBHOOK_CA_FILE: receiver.caFile, ...env } });
-});
-afterAll(async () => {
-  children.forEach((c) => c.kill('SIGKILL'));
-  await h.close();
-  await receiver.close();
-});
-
-async function startWorker(): Promise<ChildProcess> {
-  const child = await startWorkerProcess(h.env);
-  children.push(child);
-  return child;
-}
+const suite = workerDeliverySuite({ PREP_WEBHOOK_TIMEOUT_MS: '8000', PREP_JOB_LEASE_MS: '9000', PREP_SHUTDOWN_GRACE_MS: '300' });
 
 const until = (check: () => boolean | Promise<boolean>, ms = 30_000) => untilHolds(check, ms);
 
@@ -32,6 +11,7 @@ describe('a worker stopped in the middle of a delivery', () => {
   // Was a bug: SIGTERM waited for the jobs in hand with no bound (a job may run an hour). It now exits 1 once
   // PREP_SHUTDOWN_GRACE_MS has passed, and the job, left to its lease, is run again by another worker.
   it('exits once the shutdown grace has passed; the job is run again by another worker once its lease runs out', async () => {
+    const { h, receiver, startWorker } = suite;
     const endpoint = await h.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: { authorization: `Bearer ${h.org.keys.secret_test}` }, payload: { url: receiver.url } });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     receiver.hang();
