@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { makeDirectory } from './directories.js';
 
 /** AES-256-GCM for secrets kept at rest. Format: v1.<iv>.<tag>.<ciphertext>, base64url parts. */
 export interface Encryption {
@@ -17,7 +18,7 @@ export function loadEncryptionKey(config: Pick<Config, 'encryptionKey' | 'dataDi
   if (config.encryptionKey) return config.encryptionKey;
   const file = path.join(config.dataDir, 'encryption.key');
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    makeDirectory(config.dataDir, 'PREP_DATA_DIR'); // with PostgreSQL, nothing else makes it
     try {
       writeFileSync(file, randomBytes(32).toString('hex') + '\n', { flag: 'wx', mode: 0o600 });
     } catch (error) {

@@ -34,6 +34,18 @@ it('makes the data directory owner-only when the encryption key is the first thi
   expect(groupOrOther(path.join(dataDir, 'encryption.key'))).toBe(0);
 });
 
+// Was a twin: the key's own recursive mkdir (the data directory's only maker with PostgreSQL) kept the spin under
+// /proc and the bare error through a file that PREP_DATA_DIR's maker had lost.
+it('refuses a data directory through a file in a sentence naming PREP_DATA_DIR when the key is written first', async () => {
+  const { ConfigError } = await import('../../src/config.js');
+  const file = path.join(root, 'a-file');
+  writeFileSync(file, '');
+  const dataDir = path.join(file, 'data');
+  const refused = (() => { try { return loadEncryptionKey({ encryptionKey: null, dataDir }); } catch (e) { return e; } })();
+  expect(refused).toBeInstanceOf(ConfigError);
+  expect((refused as Error).message).toContain(`PREP_DATA_DIR (${dataDir}): not a directory`);
+});
+
 it('makes a storage directory of its own (PREP_STORAGE_DIR) owner-only as it writes the first file', async () => {
   const { createLocalStorage } = await import('../../src/storage/local.js');
   const dir = path.join(root, 'files');
