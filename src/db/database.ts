@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteAdapter, SqliteDialect, type CompiledQuery, type DialectAdapter } from 'kysely';
 import pg from 'pg';
 import { BoundedMap } from '../platform/bounded-map.js';
 import { makeDirectory } from '../platform/directories.js';
@@ -130,7 +130,7 @@ export function openDatabase(options: DatabaseOptions): Db {
       if (sql === 'commit' || sql === 'rollback') writes.transactionEnded(); // Kysely's, or a batch's own: runs after it
     },
   });
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: writeStatements }) });
+  const kysely = new Kysely<Database>({ dialect: new TransactionalDdlSqliteDialect({ database: writeStatements }) });
   const writes = groupCommit({
     inTransaction: () => sqlite.inTransaction,
     run: (sql, parameters) => runStatement(writeStatements.prepare(sql), parameters),
@@ -188,6 +188,24 @@ export function openDatabase(options: DatabaseOptions): Db {
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * SQLite's dialect with an adapter that says what SQLite does: schema changes (CREATE, DROP, ALTER) are undone with the
+ * transaction they ran in. Kysely's own adapter says not (kysely-org/kysely#56), and its Migrator then ran each
+ * migration's statements one by one, outside any transaction; told so, it runs in the transaction migrate.ts gives it.
+ * Nothing else of Kysely reads this flag.
+ */
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 /** How long opening one PostgreSQL connection may take by default (PREP_DATABASE_CONNECT_TIMEOUT_MS). */

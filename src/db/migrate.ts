@@ -1,4 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_catalogues.js';
@@ -31,7 +32,7 @@ import * as m0028 from './migrations/0028_question_bank_topic_owner.js';
 import * as m0029 from './migrations/0029_question_bank_search_fold.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
-const migrations: Record<string, Migration> = {
+export const migrations: Readonly<Record<string, Migration>> = {
   '0001_core': m0001,
   '0002_catalogues': m0002,
   '0003_sessions_and_coding': m0003,
@@ -63,34 +64,81 @@ const migrations: Record<string, Migration> = {
   '0029_question_bank_search_fold': m0029,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
 /** PostgreSQL errors a catalogue read meets when another schema, table or column changes during it. */
 const CATALOGUE_RACES = new Set(['42P01', '3F000', '42703']);
 
 /**
- * On PostgreSQL the migration tables are looked up in the database's own schema: Kysely otherwise takes a
- * `kysely_migration` table in any other schema of the same database for its own.
+ * Applies the migrations the database has not had, all of them in one transaction, on either engine: one that fails
+ * or a process that dies part-way leaves the database as it was, with none of them recorded, and the next run applies
+ * them all again. `list` is for tests (a migration that fails or stops part-way); the service uses the one above.
+ *
+ * On PostgreSQL Kysely's Migrator opens the transaction itself (under its advisory lock), and the migration tables are
+ * looked up in the database's own schema: Kysely otherwise takes a `kysely_migration` table in any other schema of the
+ * same database for its own.
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+export async function migrateToLatest(db: Db, list: Readonly<Record<string, Migration>> = migrations): Promise<string[]> {
+  const provider = { getMigrations: async () => list };
+  if (db.dialect === 'sqlite') return applied(await migrateSqlite(db, provider));
   const migrator = new Migrator({ db: db.kysely, provider, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
   for (let attempt = 1; ; attempt++) {
-    let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>>;
+    let outcome: MigrationResultSet;
     try {
       outcome = await migrator.migrateToLatest();
     } catch (error) {
       outcome = { error };
     }
-    const { error, results } = outcome;
+    const { error } = outcome;
     // Kysely looks for its tables by reading the whole catalogue, which PostgreSQL can fail with "relation … does
     // not exist" (42P01), "schema … does not exist" (3F000, from its has_schema_privilege) or "column … of relation …
     // does not exist" (42703) while another schema, its tables or columns are created or dropped (seen in CI, test
-    // files migrating and dropping schemas at once). Nothing was applied (each migration runs under the migration
-    // lock): reading again is safe, and a migration's own error of that code fails the same way five times.
+    // files migrating and dropping schemas at once). Nothing was applied (the migrations run in one transaction
+    // under the migration lock): reading again is safe, and a migration's own error of that code fails the same way
+    // five times.
     if (error && CATALOGUE_RACES.has((error as { code?: string }).code ?? '') && attempt < 5) {
       await new Promise((r) => setTimeout(r, 100 * attempt));
       continue;
     }
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (error) throw asError(error);
+    return applied(outcome);
   }
+}
+
+/**
+ * SQLite: the Migrator runs in a transaction of ours (BEGIN IMMEDIATE: database.ts), which also holds its reads of
+ * `kysely_migration`, the creation of its tables and its record of each migration applied. Foreign keys are off for
+ * the run, as SQLite's way of changing a table's definition asks (https://sqlite.org/lang_altertable.html#otheralter):
+ * a table made again (0028) is dropped without its rows' deletion cascading to, or being refused for, the rows that
+ * refer to it, and a migration cannot turn them off itself (PRAGMA foreign_keys does nothing inside a transaction).
+ * Before the commit `PRAGMA foreign_key_check` must find no row whose reference is broken, else nothing is applied (it
+ * reads every referring table: only when a migration was applied). From the first PRAGMA to the last only this
+ * connection's statements are awaited, so no group commit (run at a turn's end) writes in between with foreign keys off.
+ */
+async function migrateSqlite(db: Db, provider: MigrationProvider): Promise<MigrationResultSet> {
+  return db.kysely.connection().execute(async (connection) => {
+    await sql`pragma foreign_keys = off`.execute(connection);
+    try {
+      return await connection.transaction().execute(async (trx) => {
+        const outcome = await new Migrator({ db: trx, provider }).migrateToLatest();
+        if (outcome.error) throw asError(outcome.error); // rolls back whatever the run did
+        if (applied(outcome).length > 0) {
+          const broken = (await sql<{ table: string; rowid: number | null; parent: string }>`pragma foreign_key_check`.execute(trx)).rows;
+          if (broken.length > 0) {
+            const rows = broken.slice(0, 5).map((r) => `${r.table} row ${r.rowid ?? '?'} → ${r.parent}`).join(', ');
+            throw new Error(`migrations ${applied(outcome).join(', ')} left ${broken.length} broken foreign key(s) (${rows}): nothing applied`);
+          }
+        }
+        return outcome;
+      });
+    } finally {
+      await sql`pragma foreign_keys = on`.execute(connection);
+    }
+  });
+}
+
+function applied({ results }: MigrationResultSet): string[] {
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
