@@ -295,7 +295,7 @@ export function createJobQueue(deps: { db: Db; clock: Clock }) {
       error = 'its worker stopped (the lease ran out) on every attempt'): Promise<boolean> {
       return settling(next, async (on) => {
         const r = await heldBy(job, workerId, on)
-          .set({ status: 'failed', unique_key: null, lease_until: null, last_error: error, updated_at: clock.now() })
+          .set({ status: 'failed', unique_key: null, lease_until: null, last_error: error.slice(0, LAST_ERROR_MAX), updated_at: clock.now() })
           .executeTakeFirst();
         return Number(r.numUpdatedRows) === 1;
       });

@@ -16,6 +16,12 @@ export interface JobHandler {
    * what the job was for (a delivery, an attempt marked failed) the way a thrown error on its last attempt would.
    */
   abandoned?(payload: unknown, job: BackgroundJobsTable): Promise<void>;
+  /**
+   * What a job that deletes (or checks) stored files was to do, named as its UnfinishedWork names what is left (a file
+   * by its key, a folder by its prefix and a *): a job whose worker died on every attempt threw nothing, and its give-up
+   * is logged as work left undone with this list (some of it may have been done). Read from the payload alone.
+   */
+  leftIfAbandoned?(payload: unknown): string[];
 }
 
 export interface WorkerLog {
@@ -39,9 +45,34 @@ export class JobPostponed extends Error {
  */
 export class UnfinishedWork extends Error {
   constructor(cause: unknown, readonly left: string[]) {
-    super(`${errorText(cause)}; left undone (${left.length}): ${left.join(', ')}`, { cause });
+    super(`${errorText(cause)}${undone(left)}`, { cause });
   }
 }
+
+/** `; left undone (n): a, b`, as a job's last_error ends when it names what is left; nothing for null. */
+function undone(left: string[] | null): string {
+  return left ? `; left undone (${left.length}): ${left.join(', ')}` : '';
+}
+
+/** One piece of a job's work, named for the list of what is left (a file's deletion by its key). */
+export type NamedStep = readonly [what: string, run: () => Promise<unknown>];
+
+/**
+ * Runs the steps in order; the first that fails throws UnfinishedWork naming it and every step after it. With
+ * leftIfAbandoned naming the same steps, a job's give-up says what it kept however it ended.
+ */
+export async function runSteps(steps: readonly NamedStep[]): Promise<void> {
+  for (let i = 0; i < steps.length; i++) {
+    try {
+      await steps[i]![1]();
+    } catch (error) {
+      throw new UnfinishedWork(error, steps.slice(i).map(([what]) => what));
+    }
+  }
+}
+
+/** The names of the steps (a handler's leftIfAbandoned). */
+export const namesOf = (steps: readonly NamedStep[]): string[] => steps.map(([what]) => what);
 
 /** A thrown value as the job's last_error: anything can be thrown, and an Error-like object's message need not be text. */
 function errorText(error: unknown): string {
@@ -154,6 +185,16 @@ export function createWorker(deps: {
    * (ABANDON_LEASE_MS) runs out (claiming waits for it), is tried again then.
    */
   let exhaustedCheckedAt = -Infinity;
+  /** What an abandoned job's handler names as left (leftIfAbandoned), or null: one that throws on its payload names nothing. */
+  function leftOf(handler: JobHandler, job: BackgroundJobsTable): string[] | null {
+    try {
+      const left = handler.leftIfAbandoned?.(JSON.parse(job.payload) as unknown);
+      return left?.length ? left : null;
+    } catch (error) {
+      log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not name what an abandoned job left undone');
+      return null;
+    }
+  }
   async function settleAbandoned(): Promise<void> {
     const now = clock.now();
     if (now - exhaustedCheckedAt < 1000) return;
@@ -163,8 +204,10 @@ export function createWorker(deps: {
       const next = handler.everyMs ? { kind: job.kind, runAt: now + handler.everyMs } : undefined;
       // Its runs and final run used max_attempts + 1; each lease to settle it counts one more.
       if (job.attempts - job.max_attempts - 1 > ABANDON_TRIES) {
-        log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good, unsettled: its handler did not settle it in any of its tries');
-        await queue.failAbandoned(job, id, next, `its worker stopped on every attempt, and its handler did not settle it in ${ABANDON_TRIES} tries`);
+        const left = leftOf(handler, job);
+        log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts, ...(left ? { left } : {}) },
+          `job failed for good, unsettled${left ? ', leaving work undone' : ''}: its handler did not settle it in any of its tries`);
+        await queue.failAbandoned(job, id, next, `its worker stopped on every attempt, and its handler did not settle it in ${ABANDON_TRIES} tries${undone(left)}`);
         continue;
       }
       try {
@@ -173,8 +216,10 @@ export function createWorker(deps: {
         log.error({ err: error, job_id: job.id, kind: job.kind }, 'could not settle an abandoned job: tried again when its lease runs out');
         continue;
       }
-      log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good: its worker stopped (the lease ran out) on every attempt');
-      await queue.failAbandoned(job, id, next);
+      const left = leftOf(handler, job);
+      log.error({ job_id: job.id, kind: job.kind, attempt: job.attempts, ...(left ? { left } : {}) },
+        `job failed for good${left ? ', leaving work undone' : ''}: its worker stopped (the lease ran out) on every attempt`);
+      await queue.failAbandoned(job, id, next, left ? `its worker stopped (the lease ran out) on every attempt${undone(left)}` : undefined);
     }
   }
 

@@ -194,6 +194,34 @@ describe('the job queue', () => {
     expect((await jobsOf(kind))[0]).toMatchObject({ status: 'failed', unique_key: null, last_error: expect.stringContaining('did not settle it in 10 tries') });
   });
 
+  // Was a gap: a job whose worker died on every attempt threw no UnfinishedWork, so its give-up named nothing it left
+  // (an erasure's files, when deleting them killed the worker each time). Its handler names its work from the payload.
+  it('logs an abandoned job\'s give-up with what its handler names as left (settled or not), and survives a handler that cannot name it', async () => {
+    const logged: Array<{ obj: any; msg: string }> = [];
+    const logging = (handlers: JobHandler[]) => createWorker({ queue: h.services.queue, clock: h.clock, handlers, log: { error: (obj, msg) => void logged.push({ obj, msg }) } });
+    const named = (payload: unknown) => (payload as { keys: string[] }).keys;
+    const settled = await abandonedJob({ keys: ['files/a', 'files/b'] });
+    await logging([{ kind: settled, run: async () => {}, leftIfAbandoned: named }]).runOnce();
+    expect(logged).toEqual([{ msg: 'job failed for good, leaving work undone: its worker stopped (the lease ran out) on every attempt', obj: expect.objectContaining({ kind: settled, left: ['files/a', 'files/b'] }) }]);
+    expect((await jobsOf(settled))[0]).toMatchObject({ status: 'failed', last_error: 'its worker stopped (the lease ran out) on every attempt; left undone (2): files/a, files/b' });
+
+    logged.length = 0;
+    const unsettled = await abandonedJob({ keys: ['files/c'] });
+    for (let i = 0; i < 10; i++) {
+      await h.services.queue.leaseExhausted(`crashing-${i}`, [unsettled], 60_000);
+      h.clock.advance(60_000);
+    }
+    await logging([{ kind: unsettled, run: async () => {}, abandoned: async () => {}, leftIfAbandoned: named }]).runOnce();
+    expect(logged).toEqual([{ msg: 'job failed for good, unsettled, leaving work undone: its handler did not settle it in any of its tries', obj: expect.objectContaining({ left: ['files/c'] }) }]);
+    expect((await jobsOf(unsettled))[0]!.last_error).toMatch(/did not settle it in 10 tries; left undone \(1\): files\/c$/);
+
+    logged.length = 0;
+    const unnamed = await abandonedJob(null);
+    await logging([{ kind: unnamed, run: async () => {}, leftIfAbandoned: named }]).runOnce(); // null.keys throws
+    expect(logged.map((l) => l.msg)).toEqual(['could not name what an abandoned job left undone', 'job failed for good: its worker stopped (the lease ran out) on every attempt']);
+    expect((await jobsOf(unnamed))[0]).toMatchObject({ status: 'failed', last_error: 'its worker stopped (the lease ran out) on every attempt' });
+  });
+
   // Was a bug: a job that ran past its lease was claimed again beside itself, by its own worker too, until its copies
   // held every slot.
   it('renews the lease of a job while it runs: a long job is never run twice at once, and holds one slot', async () => {

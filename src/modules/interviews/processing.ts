@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TextModel } from '../../ai/model.js';
 import type { Database, InterviewTurnsTable } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
-import { UnfinishedWork, type JobHandler } from '../../jobs/worker.js';
+import { namesOf, runSteps, type JobHandler, type NamedStep } from '../../jobs/worker.js';
 import type { Clock } from '../../platform/clock.js';
 import { isPng, RECORDING_FORMATS, sniffRecording, type RecordingFormat } from '../../storage/file-type.js';
 import { ObjectTooLarge, type ObjectStorage } from '../../storage/storage.js';
@@ -33,6 +33,9 @@ export const RECORDING_JOB = 'interview.recording';
  */
 export const LATE_UPLOADS_JOB = 'interview.late-uploads';
 interface LateUploads { organization_id: string; id: string; pieces: boolean; images: Array<{ key: string; shown: boolean }> }
+type ErasedInterview = { organization_id: string; id: string };
+/** ERASE_FILES_JOB's payload: files by key, and interviews whose recording (older jobs) or whole folder goes. */
+interface ErasedFiles { keys: string[]; recordings: ErasedInterview[]; folders?: ErasedInterview[] }
 
 /** A recording's pieces as one stream: a later recorder's stream (a reload of the room) appended to the first's. */
 function joinStreams(format: RecordingFormat, pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
@@ -290,6 +293,31 @@ export function interviewJobs(deps: {
     if (changed) deps.changed(interviewId);
   }
 
+  /**
+   * LATE_UPLOADS_JOB's work, each step named (the pieces by their prefix and a *, an image by its key) so that a give-up
+   * (a week of tries, or a worker that died on every one) logs what it left.
+   */
+  function lateUploadSteps(late: LateUploads): NamedStep[] {
+    const steps: NamedStep[] = late.pieces ? [[`${recordingPiecesPrefix(late)}*`, () => storage.deletePrefix(recordingPiecesPrefix(late))]] : [];
+    for (const { key, shown } of late.images) {
+      steps.push([key, async () => { if (!shown || !(await servableImage(key))) await storage.delete(key); }]);
+    }
+    return steps;
+  }
+
+  /** ERASE_FILES_JOB's deletions, each named (a folder by its prefix and a *), so that a give-up logs what it kept. */
+  function erasureSteps({ keys, recordings, folders = [] }: ErasedFiles): NamedStep[] {
+    const steps: NamedStep[] = keys.map((key) => [key, () => storage.delete(key)]);
+    // Queued before erasures named folders: the recording and its pieces by name.
+    for (const r of recordings) {
+      for (const format of RECORDING_FORMATS) steps.push([recordingKey(r, format), () => storage.delete(recordingKey(r, format))]);
+      steps.push([`${recordingPiecesPrefix(r)}*`, () => storage.deletePrefix(recordingPiecesPrefix(r))]); // every piece, whatever its number
+    }
+    // Every file under the interview's folder, those a killed process left half-written under other names too.
+    for (const r of folders) steps.push([`${interviewFolder(r)}*`, () => storage.deletePrefix(interviewFolder(r))]);
+    return steps;
+  }
+
   return [
     {
       // Queued for each running stretch's deadline (a pause and a rejoin queue a new one; the old finds nothing due).
@@ -336,34 +364,13 @@ export function interviewJobs(deps: {
     },
     {
       kind: LATE_UPLOADS_JOB,
-      run: async (payload) => {
-        const late = payload as LateUploads;
-        if (late.pieces) await storage.deletePrefix(recordingPiecesPrefix(late));
-        for (const { key, shown } of late.images) if (!shown || !(await servableImage(key))) await storage.delete(key);
-      },
+      run: async (payload) => runSteps(lateUploadSteps(payload as LateUploads)),
+      leftIfAbandoned: (payload) => namesOf(lateUploadSteps(payload as LateUploads)),
     },
     {
       kind: ERASE_FILES_JOB,
-      run: async (payload) => {
-        type Interview = { organization_id: string; id: string };
-        const { keys, recordings, folders = [] } = payload as { keys: string[]; recordings: Interview[]; folders?: Interview[] };
-        // Each deletion named (a folder by its prefix and a *), so that a give-up (a week of tries) logs what it kept.
-        const steps: Array<[string, () => Promise<unknown>]> = keys.map((key) => [key, () => storage.delete(key)]);
-        // Queued before erasures named folders: the recording and its pieces by name.
-        for (const r of recordings) {
-          for (const format of RECORDING_FORMATS) steps.push([recordingKey(r, format), () => storage.delete(recordingKey(r, format))]);
-          steps.push([`${recordingPiecesPrefix(r)}*`, () => storage.deletePrefix(recordingPiecesPrefix(r))]); // every piece, whatever its number
-        }
-        // Every file under the interview's folder, those a killed process left half-written under other names too.
-        for (const r of folders) steps.push([`${interviewFolder(r)}*`, () => storage.deletePrefix(interviewFolder(r))]);
-        for (let i = 0; i < steps.length; i++) {
-          try {
-            await steps[i]![1]();
-          } catch (error) {
-            throw new UnfinishedWork(error, steps.slice(i).map(([what]) => what));
-          }
-        }
-      },
+      run: async (payload) => runSteps(erasureSteps(payload as ErasedFiles)),
+      leftIfAbandoned: (payload) => namesOf(erasureSteps(payload as ErasedFiles)),
     },
   ];
 }

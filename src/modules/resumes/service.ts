@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { PERSISTENT_MAX_ATTEMPTS, type JobQueue } from '../../jobs/queue.js';
-import { UnfinishedWork, type JobHandler } from '../../jobs/worker.js';
+import { runSteps, type JobHandler } from '../../jobs/worker.js';
 import type { TextModel } from '../../ai/model.js';
 import type { Clock } from '../../platform/clock.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
@@ -271,18 +271,17 @@ export function createResumeService(deps: ResumeServiceDeps) {
     },
 
     jobs(): JobHandler[] {
+      // Each file by its key: a give-up (a week of tries, or a worker that died on every one) is logged with the files kept.
       const deleteObjects = async (keys: string[]) => {
-        for (let i = 0; i < keys.length; i++) {
-          try {
-            await storage.delete(keys[i]!);
-          } catch (error) {
-            throw new UnfinishedWork(error, keys.slice(i)); // given up (a week of tries), logged with the files kept
-          }
-        }
+        await runSteps(keys.map((key) => [key, () => storage.delete(key)]));
         await repo.deleteFiles(db, keys);
       };
       return [
-        { kind: 'storage.delete', run: async (payload) => deleteObjects((payload as { keys: string[] }).keys) },
+        {
+          kind: 'storage.delete',
+          run: async (payload) => deleteObjects((payload as { keys: string[] }).keys),
+          leftIfAbandoned: (payload) => (payload as { keys: string[] }).keys,
+        },
         {
           // Uploads never registered (or already copied by registration), and copies a registration killed midway left
           // pending, go a day after they expired: in batches until none is left, so the hourly run keeps up with any rate.
