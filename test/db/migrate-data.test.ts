@@ -87,3 +87,45 @@ it('0027-0029 upgrade a database that holds jobs, topics and questions', async (
     await database.drop();
   }
 });
+
+// The final sigma (0030): questions stored before it, with ς in their text, are found by σ and by ς on both engines
+// (PostgreSQL's column is computed again; SQLite's tokenizer already read ς as σ).
+it('0030 folds the final sigma of the questions a database already holds', async () => {
+  const database = await throwawayDatabase();
+  const db = openDatabase(loadConfig({ PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), ...database.env }));
+  try {
+    const dir = path.resolve('src/db/migrations');
+    const migrations: Record<string, Migration> = {};
+    for (const file of readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f)).sort()) migrations[file.replace(/\.ts$/, '')] = await import(path.join(dir, file));
+    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
+    expect((await settled(() => migrator.migrateTo('0029_question_bank_search_fold'))).error).toBeUndefined();
+
+    const k = db.kysely as any;
+    await k.insertInto('question_bank_taxonomy').values([{ owner: '', kind: 'category', slug: 'coding', name: 'Coding', description: null }]).execute();
+    const question = (title: string, prompt: string) => ({
+      id: newId(), organization_id: null, slug: newId(), title, title_key: title.toLowerCase(), prompt, category: 'coding',
+      difficulty: 'easy', difficulty_rank: 1, guidance: null, problem_id: null, source: 'prep', link: null, created_at: 1, updated_at: 1,
+    });
+    const [final, capital, plain] = [question('Ο σοφός λόγος', 'Count the words'), question('ΣΟΦΟΣ census', 'Count them'), question('Census', 'Count every ΛΟΓΟΣ twice')];
+    await k.insertInto('question_bank_questions').values([final, capital, plain]).execute();
+    if (db.dialect === 'sqlite') {
+      // As 0029 wrote them: accents folded, ς kept.
+      await k.insertInto('question_bank_fts').values([
+        { question_id: final.id, title: 'Ο σοφος λογος', body: final.prompt }, { question_id: capital.id, title: capital.title, body: capital.prompt },
+        { question_id: plain.id, title: plain.title, body: plain.prompt },
+      ]).execute();
+    }
+
+    expect((await settled(() => migrator.migrateToLatest())).error).toBeUndefined();
+
+    const found = db.dialect === 'sqlite'
+      ? async (word: string) => (await sql<{ id: string }>`select question_id as id from question_bank_fts where question_bank_fts match ${`"${word}"`}`.execute(k)).rows.map((r) => r.id).sort()
+      : async (word: string) => (await sql<{ id: string }>`select id from question_bank_questions where search @@ to_tsquery('english', ${`'${word}'`})`.execute(k)).rows.map((r) => r.id).sort();
+    // The words as a search writes them (parseSearch): lower case, ς as σ.
+    expect(await found('σοφοσ')).toEqual([final.id, capital.id].sort());
+    expect(await found('λογοσ')).toEqual([final.id, plain.id].sort());
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});

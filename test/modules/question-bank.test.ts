@@ -284,6 +284,23 @@ describe('search', () => {
     for (const text of ['ελλαδα', 'Ελλάδα', 'ΕΛΛΑΔΑ', 'αθηνα', 'Αθήνα', '"ελλάδα αθηνα lookup"']) expect(await found(text), text).toEqual([greek]);
   });
 
+  // Was a difference: PostgreSQL lowers Σ to σ and kept the final sigma ς apart, and a search lowers a word's last Σ
+  // to ς, so there `σοφος` (or `ΣΟΦΟΣ`) found no "ΣΟΦΟΣ" and `σοφοσ` no "σοφός"; SQLite's tokenizer reads ς as σ.
+  it('reads the Greek final sigma as σ in the text and in a search, the same on both engines', async () => {
+    const sigma = await h.createOrg('Sigma Co', 1);
+    const file = path.join(dir, 'sigma.json');
+    const prompt = 'A census of every owl in the reserve arrives each night from rangers. Design the import that loads it, covering how a malformed row is reported and how a ranger re-sends a corrected census without duplicating birds.';
+    const guidance = { key_points: ['Rows are validated before loading', 'Idempotent by booking reference', 'Partners get a report'], follow_ups: ['What if the file is huge?', 'How do you replay?'] };
+    writeFileSync(file, JSON.stringify([
+      { slug: 'sigma-final', title: 'Ο σοφός λόγος service', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt, guidance },
+      { slug: 'sigma-capital', title: 'ΣΟΦΟΣ ΛΟΓΟΣ registry', category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt, guidance },
+    ]));
+    const [final, capital] = await addOrganizationQuestions(h.db.kysely, sigma.id, file);
+    const found = async (text: string) => (await all(`search=${encodeURIComponent(text)}&category=system-design`, sigma.keys.secret_test)).map((q) => q.id).sort();
+    for (const text of ['σοφος', 'σοφοσ', 'ΣΟΦΟΣ', 'Σοφός', '"σοφος λογος"', '"ΣΟΦΟΣ ΛΟΓΟΣ"', '"σοφοσ λογοσ"']) expect(await found(text), text).toEqual([final, capital].sort());
+    expect(await found('σοφος -registry')).toEqual([final]);
+  });
+
   // Was a bug on PostgreSQL: its parser keeps `Node.js`, `HTTP/2` or an address as one token and indexes a hyphenated
   // word as a whole before its parts, so `node` found nothing there and a phrase into `token-bucket` never matched;
   // SQLite (and the search text itself) splits words at punctuation.

@@ -45,8 +45,9 @@ export function parseSearch(text: string): SearchTerms | null {
       continue;
     }
     afterStop = null;
-    // An unquoted token with punctuation inside ("c++", "o'brien") is a phrase of its words.
-    const words = wordsOf(raw).map((w) => w.toLowerCase());
+    // An unquoted token with punctuation inside ("c++", "o'brien") is a phrase of its words. Lower case writes a
+    // word's last Σ as the final sigma ς (ΣΟΦΟΣ is σοφος): folded to σ again, as the text is (foldSearchText).
+    const words = wordsOf(raw).map((w) => w.toLowerCase().replace(/ς/g, 'σ'));
     if (words.length === 0) continue;
     // Stop words at either end of a phrase constrain nothing on PostgreSQL ("the cache" is cache); one inside a
     // phrase stays (PostgreSQL keeps its place, SQLite wants the word itself).
@@ -84,12 +85,13 @@ export function ftsQuery(terms: SearchTerms): string {
 
 /**
  * Text as both engines index it and as a search is read: compatibility forms as their plain letters (NFKC: the
- * ligatures ﬁ and ﬂ are fi and fl, fullwidth Ａ is A), ß (and ẞ) as ss, and Latin and Greek letters without their
- * accents (é → e, ü → u, ά → α; other scripts keep their marks). SQLite's index is written with it (store.ts);
- * PostgreSQL's search column does the same in SQL (migration 0029). Its result folded again is the same.
+ * ligatures ﬁ and ﬂ are fi and fl, fullwidth Ａ is A), ß (and ẞ) as ss, Latin and Greek letters without their
+ * accents (é → e, ü → u, ά → α; other scripts keep their marks), and the Greek final sigma ς as σ (the σ that Σ lowers
+ * to: "σοφος" and "ΣΟΦΟΣ" are one word). SQLite's index is written with it (store.ts); PostgreSQL's search column does
+ * the same in SQL (migrations 0029 and 0030). Its result folded again is the same.
  */
 export const foldSearchText = (text: string) => text.normalize('NFKD').replace(/[ßẞ]/g, 'ss')
-  .replace(/([A-Za-z\u0370-\u03ff])[\u0300-\u036f]+/g, '$1').normalize('NFC');
+  .replace(/([A-Za-z\u0370-\u03ff])[\u0300-\u036f]+/g, '$1').normalize('NFC').replace(/ς/g, 'σ');
 
 /**
  * The same terms as a `to_tsquery` expression, grouped as FTS5's is: `websearch_to_tsquery` cannot take parentheses,
