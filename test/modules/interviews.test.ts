@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness, Org } from '../helpers/harness.js';
+import { DIALECT, type Harness, type Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
 import { createCatalogueRepo } from '../../src/modules/catalogues/repo.js';
@@ -204,6 +205,37 @@ describe('creating an interview', () => {
     });
     expect(unknown.body.error.code).toBe('invalid_round_type');
     expect(unknown.body.error.message.match(/\bbehavioral\b/g)).toHaveLength(1);
+  });
+
+  // Was a difference: the valid slugs were listed in the database's collation, by bytes on SQLite but on a PostgreSQL
+  // database made with a linguistic one (en_US.UTF-8: '-' ignored, "ab" before "a-z") in another order. The column is
+  // given such a collation here.
+  it('lists the valid round types of an invalid_round_type in byte order on both engines, whatever the collation', async () => {
+    const own = await kit.organization('Collated rounds');
+    const repo = createCatalogueRepo(h.db);
+    for (const slug of ['ab', 'a-z', 'a1', 'a-9']) await repo.addRoundType(own.id, { slug, name: slug, description: 'Ours', duration_minutes: 30 }, h.clock.now());
+    // ICU's English with punctuation ignored (`ka-shifted`), as glibc's en_US.UTF-8 orders.
+    const icu = DIALECT === 'postgres'
+      && (await sql<{ n: number }>`select count(*)::int as n from pg_collation where collprovider = 'i'`.execute(h.db.kysely)).rows[0]!.n > 0;
+    const collate = (collation: string) => sql`alter table round_types alter column slug type text collate ${sql.id(collation)}`.execute(h.db.kysely);
+    if (icu) {
+      await sql`create collation if not exists en_shifted (provider = icu, locale = 'en-u-ka-shifted')`.execute(h.db.kysely);
+      await collate('en_shifted');
+    }
+    try {
+      const k = own.keys.secret_test;
+      const created = await kit.call('POST', '/v1/interviews', { key: k, body: { candidate_id: await kit.client.candidate(k), round_type: 'nope', difficulty: 3, role: 'x' } });
+      const slots = await kit.call('GET', '/v1/interviews/slots?round_type=nope', { key: k });
+      for (const res of [created, slots]) {
+        expect(res.body.error.code).toBe('invalid_round_type');
+        const listed = /valid: (.*)\.$/.exec(res.body.error.message)![1]!.split(', ');
+        expect(listed).toEqual([...listed].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)))));
+        expect(listed.filter((s) => s.startsWith('a'))).toEqual(['a-9', 'a-z', 'a1', 'ab']); // '-' < digits < letters
+        expect(listed).toContain('behavioral');
+      }
+    } finally {
+      if (icu) await collate('default');
+    }
   });
 
   it('is not found from another organisation or the other environment', async () => {

@@ -6,7 +6,7 @@ import type {
 } from '../../db/schema.js';
 import { livemodeFlag, type Tenant } from '../../platform/context.js';
 import { keysetPager, type PageRequest } from '../../platform/pagination.js';
-import { importedStatsOwners, topicsOfQuestion } from '../question-bank/repo.js';
+import { byBytes, importedStatsOwners, topicsOfQuestion } from '../question-bank/repo.js';
 import { interviewStatusAsReadSql } from './states.js';
 import type { PlannedProblem } from './interviewer/types.js';
 
@@ -208,8 +208,13 @@ export function createInterviewRepo(database: Db) {
       .where('slug', '=', slug).where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
       // The organisation's own before the shared one of its slug (`desc` sorts NULL first on PostgreSQL, last on SQLite).
       .orderBy((eb) => eb('organization_id', 'is', null)).executeTakeFirst(),
-    roundSlugs: async (tx: Kysely<Database>, organizationId: string) => (await tx.selectFrom('round_types').select('slug').distinct()
-      .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).orderBy('slug').execute()).map((r) => r.slug),
+    /**
+     * The slugs an `invalid_round_type` lists, each once, in byte order on both engines (`byBytes`: PostgreSQL's own
+     * collation ordered them otherwise). Grouped, not DISTINCT: PostgreSQL orders a DISTINCT only by what it selects.
+     */
+    roundSlugs: async (tx: Kysely<Database>, organizationId: string) => (await tx.selectFrom('round_types').select('slug')
+      .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
+      .groupBy('slug').orderBy(byBytes(tx, 'slug')).execute()).map((r) => r.slug),
     company: (tx: Kysely<Database>, organizationId: string, id: string) => tx.selectFrom('companies').selectAll().where('id', '=', id)
       .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)])).executeTakeFirst(),
     resumeByKey: (tx: Kysely<Database>, tenant: Tenant, candidateId: string, key: string) => tx.selectFrom('resumes').select(['id', 'parsed'])
