@@ -31,6 +31,7 @@ import * as m0027 from './migrations/0027_background_jobs_organization.js';
 import * as m0028 from './migrations/0028_question_bank_topic_owner.js';
 import * as m0029 from './migrations/0029_question_bank_search_fold.js';
 import * as m0030 from './migrations/0030_question_bank_final_sigma.js';
+import * as m0031 from './migrations/0031_question_bank_phrase_stop_words.js';
 
 /** Migrations are listed here (not read from a folder) so the compiled build and the tests see the same set. */
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -64,6 +65,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0028_question_bank_topic_owner': m0028,
   '0029_question_bank_search_fold': m0029,
   '0030_question_bank_final_sigma': m0030,
+  '0031_question_bank_phrase_stop_words': m0031,
 };
 
 /** PostgreSQL errors a catalogue read meets when another schema, table or column changes during it. */

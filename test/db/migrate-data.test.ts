@@ -89,8 +89,9 @@ it('0027-0029 upgrade a database that holds jobs, topics and questions', async (
 });
 
 // The final sigma (0030): questions stored before it, with ς in their text, are found by σ and by ς on both engines
-// (PostgreSQL's column is computed again; SQLite's tokenizer already read ς as σ).
-it('0030 folds the final sigma of the questions a database already holds', async () => {
+// (PostgreSQL's column is computed again; SQLite's tokenizer already read ς as σ). Stop words (0031): PostgreSQL's
+// column keeps them, so a phrase's inner stop word is that word in the questions already stored too.
+it('0030-0031 fold the final sigma and keep stop words of the questions a database already holds', async () => {
   const database = await throwawayDatabase();
   const db = openDatabase(loadConfig({ PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), ...database.env }));
   try {
@@ -118,12 +119,16 @@ it('0030 folds the final sigma of the questions a database already holds', async
 
     expect((await settled(() => migrator.migrateToLatest())).error).toBeUndefined();
 
+    // A phrase as a search writes it for each engine (parseSearch): lower case, ς as σ.
     const found = db.dialect === 'sqlite'
-      ? async (word: string) => (await sql<{ id: string }>`select question_id as id from question_bank_fts where question_bank_fts match ${`"${word}"`}`.execute(k)).rows.map((r) => r.id).sort()
-      : async (word: string) => (await sql<{ id: string }>`select id from question_bank_questions where search @@ to_tsquery('english', ${`'${word}'`})`.execute(k)).rows.map((r) => r.id).sort();
-    // The words as a search writes them (parseSearch): lower case, ς as σ.
+      ? async (...words: string[]) => (await sql<{ id: string }>`select question_id as id from question_bank_fts where question_bank_fts match ${`"${words.join(' ')}"`}`
+        .execute(k)).rows.map((r) => r.id).sort()
+      : async (...words: string[]) => (await sql<{ id: string }>`select id from question_bank_questions where search @@ to_tsquery('prep_english', ${words.map((w) => `'${w}'`).join(' <-> ')})`
+        .execute(k)).rows.map((r) => r.id).sort();
     expect(await found('σοφοσ')).toEqual([final.id, capital.id].sort());
     expect(await found('λογοσ')).toEqual([final.id, plain.id].sort());
+    expect(await found('count', 'the', 'words')).toEqual([final.id]);
+    expect(await found('count', 'every', 'λογοσ')).toEqual([plain.id]);
   } finally {
     await db.close();
     await database.drop();

@@ -352,6 +352,30 @@ describe('search', () => {
     expect(await ids('cache or the or consistency')).toEqual([...new Set([...cache, ...consistency])].sort());
   });
 
+  // Was a difference: PostgreSQL's `english` configuration dropped a stop word inside a phrase keeping its place, so
+  // there "defrost the walrus" also matched "defrost a walrus" and "defrost big walrus"; SQLite wanted "the" itself.
+  it('wants a stop word inside a quoted phrase itself, on both engines', async () => {
+    const phrased = await h.createOrg('Phrase Co', 1);
+    const file = path.join(dir, 'phrases.json');
+    const prompt = 'A census of every owl in the reserve arrives each night from rangers. Design the import that loads it, covering how a malformed row is reported and how a ranger re-sends a corrected census without duplicating birds.';
+    const guidance = { key_points: ['Rows are validated before loading', 'Idempotent by booking reference', 'Partners get a report'], follow_ups: ['What if the file is huge?', 'How do you replay?'] };
+    const titles = ['Defrost the walrus enclosure', 'Defrost a walrus enclosure', 'Defrost our walrus enclosure', 'Defrost big walrus enclosure'];
+    writeFileSync(file, JSON.stringify(titles.map((title, i) => ({ slug: `walrus-${i}`, title, category: 'system-design', difficulty: 'medium', topics: ['availability'], prompt, guidance }))));
+    const [the, a, our, big] = await addOrganizationQuestions(h.db.kysely, phrased.id, file);
+    const found = async (text: string) => (await all(`search=${encodeURIComponent(text)}&category=system-design`, phrased.keys.secret_test)).map((q) => q.id).sort();
+    expect(await found('"defrost the walrus"')).toEqual([the]);
+    expect(await found('"DEFROSTING the walrus"')).toEqual([the]); // the other words still stemmed
+    expect(await found('"defrost a walrus"')).toEqual([a]);
+    expect(await found('"defrost our walrus enclosure"')).toEqual([our]);
+    expect(await found('"defrost big walrus"')).toEqual([big]);
+    expect(await found('"defrost walrus"')).toEqual([]);
+    expect(await found('"the walrus" -"defrost the"')).toEqual([]);
+    expect(await found('"defrost a walrus" or "defrost big walrus"')).toEqual([a, big].sort());
+    // Outside a phrase, or at its ends, stop words still count for nothing.
+    expect(await found('defrost the walrus')).toEqual([the, a, our, big].sort());
+    expect(await found('"the walrus enclosure"')).toEqual([the, a, our, big].sort());
+  });
+
   // Was a bug: the repeat `cache or cache` was dropped but left its `or` waiting, so the next term joined it:
   // `cache or cache consistency` meant cache OR consistency, not cache AND consistency.
   it('lets an `or` whose term repeats join nothing further', async () => {

@@ -111,11 +111,12 @@ export function createQuestionBankRepo(database: Db) {
     }
     if (match !== undefined) {
       if (postgres) {
-        // querytree is 'T' for a query that only excludes (its positive words were all stop words, which PostgreSQL
-        // drops: "the -cache" is NOT cache): like one with nothing to look for, it matches nothing.
-        q = q.where(sql<SqlBool>`q.search @@ to_tsquery('english', ${match}) and querytree(to_tsquery('english', ${match})) <> 'T'`);
+        // Read as the column is (`prep_english`, migration 0031: English stems, stop words kept, so a phrase's inner
+        // "the" is that word as on SQLite; parseSearch dropped the others). querytree is 'T' for a query that only
+        // excludes: like one with nothing to look for, it matches nothing.
+        q = q.where(sql<SqlBool>`q.search @@ to_tsquery('prep_english', ${match}) and querytree(to_tsquery('prep_english', ${match})) <> 'T'`);
         // The column weighs titles A and prompts D (migration 0020): ts_rank's defaults count a title ten times.
-        if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, to_tsquery('english', ${match}))`, 'desc');
+        if (sort === 'relevance') q = q.orderBy(sql`ts_rank(q.search, to_tsquery('prep_english', ${match}))`, 'desc');
       } else {
         // Titles weigh ten times prompts (question_id is not indexed).
         const hits = db.selectFrom('question_bank_fts').select(['question_id', sql<number>`bm25(question_bank_fts, 0.0, 10.0, 1.0)`.as('rank')])

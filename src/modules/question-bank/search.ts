@@ -14,8 +14,8 @@ export interface SearchTerms {
 const MAX_TERMS = 32;
 
 /**
- * PostgreSQL's English stop words (`tsearch_data/english.stop`), which its `to_tsquery('english', …)` drops: they are
- * dropped here for both engines, so SQLite (whose index keeps every word) reads a search as PostgreSQL does.
+ * PostgreSQL's English stop words (`tsearch_data/english.stop`), which its `english` configuration drops: they are
+ * dropped here for both engines, whose indexes keep every word (PostgreSQL's `prep_english`, migration 0031).
  */
 const STOP_WORDS = new Set(('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself '
   + 'it its itself they them their theirs themselves what which who whom this that these those am is are was were be been being have has had '
@@ -49,12 +49,13 @@ export function parseSearch(text: string): SearchTerms | null {
     // word's last Σ as the final sigma ς (ΣΟΦΟΣ is σοφος): folded to σ again, as the text is (foldSearchText).
     const words = wordsOf(raw).map((w) => w.toLowerCase().replace(/ς/g, 'σ'));
     if (words.length === 0) continue;
-    // Stop words at either end of a phrase constrain nothing on PostgreSQL ("the cache" is cache); one inside a
-    // phrase stays (PostgreSQL keeps its place, SQLite wants the word itself).
+    // Stop words at either end of a phrase are dropped too ("the cache" is cache); one inside a phrase stays, and
+    // both engines want that very word there ("design the cache" is not "design a cache").
     const first = words.findIndex((w) => !isStopWord(w));
     const phrase = first < 0 ? [] : words.slice(first, words.findLastIndex((w) => !isStopWord(w)) + 1);
     if (phrase.length === 0) {
-      // Stop words only: PostgreSQL drops the term, and `cache or the` is cache; it takes its `or` with it.
+      // Stop words only: the term is dropped (as PostgreSQL's `english` does), and `cache or the` is cache; it takes
+      // its `or` with it.
       if (!negative) afterStop = joinNext;
       joinNext = false;
       continue;
