@@ -16,6 +16,8 @@ import { ROOT } from '../helpers/processes.js';
 
 const TOPIC_OWNER = '0028_question_bank_topic_owner'; // SQLite makes its table again: create, copy, drop, rename
 const through = (last: string) => Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= last));
+/** Every migration from `first` on, in order: what a rerun applies once the run that stopped in `first` is undone. */
+const from = (first: string) => Object.keys(migrations).filter((name) => name >= first);
 const BASE_ENV = { PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32) };
 
 let database: Awaited<ReturnType<typeof throwawayDatabase>>;
@@ -94,7 +96,7 @@ describe('migrations are atomic', () => {
     expect(await snapshot(db)).toEqual(before);
     if (db.dialect === 'sqlite') expect((await sql`pragma foreign_keys`.execute(db.kysely)).rows).toEqual([{ foreign_keys: 1 }]);
 
-    expect(await migrateToLatest(db)).toEqual([TOPIC_OWNER, '0029_question_bank_search_fold']);
+    expect(await migrateToLatest(db)).toEqual(from(TOPIC_OWNER));
     await expectTopicsMoved(org);
   });
 
@@ -174,7 +176,7 @@ describe('migrations are atomic', () => {
     }
     expect(await snapshot(db)).toEqual(before);
     if (db.dialect === 'sqlite') expect((await sql`pragma integrity_check`.execute(db.kysely)).rows).toEqual([{ integrity_check: 'ok' }]);
-    expect(await migrateToLatest(db)).toEqual([TOPIC_OWNER, '0029_question_bank_search_fold']);
+    expect(await migrateToLatest(db)).toEqual(from(TOPIC_OWNER));
     await expectTopicsMoved(org);
   });
 });
