@@ -24,6 +24,12 @@ export interface CompletionOptions {
   timeoutMs?: number;
   /** Extra tries after a failure that may pass (a network error, 429, 5xx); default 1. */
   retries?: number;
+  /**
+   * The caller no longer wants the reply (the client it was for has left): once aborted, the HTTP request is aborted
+   * too (undici's `signal`), whether it waits for the reply's head or is reading its body, and the call rejects with a
+   * ModelError whose `cancelled` is set; a retry not yet made is not made.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -52,10 +58,10 @@ export interface TextModel {
 export class ModelError extends Error {
   /**
    * `retryAfterMs`: how long the server asked to be left alone (its Retry-After header), when it said; `timedOut`: the
-   * call's time limit ran out.
+   * call's time limit ran out; `cancelled`: the caller aborted the call (its `signal`), the model did nothing wrong.
    */
   constructor(message: string, readonly retryable: boolean, readonly summary: string = message, readonly status: number | null = null,
-    readonly retryAfterMs: number | null = null, readonly timedOut = false) {
+    readonly retryAfterMs: number | null = null, readonly timedOut = false, readonly cancelled = false) {
     super(message);
   }
 
@@ -116,9 +122,16 @@ function retryAfterMs(value: string | null): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
-/** What a failure while the reply was read means: the time limit ran out, or the reply broke off (`retryable` then). */
+/** The call given up by its caller (CompletionOptions.signal). */
+const cancelledError = () => new ModelError('the model call was cancelled: its caller left', false, undefined, null, null, false, true);
+
+/** Why the call's signal was aborted: its caller cancelled it, or (any other reason) the time limit ran out. */
+const abortedBy = (signal: AbortSignal): 'caller' | 'time' => ((signal.reason as Error | undefined)?.name === 'AbortError' ? 'caller' : 'time');
+
+/** What a failure while the reply was read means: the time limit ran out, the caller left, or the reply broke off (`retryable` then). */
 function readFailure(res: Reply, error: unknown, retryable: boolean): ModelError {
   if (error instanceof ModelError) return error;
+  if (res.signal.aborted && abortedBy(res.signal) === 'caller') return cancelledError();
   if ((error as Error).name === 'TimeoutError' || res.signal.aborted) return new ModelError('the model did not finish its reply in time', false, undefined, null, null, true);
   return new ModelError(`the model's reply broke off: ${(error as Error).message}`, retryable, 'the model\'s reply broke off');
 }
@@ -132,6 +145,19 @@ async function readCapped(res: Reply, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of cappedChunks(res, max)) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Waits `ms`, or less once `signal` is aborted. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** The body's pieces as they arrive, refused (the stream destroyed) once they add up to more than `max` bytes. */
@@ -194,11 +220,18 @@ export function createModel(config: Config['model']): TextModel | null {
     const messages: Array<{ role: 'system' | 'user'; content: string }> = prompt.system === undefined ? [] : [{ role: 'system', content: prompt.system }];
     messages.push({ role: 'user', content: prompt.user });
     // A timer of our own, cleared when the call ends: AbortSignal.timeout's would stay armed for the whole limit
-    // (30 s and more), one per call, thousands at a time under load.
+    // (30 s and more), one per call, thousands at a time under load. The caller's signal aborts the same controller
+    // (an AbortError, told apart from the limit's TimeoutError), its listener removed when the call ends.
+    if (options.signal?.aborted) throw cancelledError();
     const limit = new AbortController();
     const signal = limit.signal;
     const timer = setTimeout(() => limit.abort(new DOMException('the time limit ran out', 'TimeoutError')), Math.min(config!.timeoutMs, options.timeoutMs ?? Infinity));
-    const settle = () => clearTimeout(timer);
+    const cancel = () => limit.abort(new DOMException('the caller left', 'AbortError'));
+    options.signal?.addEventListener('abort', cancel, { once: true });
+    const settle = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', cancel);
+    };
     try {
       const res = await request(url, {
         // The call's own limit is the only one: undici's header and body timeouts (300 s each by default) would end a
@@ -216,6 +249,7 @@ export function createModel(config: Config['model']): TextModel | null {
       };
     } catch (error) {
       settle();
+      if (signal.aborted && abortedBy(signal) === 'caller') throw cancelledError();
       if (signal.aborted || (error as Error).name === 'TimeoutError') throw new ModelError('the model did not answer in time', false, undefined, null, null, true);
       throw new ModelError(`the model could not be reached: ${(error as Error).message}`, true, 'the model could not be reached');
     }
@@ -259,7 +293,7 @@ export function createModel(config: Config['model']): TextModel | null {
     if (!key || !(error instanceof Error) || !`${error.message}\u0000${(error as ModelError).summary ?? ''}`.includes(key)) return error;
     if (!(error instanceof ModelError)) return new ModelError(error.message.replaceAll(key, '[redacted]'), false, 'the model call failed');
     return new ModelError(error.message.replaceAll(key, '[redacted]'), error.retryable, error.summary.replaceAll(key, '[redacted]'), error.status, error.retryAfterMs,
-      error.timedOut);
+      error.timedOut, error.cancelled);
   };
 
   const model: TextModel = {
@@ -275,7 +309,8 @@ export function createModel(config: Config['model']): TextModel | null {
           // so that callers failed together do not all come back at once.
           if (error.retryAfterMs !== null && error.retryAfterMs > RETRY_AFTER_MAX_MS) throw withoutKey(error);
           const backoff = RETRY_DELAY_MS * (attempt + 1) * (0.5 + Math.random());
-          await new Promise((r) => setTimeout(r, Math.max(backoff, error.retryAfterMs ?? 0)));
+          await pause(Math.max(backoff, error.retryAfterMs ?? 0), options.signal);
+          if (options.signal?.aborted) throw cancelledError();
         }
       }
     },
@@ -288,7 +323,8 @@ export function createModel(config: Config['model']): TextModel | null {
       try {
         return await streamed(res, started, onDelta);
       } catch (error) {
-        throw withoutKey(error);
+        // However the reply's reading ended (a body given up as empty, say), a call its caller cancelled says so.
+        throw withoutKey(res.signal.aborted && abortedBy(res.signal) === 'caller' ? cancelledError() : error);
       } finally {
         res.settle();
       }

@@ -116,7 +116,9 @@ export function createModuleServices(services: Services) {
     sandbox: services.sandbox, storage: services.files.storage, smtpConfigured: config.smtp !== null, channelUrl,
     onTranscriptChange: (id, react) => {
       channelHub.listener.changed(id);
-      if (react) void interviewsHolder.conversation?.nudge(id).catch(() => undefined);
+      // Tied to the interview's channel in this process, if one is open: the reaction is for it, and is abandoned when it
+      // closes (the next connection has what is owed said); with none here it is said for a channel elsewhere.
+      if (react) void interviewsHolder.conversation?.nudge(id, channelHub.signalOf(id)).catch(() => undefined);
     },
   });
   subjects.set('interview', interviews.provider);

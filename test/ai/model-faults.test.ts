@@ -118,6 +118,68 @@ describe('the model client under faults', () => {
     expect(hits[1]! - hits[0]!).toBeGreaterThanOrEqual(950);
   });
 
+  // Was a bug: a call had no way to be stopped by its caller: an interviewer's turn whose candidate had left held its
+  // model slot, and the model's tokens, until the reply was whole or its time limit (20 s) ran out.
+  it('aborts the HTTP request when its caller aborts the call: before the reply\'s head, mid-stream, in a retry\'s wait', async () => {
+    const model = modelWith(60_000); // far past every wait here: an abort seen is the caller's, never the limit's
+    let cut = 0;
+    const watched = (res: ServerResponse) => res.on('close', () => { if (!res.writableFinished) cut++; });
+    const until = async (test: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 10_000; !test();) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const cancelled = (error: ModelError) => {
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error.cancelled).toBe(true);
+      expect(error.timedOut).toBe(false);
+      expect(error.unavailable).toBe(false); // the model did nothing wrong: a code review would go on asking it
+    };
+
+    // The server has not answered yet.
+    hits = [];
+    handler = (_req, res) => void watched(res);
+    const waiting = new AbortController();
+    const unanswered = failure(model.complete({ user: 'hi' }, { signal: waiting.signal }));
+    await until(() => hits.length === 1, 'the request');
+    waiting.abort();
+    cancelled(await unanswered);
+    await until(() => cut === 1, 'the server to see the request go');
+
+    // Mid-stream: the first piece arrived, the rest never comes.
+    hits = [];
+    handler = (_req, res) => {
+      watched(res);
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hello' } }] })}\n\n`);
+    };
+    const streaming = new AbortController();
+    const pieces: string[] = [];
+    cancelled(await failure(model.stream({ user: 'hi' }, (piece) => {
+      pieces.push(piece);
+      streaming.abort();
+    }, { signal: streaming.signal })));
+    expect(pieces).toEqual(['Hello']);
+    await until(() => cut === 2, 'the server to see the stream go');
+
+    // Between tries: a 503 asking for 9 s; the call ends when aborted, and the second try is never made.
+    hits = [];
+    handler = json(503, { error: { message: 'loading' } }, { 'retry-after': '9' });
+    const retrying = new AbortController();
+    const started = performance.now();
+    const retried = failure(model.complete({ user: 'hi' }, { signal: retrying.signal }));
+    await until(() => hits.length === 1, 'the first try');
+    retrying.abort();
+    cancelled(await retried);
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(hits).toHaveLength(1);
+
+    // Aborted before it starts: nothing is sent.
+    hits = [];
+    cancelled(await failure(model.stream({ user: 'hi' }, () => undefined, { signal: AbortSignal.abort() })));
+    expect(hits).toHaveLength(0);
+  });
+
   // Was a bug: a reply the server stopped at max_tokens (finish_reason "length") was taken as whole, so the model
   // interviewer said a turn cut off mid-sentence, its question lost ("Could you walk me through how you"), and stored it.
   it('the model interviewer gives up a turn the server cut off at its token limit', async () => {

@@ -11,6 +11,7 @@ export interface FakeModelRequest {
 /**
  * A local OpenAI-compatible chat server standing in for a model, deterministic: it records what it was asked and
  * answers with `reply(request)` (`failStatus`, 500 unless set, while `failing` is set; nothing at all, until released, while `holding`).
+ * A request whose client goes away before it is answered in full (the connection closed under it) is counted in `aborted`.
  * Token counts are the words of the messages and of the reply, so usage is predictable too.
  */
 export async function startFakeModel(reply: (request: FakeModelRequest) => string) {
@@ -24,6 +25,12 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
     breakStream: false,
     /** While true, requests are answered only when `release()` is called (or the server closes). */
     holding: false,
+    /** Requests whose client closed the connection before the answer was whole (held ones included: never answered). */
+    aborted: 0,
+    /** Requests held now (received, not answered, their client still there). */
+    get held() {
+      return held.length;
+    },
     release: () => held.splice(0).forEach((go) => go()),
     env: {} as Record<string, string>,
     close: () => new Promise<void>((resolve) => {
@@ -39,6 +46,13 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
     req.on('end', () => {
       const parsed = JSON.parse(body);
       model.requests.push({ url: req.url, auth: req.headers.authorization, body: parsed });
+      let ended = false; // answered in full, or cut by the fake itself (breakStream)
+      res.on('close', () => {
+        if (ended || res.writableFinished) return;
+        model.aborted++;
+        const at = held.indexOf(answer);
+        if (at >= 0) held.splice(at, 1);
+      });
       const answer = () => {
         if (model.failing) {
           res.writeHead(model.failStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'down' } }));
@@ -56,6 +70,7 @@ export async function startFakeModel(reply: (request: FakeModelRequest) => strin
           const pieces = content.match(/\S+\s*|\s+/g) ?? [];
           for (const piece of pieces) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
           if (model.breakStream) {
+            ended = true;
             setTimeout(() => res.destroy(), 50); // the connection drops mid-reply, after what was written arrives
             return;
           }

@@ -50,6 +50,8 @@ interface Connection {
   dirty: boolean;
   /** The interview changed in this process (a pause, a join, the end): look at its state now. */
   recheck(): void;
+  /** Aborted when the channel closes: the model calls made for it (an interviewer's turn being worded) are abandoned. */
+  signal: AbortSignal;
 }
 
 type Outgoing = Record<string, unknown> & { type: string };
@@ -152,7 +154,11 @@ export function createChannelHub(deps: { repo: InterviewRepo }) {
     },
   };
 
-  return { connections, listener, flush, size: () => connections.size };
+  return {
+    connections, listener, flush, size: () => connections.size,
+    /** The signal of the interview's live connection in this process, if it has one (aborted when that one closes). */
+    signalOf: (interviewId: string): AbortSignal | undefined => connections.get(interviewId)?.signal,
+  };
 }
 
 export type ChannelHub = ReturnType<typeof createChannelHub>;
@@ -214,6 +220,12 @@ export function channelRoute(app: App, deps: {
     /** Messages that arrive while the auth is being checked (and answers until those are handled), handled in order. */
     const early: Array<Record<string, unknown>> = [];
     let tick: NodeJS.Timeout | null = null;
+    /**
+     * Aborted once the channel closes (either side): a model call made for it (the interviewer's turn it asked for,
+     * being worded) is aborted at once, freeing its model slot, rather than paid for with nobody to read it; the turn
+     * stays owed and the next connection's catchUp says it.
+     */
+    const leaving = new AbortController();
     // A half-open connection (a laptop shut), or a client that stopped reading while the server's messages pile up
     // in its send buffer, does not answer pings: it is cut, rather than kept (and read for) until TCP gives up.
     let pongDue: Buffer | null = null;
@@ -230,6 +242,7 @@ export function channelRoute(app: App, deps: {
     /** Closes the channel from this side: out of the hub at once, the socket cut if the client never answers the close. */
     function closeWith(code: number, reason: string): void {
       closed = true;
+      leaving.abort();
       clearTimeout(authTimer);
       if (tick) clearInterval(tick);
       if (connection && hub.connections.get(connection.interviewId) === connection) hub.connections.delete(connection.interviewId);
@@ -290,7 +303,7 @@ export function channelRoute(app: App, deps: {
       clearTimeout(authTimer);
       // A last_seq beyond the transcript would hide the turns still to come: it counts as the latest there is.
       const wire = request.raw.socket as Connection['wire'] | undefined;
-      connection = { interviewId, socket, wire: typeof wire?.cork === 'function' ? wire : null, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined) };
+      connection = { interviewId, socket, wire: typeof wire?.cork === 'function' ? wire : null, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined), signal: leaving.signal };
       known = row;
       lastRead = Date.now();
       hub.connections.set(interviewId, connection);
@@ -300,7 +313,7 @@ export function channelRoute(app: App, deps: {
         await hub.flush(connection);
         if (closed) return;
         tick = setInterval(() => void onTick().catch((error) => request.log.warn({ err: error }, 'interview channel tick failed')), TICK_MS);
-        await conversation.catchUp(interviewId);
+        await conversation.catchUp(interviewId, leaving.signal);
       } catch (error) {
         // Left open, the answers queued behind the opening would never be handled.
         return cannotOpen(error);
@@ -365,7 +378,7 @@ export function channelRoute(app: App, deps: {
       if (!wrapUpAsked && row.status === 'in_progress' && remainingMs(row, now) <= WRAP_UP_MS && phase !== 'closing' && phase !== 'done') {
         wrapUpAsked = true;
         // Caught: a rejection left unhandled ends the process (every interview on it). Asked again on the next tick.
-        void conversation.nudge(connection.interviewId).catch((error) => {
+        void conversation.nudge(connection.interviewId, leaving.signal).catch((error) => {
           wrapUpAsked = false;
           request.log.warn({ err: error }, 'interview channel wrap-up failed');
         });
@@ -431,7 +444,7 @@ export function channelRoute(app: App, deps: {
           }
           answersWaiting++;
           try {
-            await conversation.answer(connection.interviewId, id, message.text);
+            await conversation.answer(connection.interviewId, id, message.text, leaving.signal);
           } catch (error) {
             // A fault of ours names the answer too: the room gives it back (or resends it), never leaves it hanging.
             if (!(error instanceof ConversationError)) return failed(error, id);
@@ -483,6 +496,7 @@ export function channelRoute(app: App, deps: {
     socket.on('message', (raw: Buffer, isBinary: boolean) => void onMessage(raw, isBinary).catch(failed));
     socket.on('close', () => {
       closed = true;
+      leaving.abort();
       clearInterval(heartbeat);
       clearTimeout(authTimer);
       if (tick) clearInterval(tick);

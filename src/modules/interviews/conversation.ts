@@ -158,37 +158,54 @@ export function createConversation(deps: {
    * The model's wording of the move, streamed under `ref`; the built-in words when it fails, or when no model slot
    * frees up within MODEL_SLOT_WAIT_MS (a busy model must not keep a candidate waiting), announcing that what was
    * streamed is void. `streamed` says whether any piece went out.
+   *
+   * Null when `signal` is aborted (the channel that asked for the turn closed): the model's request is aborted at once,
+   * freeing its slot (or the wait for a slot is given up, the slot handed straight on), what was streamed is void,
+   * and no words are said: the turn is still owed, and the candidate's next connection has it said (catchUp).
    */
-  async function wording(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, ref: string): Promise<{ text: string; streamed: boolean }> {
+  async function wording(row: InterviewRow, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, ref: string,
+    signal?: AbortSignal): Promise<{ text: string; streamed: boolean } | null> {
     if (!model) return { text: move.text, streamed: false };
+    if (signal?.aborted) return null;
     let streamed = false;
     let gaveUp = false;
     let timer: NodeJS.Timeout | undefined;
     const slotTimeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('no model slot in time')), MODEL_SLOT_WAIT_MS); });
+    let onLeft = () => undefined as void;
+    const left = new Promise<never>((_, reject) => { onLeft = () => reject(CHANNEL_LEFT); });
+    signal?.addEventListener('abort', onLeft, { once: true });
     try {
       const text = await Promise.race([
         deps.limit(async () => {
           clearTimeout(timer);
-          if (gaveUp) return move.text; // the turn was already given to the built-in words
+          if (gaveUp) return move.text; // the turn was already given to the built-in words (or given up)
           return phraseWithModel(model, setup, turns, move, (piece) => {
+            if (gaveUp) return; // a piece read before the abort took effect: void already
             streamed = true;
             listener.delta(row.id, ref, piece);
-          });
+          }, signal);
         }),
         slotTimeout,
+        ...(signal ? [left] : []),
       ]);
       return { text, streamed };
     } catch (error) {
       gaveUp = true;
       clearTimeout(timer);
-      deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed or was busy; the built-in interviewer takes the turn');
       if (streamed) listener.discard(row.id, ref);
+      if (signal?.aborted) return null;
+      deps.log?.warn({ err: error, interview_id: row.id }, 'the model failed or was busy; the built-in interviewer takes the turn');
       return { text: move.text, streamed: false };
+    } finally {
+      signal?.removeEventListener('abort', onLeft);
     }
   }
 
-  /** Whatever the interviewer owes now (an opening, a reply cut off by a crash, a wrap-up, a reaction to code), said once. */
-  async function catchUp(interviewId: string): Promise<void> {
+  /**
+   * Whatever the interviewer owes now (an opening, a reply cut off by a crash, a wrap-up, a reaction to code), said once.
+   * `signal`: the channel that asked for it closed; a model's wording under way is abandoned, nothing stored (wording()).
+   */
+  async function catchUp(interviewId: string, signal?: AbortSignal): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const snap = await snapshotOf(interviewId, true);
       if (!snap || snap.row.status !== 'in_progress') return;
@@ -197,7 +214,9 @@ export function createConversation(deps: {
       const move = pendingMove(snap.row, setup, turns, clock.now());
       if (!move) return;
       const ref = `pending-${snap.row.next_seq}-${attempt}`;
-      const { text, streamed } = await wording(snap.row, setup, turns, move, ref);
+      const worded = await wording(snap.row, setup, turns, move, ref, signal);
+      if (!worded) return; // the channel left: the turn stays owed
+      const { text, streamed } = worded;
       if (await commit(snap, [interviewerTurn(snap.row, snap.row.next_seq, move, text, clock.now())], move, clock.now())) return;
       // The interview changed while the turn was being worded (a pause, a code snapshot, another process): what was
       // streamed is void, and what is owed now is worked out again from a fresh read.
@@ -206,18 +225,22 @@ export function createConversation(deps: {
   }
 
   return {
-    catchUp: (interviewId: string) => serial(interviewId, () => catchUp(interviewId)),
+    /** `signal`: aborted when the channel that asks closes (the model's wording is then abandoned: wording()). */
+    catchUp: (interviewId: string, signal?: AbortSignal) => serial(interviewId, () => catchUp(interviewId, signal)),
 
     /**
      * The candidate's turn, stored once however often it is sent (`clientId`), then the interviewer's reply. Without a
      * model both are stored together: one transaction of two statements per exchange, from this process's snapshot.
+     * With a model, an answer whose channel (`signal`) has closed before its turn in the queue came is not stored: it
+     * was never acknowledged, so the room resends it, and the candidate's turns are never left two in a row unanswered.
      */
-    answer(interviewId: string, clientId: string, text: string): Promise<void> {
+    answer(interviewId: string, clientId: string, text: string, signal?: AbortSignal): Promise<void> {
       // U+0000 cannot be stored in PostgreSQL text (the HTTP routes refuse it; a channel message is kept, marked).
       const said = text.trim().replaceAll('\u0000', '\uFFFD');
       if (said.length === 0) return Promise.reject(new ConversationError('empty', 'The turn is empty.'));
       if (said.length > ANSWER_MAX_CHARS) return Promise.reject(new ConversationError('too_long', `A turn is at most ${ANSWER_MAX_CHARS} characters; send it in parts.`));
       return serial(interviewId, async () => {
+        if (model && signal?.aborted) return;
         for (let attempt = 0; attempt < 3; attempt++) {
           const snap = await snapshotOf(interviewId, attempt > 0);
           if (!snap) throw new ConversationError('ended', 'The interview is gone.');
@@ -242,7 +265,7 @@ export function createConversation(deps: {
           const move = model ? null : pendingMove({ ...snap.row, next_seq: seq + 1 }, await setupOf(snap.row), [...snap.turns, mine].map(turnOf), now);
           const reply = move ? [interviewerTurn(snap.row, seq + 1, move, move.text, now)] : [];
           if (!(await commit(snap, [mine, ...reply], move, now))) continue;
-          if (model) await catchUp(interviewId);
+          if (model) await catchUp(interviewId, signal);
           return;
         }
         throw new ConversationError('busy', 'The interview changed while your turn was being stored; send it again.');
@@ -250,7 +273,7 @@ export function createConversation(deps: {
     },
 
     /** A code snapshot or a pause changed things: the interviewer reacts if it should. */
-    nudge: (interviewId: string) => serial(interviewId, () => catchUp(interviewId)),
+    nudge: (interviewId: string, signal?: AbortSignal) => serial(interviewId, () => catchUp(interviewId, signal)),
   };
 }
 
@@ -260,5 +283,6 @@ const SNAPSHOTS_MAX = 500;
 /** How long a turn waits for a free model slot before the built-in words are said instead. */
 const MODEL_SLOT_WAIT_MS = 5000;
 const STALE = new Error('the interview changed');
+const CHANNEL_LEFT = new Error('the channel that asked for the turn closed');
 
 export type Conversation = ReturnType<typeof createConversation>;

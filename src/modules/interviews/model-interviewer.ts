@@ -80,9 +80,11 @@ const plainWords = (text: string) => text.normalize('NFKC').toLowerCase().replac
  * reply past TURN_MAX_CHARS is given up as it streams, the piece that overruns never forwarded: a model that ignores
  * `max_tokens` would otherwise stream a whole 64 KiB reply to the candidate before the turn was refused. So is a reply
  * that reads out a guidance note of the current question word for word (ignoring case and punctuation): the piece
- * that would complete it is never forwarded, and the built-in words replace the turn.
+ * that would complete it is never forwarded, and the built-in words replace the turn. `signal` aborts the call (the
+ * channel that asked for the turn closed): it rejects with a cancelled ModelError.
  */
-export async function phraseWithModel(model: TextModel, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, onDelta: (text: string) => void): Promise<string> {
+export async function phraseWithModel(model: TextModel, setup: InterviewSetup, turns: Turn[], move: InterviewerMove, onDelta: (text: string) => void,
+  signal?: AbortSignal): Promise<string> {
   const current = move.questionPosition === null ? null : setup.plan[move.questionPosition];
   // A note the question or the move itself says out loud is no secret: only the others are looked for.
   const spoken = ` ${plainWords(`${current?.prompt ?? ''} ${move.text}`)} `;
@@ -98,7 +100,7 @@ export async function phraseWithModel(model: TextModel, setup: InterviewSetup, t
     }
     onDelta(piece);
   };
-  const reply = await model.stream(interviewerPrompt(setup, turns, move), bounded, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS });
+  const reply = await model.stream(interviewerPrompt(setup, turns, move), bounded, { timeoutMs: TURN_TIMEOUT_MS, maxOutputTokens: TURN_MAX_TOKENS, signal });
   // A turn stopped at the token limit ends mid-sentence, its question perhaps unasked: the built-in words are said.
   if (reply.cutOff) throw new ModelError('the model\'s turn was cut off at its token limit', false);
   let text = reply.text.trim();
