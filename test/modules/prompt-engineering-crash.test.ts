@@ -55,9 +55,11 @@ describe('a grader killed in the middle of an attempt', () => {
     expect(asked.filter((x) => x === 'alpha')).toHaveLength(1);
     expect(asked.filter((x) => x === 'beta')).toHaveLength(2);
     expect(asked.filter((x) => x === 'gamma')).toHaveLength(1);
-    const job = await h.db.kysely.selectFrom('background_jobs').select(['status', 'attempts']).where('kind', '=', 'prompt_engineering.grade')
+    // The grade commits before its job is marked done (a statement later, in the worker): wait for that too.
+    const job = () => h.db.kysely.selectFrom('background_jobs').select(['status', 'attempts']).where('kind', '=', 'prompt_engineering.grade')
       .where('payload', 'like', `%${attempt.id}%`).executeTakeFirstOrThrow();
-    expect(job).toMatchObject({ status: 'succeeded', attempts: 2 });
+    await until(async () => (await job()).status !== 'running');
+    expect(await job()).toMatchObject({ status: 'succeeded', attempts: 2 });
 
     // The same job run again (a duplicate delivery) changes nothing.
     await h.modules.grader.grade(attempt.id, { retry: true, finalAttempt: false });

@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateTask } from '../../src/modules/prompt-engineering/content.js';
 import { patternsOf, slowPatterns } from '../../src/modules/prompt-engineering/patterns.js';
+import { ROOT, until } from '../helpers/processes.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/prompt-engineering/tasks/fixture-echo/', import.meta.url));
 
@@ -40,4 +44,30 @@ describe('the regular expressions tried before an organisation\'s tasks are save
     expect(slow.length).toBeGreaterThan(0);
     expect(slow[0]).toMatch(/\^\(\\w\+\\s\?\)\+\$\/u did not finish/);
   }, 30_000);
+
+  // Was a flake, and a refusal a customer would meet: a match's time was read on the clock, and a trial with no answer
+  // for 1 s was stopped, so on a loaded machine (CI at load 15) the fixture's linear /"COUNT":\s*3\b/i "did not finish
+  // within 1000 ms" and the folder was refused. Time is now the trial thread's CPU time. Here the process gets no CPU
+  // at all for 3 s (stopped as its trial starts, as a busy machine can leave it), and nothing is refused for it.
+  it('refuse nothing because the machine was busy: a process that got no CPU for 3 s refuses no linear pattern', async () => {
+    const module = pathToFileURL(path.join(ROOT, 'dist/modules/prompt-engineering/patterns.js')).href;
+    const script = path.join(mkdtempSync(path.join(tmpdir(), 'prep-patterns-')), 'stopped.mjs');
+    writeFileSync(script, [
+      `import { slowPatterns } from ${JSON.stringify(module)};`,
+      'const checking = slowPatterns([{ where: "linear", pattern: String.raw`"count":\\s*3\\b`, flags: "i" }]);',
+      'process.kill(process.pid, "SIGSTOP");',
+      'process.stdout.write(JSON.stringify(await checking));',
+    ].join('\n'));
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const state = () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0];
+    await until(() => state() === 'T', 20_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    child.kill('SIGCONT');
+    expect(await exited).toBe(0);
+    expect(JSON.parse(out)).toEqual([]);
+    rmSync(path.dirname(script), { recursive: true, force: true });
+  }, 60_000);
 });

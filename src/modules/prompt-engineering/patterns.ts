@@ -9,10 +9,14 @@ import type { LoadedTask } from './content.js';
  * shared catalogue's are tried in its tests; an organisation's own are tried here, as they are added.
  */
 
-/** Longest one match may take on a hostile output before its pattern is refused. */
+/** Longest one match may take on a hostile output before its pattern is refused: CPU time of the thread that runs it. */
 const PATTERN_MAX_MS = 100;
-/** A match that has not returned by then is over PATTERN_MAX_MS whatever the machine; its worker is stopped. */
-const STALL_MS = 1000;
+/**
+ * How often a match that has not returned is looked at: once its thread has spent over PATTERN_MAX_MS of CPU on it, it
+ * is refused and its worker stopped. Measured in CPU time, not on the clock, so a busy machine (the thread waiting for a
+ * core) makes the check slower, never wrong: a linear pattern was once refused on a loaded machine.
+ */
+const STALL_CHECK_MS = 250;
 
 /**
  * Outputs as large as a model reply may be that make a backtracking pattern try every split: a long run of one unit,
@@ -63,24 +67,30 @@ export function patternsOf(tasks: LoadedTask[]): Pattern[] {
   })));
 }
 
-// Runs in a worker thread, so a pattern that never returns can be stopped: a message as each pattern begins and one
-// per match tried.
+// Runs in a worker thread, so a pattern that never returns can be stopped: a message once the thread is ready, as each
+// pattern begins and per match tried, each with the thread's CPU time so far (µs) and the match's own (ms).
 const TRIAL = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { patterns, outputs, from } = workerData;
+// The thread's CPU time in µs (the clock's on a Node.js before 22.15, which cannot tell).
+const cpu = process.threadCpuUsage ? () => { const u = process.threadCpuUsage(); return u.user + u.system; } : () => performance.now() * 1000;
+parentPort.postMessage({ i: from, ready: true, cpu: cpu() });
 for (let i = from; i < patterns.length; i++) {
-  parentPort.postMessage({ i, ms: 0 });
   const re = new RegExp(patterns[i].pattern, patterns[i].flags);
+  parentPort.postMessage({ i, ms: 0, cpu: cpu() });
   for (const output of outputs) {
-    const started = performance.now();
+    const started = cpu();
     re.exec(output);
-    parentPort.postMessage({ i, ms: performance.now() - started });
+    const now = cpu();
+    parentPort.postMessage({ i, ms: (now - started) / 1000, cpu: now });
   }
 }
 `;
 
+interface TrialMessage { i: number; ms: number; cpu: number; ready?: boolean }
+
 /**
- * The patterns that take over PATTERN_MAX_MS (or never finish) on some hostile output, each as "where: why".
+ * The patterns that take over PATTERN_MAX_MS of CPU time (or never finish) on some hostile output, each as "where: why".
  * Distinct patterns are tried once each.
  */
 export async function slowPatterns(patterns: Pattern[]): Promise<string[]> {
@@ -93,25 +103,54 @@ export async function slowPatterns(patterns: Pattern[]): Promise<string[]> {
     from = await new Promise<number>((resolve, reject) => {
       const worker = new Worker(TRIAL, { eval: true, workerData: { patterns: distinct, outputs, from } });
       let current = from;
-      let timer: NodeJS.Timeout;
-      const stall = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          slow.set(current, Infinity);
-          void worker.terminate();
-          resolve(current + 1);
-        }, STALL_MS);
+      /** The thread's CPU time (µs) at its last message; null until it is ready (starting a thread is not a match). */
+      let cpuAtLast: number | null = null;
+      let settled = false;
+      const finish = (next: number) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(timer);
+        resolve(next);
       };
-      stall();
-      worker.on('message', ({ i, ms }: { i: number; ms: number }) => {
+      const stop = () => {
+        slow.set(current, Infinity);
+        void worker.terminate();
+        finish(current + 1);
+      };
+      let quietTicks = 0;
+      let atLastTick: number | null = null;
+      const timer = setInterval(() => {
+        if (cpuAtLast === null) return;
+        const since = cpuAtLast;
+        if (typeof worker.cpuUsage !== 'function') {
+          // A Node.js before 24.6 cannot read a thread's CPU time from outside: a match with no answer for a second
+          // on the clock is refused, as every Node.js did before.
+          quietTicks = since === atLastTick ? quietTicks + 1 : 0;
+          atLastTick = since;
+          if (quietTicks * STALL_CHECK_MS >= 1000) stop();
+          return;
+        }
+        // The thread's messages are read after the timers of a loop's turn: a parent held up (a busy machine) finds them
+        // waiting, so the verdict waits one turn (setImmediate) for them to be read before it trusts "no message since".
+        worker.cpuUsage().then(async ({ user, system }) => {
+          await new Promise((r) => setImmediate(r));
+          if (settled || cpuAtLast !== since || user + system - since <= PATTERN_MAX_MS * 1000) return; // moved on, or not yet over
+          stop();
+        }, () => undefined); // the thread has just ended: its exit settles this run
+      }, STALL_CHECK_MS);
+      worker.on('message', ({ i, ms, cpu, ready }: TrialMessage) => {
         current = i;
-        if (ms > PATTERN_MAX_MS) slow.set(i, Math.max(slow.get(i) ?? 0, ms));
-        stall();
+        cpuAtLast = cpu;
+        if (!ready && ms > PATTERN_MAX_MS) slow.set(i, Math.max(slow.get(i) ?? 0, ms));
       });
-      worker.on('error', (error) => { clearTimeout(timer); reject(error); });
-      worker.on('exit', () => { clearTimeout(timer); resolve(distinct.length); });
+      worker.on('error', (error) => {
+        settled = true;
+        clearInterval(timer);
+        reject(error);
+      });
+      worker.on('exit', () => finish(distinct.length));
     });
   }
   return [...slow].sort(([a], [b]) => a - b).map(([i, ms]) => `${distinct[i]!.where}: /${distinct[i]!.pattern}/${distinct[i]!.flags} ${
-    ms === Infinity ? `did not finish within ${STALL_MS} ms` : `took ${Math.round(ms)} ms`} on a hostile output of ${REPLY_MAX_BYTES} bytes (at most ${PATTERN_MAX_MS} ms)`);
+    ms === Infinity ? `did not finish within ${PATTERN_MAX_MS} ms of CPU time` : `took ${Math.round(ms)} ms of CPU time`} on a hostile output of ${REPLY_MAX_BYTES} bytes (at most ${PATTERN_MAX_MS} ms)`);
 }
