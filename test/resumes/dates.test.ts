@@ -86,7 +86,6 @@ describe('a season, quarter or half of a year is read as its months, not as a ye
     ['Fall 2018 – Spring 2019', ['2018-09', '2019-05', false]],
     ['Autumn, 2018 – Present', ['2018-09', null, true]],
     ['H2 2020 – Q1 2021', ['2020-07', '2021-03', false]],
-    ['Winter 2021', ['2021-01', '2021-02', false]],
   ])('%s', (line, expected) => {
     expect(ranges(line)).toEqual([expected]);
   });
@@ -111,4 +110,43 @@ it('a degree dated by a season alone ends then, with no start (a review)', async
     'EDUCATION', 'BSc Economics, University of Leeds\tSpring 2019',
   ].join('\n')), { asOf: '2026-11' });
   expect(parsed.education.map((e) => [e.start, e.end])).toEqual([[null, '2019-05']]);
+});
+
+describe('winter is December to February, the winter that ends in the year written (a review)', () => {
+  it.each([
+    // Three months like the other seasons, which it meets: Fall 2020 ends in November, Spring 2021 starts in March.
+    ['Winter 2021', ['2020-12', '2021-02', false]],
+    ['Fall 2020 – Winter 2021', ['2020-09', '2021-02', false]],
+    ['Winter 2021 – Spring 2021', ['2020-12', '2021-05', false]],
+    ['Winter, 2021 – Present', ['2020-12', null, true]],
+    ['Winter 1990', ['1989-12', '1990-02', false]],
+    // Both years written: the winter that spans them.
+    ['Winter 2020/21', ['2020-12', '2021-02', false]],
+    ['Winter 2020-21', ['2020-12', '2021-02', false]],
+    ['Winter 2020–21', ['2020-12', '2021-02', false]],
+    ['Winter 2020/2021', ['2020-12', '2021-02', false]],
+    ['Winter 2020/21 – Summer 2021', ['2020-12', '2021-08', false]],
+    // Spaced, it is a range from a winter to a year, as before.
+    ['Winter 2019 - 2021', ['2018-12', '2021-01', false]],
+  ])('%s', (line, expected) => {
+    expect(ranges(line)).toEqual([expected]);
+  });
+
+  it('two years that are not one winter are no date', () => {
+    expect(ranges('Winter 2019/21')).toEqual([]);
+    expect(ranges('Winter 2021/20')).toEqual([]);
+  });
+
+  it('a "Winter 2021" internship is three months, and a "Fall 2020" one before it leaves no gap', async () => {
+    const result = await parseResume(Buffer.from([
+      'Sam Taylor', 'sam@example.com | +1 415 555 0100', '', 'EXPERIENCE',
+      'Data Analyst Intern, Acme Foods\tWinter 2021',
+      '- Built SQL reports in Tableau for 40 store managers and cut reporting time by half.',
+      'Research Assistant, Beta Labs\tFall 2020',
+      '- Cleaned survey data in Python for 3 studies and wrote the weekly summaries.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(result.parsed.experience.map((e) => [e.start, e.end])).toEqual([['2020-12', '2021-02'], ['2020-09', '2020-11']]);
+    expect(result.parsed.total_experience_months).toBe(6);
+    expect(scoreResume(result, null, { asOf: '2026-11' }).quality.date_consistency.notes.join(' ')).not.toMatch(/gap of|roles from/);
+  });
 });

@@ -26,17 +26,23 @@ const MONTHS: Record<string, number> = {
 
 const MONTH_NAME = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 const YEAR = '(?:19[5-9]\\d|20[0-4]\\d)';
-// A season, quarter or half of a year ("Summer 2019", "Q3 2019", "H2 2020"): its first and last months.
+// A season, quarter or half of a year ("Summer 2019", "Q3 2019", "H2 2020"): its first and last months. The seasons
+// are the northern hemisphere's meteorological ones, three months each, so that they tile the year: winter is
+// December to February and spans the turn of the year. "Winter 2021" is the winter that ends in 2021 (its January and
+// February are 2021's): December 2020 – February 2021, a first month greater than the last being the year before's.
 const PERIODS: Record<string, [number, number]> = {
-  spring: [3, 5], summer: [6, 8], fall: [9, 11], autumn: [9, 11], winter: [1, 2],
+  spring: [3, 5], summer: [6, 8], fall: [9, 11], autumn: [9, 11], winter: [12, 2],
   q1: [1, 3], q2: [4, 6], q3: [7, 9], q4: [10, 12], h1: [1, 6], h2: [7, 12],
 };
 const PERIOD = '(?:spring|summer|fall|autumn|winter|q[1-4]|h[12])';
+// A winter written with both its years, "Winter 2020/21", "Winter 2020-21", "Winter 2020/2021": the one that ends in the
+// second (only written tight, so "Winter 2019 - 2021" stays a range from one winter to a year).
+const WINTER_ACROSS = `winter,?\\s*${YEAR}(?:[/–-]\\d{2}(?!\\d)|/${YEAR})`;
 // One date: "Jan 2020", "Sept. 2019", "January, 2020", "Jan '20", "01/2020", "1/2020", "2020-01", "2020/01", "2020.01",
 // "2020-01-15", "15.01.2020", "01/15/2020", "2020". A two-digit year needs its apostrophe ("May 15" is no date).
 const DAY_MONTH_YEAR = `\\d{1,2}\\s*[/.]\\s*\\d{1,2}\\s*[/.]\\s*${YEAR}`;
 const YEAR_MONTH = `${YEAR}(?:\\s*[/-]\\s*|\\.)(?:0[1-9]|1[0-2])(?:[/.-](?:0[1-9]|[12]\\d|3[01]))?(?![\\d])`;
-const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${PERIOD},?\\s*${YEAR}|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
+const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${WINTER_ACROSS}|${PERIOD},?\\s*${YEAR}|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
 const PRESENT = '(?:present|current(?:ly)?|now|today|(?:to|till|til|until|up\\s+to)\\s+(?:date|now|present|today)|date|ongoing)';
 const SEPARATOR = '\\s*(?:–|—|-|‒|―|to|until|till|through|thru|~|→)\\s*';
 const RANGE = new RegExp(`(?<![\\w/.-])(${ONE_DATE})(?:${SEPARATOR}(${ONE_DATE}|${PRESENT}))?(?![\\w/])`, 'gi');
@@ -50,9 +56,18 @@ const pad = (n: number) => String(n).padStart(2, '0');
  */
 export function readDate(raw: string): { value: YearMonth; yearOnly: boolean; last?: YearMonth } | null {
   const text = raw.trim().toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ');
-  let m = /^([a-z]+\d?),?\s*(\d{4})$/.exec(text);
+  let m = /^winter,?\s*(\d{4})[/–-](\d{2}|\d{4})$/.exec(text);
+  if (m) {
+    // "Winter 2020/21": the winter ending in the second year, which must follow the first.
+    const [first, second] = [Number(m[1]), Number(m[2].length === 2 ? m[1].slice(0, 2) + m[2] : m[2])];
+    return second === first + 1 ? { value: `${first}-12`, yearOnly: false, last: `${second}-02` } : null;
+  }
+  m = /^([a-z]+\d?),?\s*(\d{4})$/.exec(text);
   const period = m ? PERIODS[m[1]] : undefined;
-  if (m && period) return { value: `${m[2]}-${pad(period[0])}`, yearOnly: false, last: `${m[2]}-${pad(period[1])}` };
+  if (m && period) {
+    const year = Number(m[2]);
+    return { value: `${period[0] > period[1] ? year - 1 : year}-${pad(period[0])}`, yearOnly: false, last: `${year}-${pad(period[1])}` };
+  }
   m = /^([a-z]+)\.?,?\s*(\d{4}|\d{2})$/.exec(text);
   if (m) {
     const month = MONTHS[m[1]];
