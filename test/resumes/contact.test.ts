@@ -93,3 +93,38 @@ describe('a national phone number read in the country other header signals give 
     expect(parsed.phone).toBe('+12125550100');
   });
 });
+
+describe('a national phone number read in the country of the e-mail or LinkedIn address when the header names none', () => {
+  it.each([
+    ['sam@firma.de | 030 1234567', '+49301234567'],
+    ['sam@example.co.uk | 020 7946 0958', '+442079460958'],
+    ['sam@firma.fr | 01 42 68 53 00', '+33142685300'],
+    ['de.linkedin.com/in/sam-taylor | 030 1234567', '+49301234567'],
+    ['sam@example.com | https://uk.linkedin.com/in/sam-taylor | 020 7946 0958', '+442079460958'],
+    // The e-mail before the LinkedIn subdomain.
+    ['sam@firma.de | fr.linkedin.com/in/sam-taylor | 030 1234567', '+49301234567'],
+    // A place the header names comes first: a country, a city, a US state.
+    ['Lyon, France | sam@firma.de | 04 72 00 00 00', '+33472000000'],
+    ['London | sam@firma.de | 020 7946 0958', '+442079460958'],
+    ['Austin, TX | sam@firma.de | 030 1234567', null],
+    // A number that is a valid North American one stays one (a domain says less than a place).
+    ['sam@firma.de | (415) 555-0100', '+14155550100'],
+    ['de.linkedin.com/in/sam-taylor | 415-555-0100', '+14155550100'],
+  ])('%s → %s', async (contact, phone) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.phone).toBe(phone);
+  });
+
+  it.each([
+    ['sam@example.com | 030 1234567'], ['sam@startup.io | 030 1234567'], ['sam@studio.co | 020 7946 0958'],
+    ['sam@lab.ai | 020 7946 0958'], ['sam@example.eu | 030 1234567'], ['www.linkedin.com/in/sam-taylor | 030 1234567'],
+  ])('a generic domain gives no country: %s', async (contact) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.phone).toBeNull();
+  });
+
+  it('a LinkedIn profile on a country subdomain is the LinkedIn link, not a personal site', async () => {
+    const { parsed } = await parseResume(resume('sam@example.com | de.linkedin.com/in/sam-taylor | +49 30 1234567'), { asOf: AS_OF });
+    expect(parsed.links).toEqual({ linkedin: 'https://de.linkedin.com/in/sam-taylor', github: null, site: null });
+  });
+});

@@ -1,5 +1,5 @@
 /** Name, email, phone, links and location: from the header first, the whole text as a fallback. */
-import { findPhoneNumbersInText, getCountries, type CountryCode } from 'libphonenumber-js';
+import { findPhoneNumbersInText, getCountries, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
 import type { ResumeLinks } from '../types.js';
 import type { Line } from './lines.js';
 
@@ -50,11 +50,14 @@ const countryCodeAsPlus = (text: string) => text.replace(/(?<![\d+][\s().\/-]*)0
 
 /**
  * The first valid phone number, in E.164. A number without a country code is read in `country` (the one the
- * resume's location names) when given, and as a US number when it is not valid there or no country is known.
+ * resume's header names) when given, and as a US number when it is not valid there or no country is known. `hint`,
+ * a country only an address suggests (`countryOfAddresses`), comes after the US: a number that is a valid North
+ * American one stays one, and only a number that is not (`030 1234567`) is read in the hinted country.
  */
-export function findPhone(text: string, country: CountryCode | null = null): string | null {
+export function findPhone(text: string, country: CountryCode | null = null, hint: CountryCode | null = null): string | null {
   const prepared = countryCodeAsPlus(text);
-  for (const defaultCountry of country && country !== 'US' ? [country, 'US' as const] : ['US' as const]) {
+  const order: CountryCode[] = country && country !== 'US' ? [country, 'US'] : hint && hint !== 'US' && !country ? ['US', hint] : ['US'];
+  for (const defaultCountry of order) {
     for (const found of findPhoneNumbersInText(prepared, { defaultCountry })) {
       if (found.number.isValid()) return found.number.number;
     }
@@ -130,12 +133,13 @@ const PIECES = /\s*[|•·\t]\s*|\s{3,}/;
  * The country for reading phone numbers written without a country code, from the header: the country of its
  * "City, Country" location; else a piece of a header line that is a place ending in a country ("Germany",
  * "Munich, Bavaria, Germany", an address ending "…, United Kingdom"); else a large city ("London", "Munich,
- * Bavaria") written alone or as the location's city. A US state as the location's region ("Paris, TX") gives none.
+ * Bavaria") written alone or as the location's city. A US state or Canadian province as the location's region
+ * ("Paris, TX", "London, Ontario") is North America: the US (Canada's numbers are read alike, +1).
  */
 export function countryOfHeader(lines: Line[], location: string | null): CountryCode | null {
   const fromLocation = countryOfLocation(location);
   if (fromLocation) return fromLocation;
-  if (location && (/,\s*\p{Lu}{2}$/u.test(location) || NORTH_AMERICAN_REGION.test(location))) return null;
+  if (location && (/,\s*\p{Lu}{2}$/u.test(location) || NORTH_AMERICAN_REGION.test(location))) return 'US';
   const names = countriesByName();
   const places: string[][] = [];
   for (const line of lines) {
@@ -157,6 +161,26 @@ export function countryOfHeader(lines: Line[], location: string | null): Country
   return null;
 }
 
+// Country-code domains sold as generic ones (a start-up's .io, .co, .ai, .me, .tv…): they say nothing of a country.
+const GENERIC_COUNTRY_DOMAINS = new Set(['ac', 'ai', 'am', 'cc', 'cf', 'co', 'fm', 'ga', 'gg', 'gq', 'io', 'la', 'ly', 'me', 'ml', 'nu', 'sh', 'so', 'tk', 'to', 'tv', 'vc', 'ws']);
+const countryOfCode = (code: string): CountryCode | null => {
+  const upper = code.toUpperCase() === 'UK' ? 'GB' : code.toUpperCase();
+  return isSupportedCountry(upper) ? upper : null;
+};
+
+/**
+ * The country the candidate's addresses suggest, when the header names none: the e-mail's country-code domain
+ * (`name@firma.de`, `…@example.co.uk`; not a generic one, `.com`, `.io`), else a LinkedIn profile's country subdomain
+ * (`de.linkedin.com/in/…`). Weaker than a place written in the header (see `findPhone`).
+ */
+export function countryOfAddresses(email: string | null, linkedin: string | null): CountryCode | null {
+  const tld = email ? /\.(\p{L}{2})$/u.exec(email)?.[1].toLowerCase() : undefined;
+  const fromEmail = tld && /^[a-z]{2}$/.test(tld) && !GENERIC_COUNTRY_DOMAINS.has(tld) ? countryOfCode(tld) : null;
+  if (fromEmail) return fromEmail;
+  const subdomain = linkedin ? /^(?:https?:\/\/)?([a-z]{2})\.linkedin\.com\//i.exec(linkedin)?.[1] : undefined;
+  return subdomain ? countryOfCode(subdomain) : null;
+}
+
 export function findLinks(text: string): ResumeLinks {
   const links: ResumeLinks = { linkedin: null, github: null, site: null };
   const withoutEmails = text.replace(new RegExp(EMAIL.source, 'gu'), ' ');
@@ -164,7 +188,8 @@ export function findLinks(text: string): ResumeLinks {
     const raw = match[0].replace(/[.)]+$/, '');
     const host = raw.replace(/^https?:\/\//i, '').replace(/^www\./i, '').toLowerCase();
     const url = /^https?:\/\//i.test(raw) ? raw : `https://${raw.replace(/^www\./i, 'www.')}`;
-    if (/^linkedin\.com\//.test(host)) links.linkedin ??= url;
+    // A profile copied from a country's LinkedIn (de.linkedin.com/in/…) is LinkedIn too, not a personal site.
+    if (/^(?:[a-z]{2}\.)?linkedin\.com\//.test(host)) links.linkedin ??= url;
     else if (/^github\.com\//.test(host)) links.github ??= url;
     else if (/\.(com|org|net|io|dev|me|app|co|ai|tech|xyz|site|page|info|[a-z]{2})(\/|$)/.test(host) && !/\.(js|ts|py|net)$/.test(host) && raw.includes('.') && (raw.includes('/') || /^www\./i.test(raw) || /^https?:/i.test(raw) || /\.(dev|io|me|site|page|com)$/.test(host))) {
       links.site ??= url;

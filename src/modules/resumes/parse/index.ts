@@ -4,7 +4,7 @@
  */
 import { DOCUMENT_CONTENT_TYPES, sniffDocument } from '../../../storage/file-type.js';
 import type { ParsedResume, ParseResult, ResumeWarning, SectionName, YearMonth } from '../types.js';
-import { countryOfHeader, findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
+import { countryOfAddresses, countryOfHeader, findEmail, findLinks, findLocation, findNameLine, findPhone } from './contact.js';
 import { coveredMonths, findDateRanges } from './dates.js';
 import { readDocx } from './docx.js';
 import { readEducation, readExperience } from './entries.js';
@@ -71,10 +71,13 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
 
   const email = findEmail(headerText) ?? findEmail(allText);
   const location = findLocation(headerLines);
+  const links = findLinks(allText);
   // A number written without its country code is read in the country the header names (its location, a country or a
-  // large city written alone), else as US.
+  // large city written alone), else as US; with none named, as US or else in the country of the e-mail's domain or
+  // the LinkedIn profile's subdomain.
   const country = countryOfHeader(headerLines, location);
-  const phone = findPhone(headerText, country) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS), country);
+  const hint = country ? null : countryOfAddresses(email, links.linkedin);
+  const phone = findPhone(headerText, country, hint) ?? findPhone(allText.slice(0, PHONE_SCAN_CHARS), country, hint);
   if (!email && !phone) warnings.push({ code: 'no_contact_details', message: 'no email address or phone number was found' });
   if (sections.length === 0) warnings.push({ code: 'no_sections', message: 'no section headings (Experience, Education, Skills…) were found' });
   else if (!sections.some((s) => s.name === 'experience')) warnings.push({ code: 'no_experience_section', message: 'no experience section was found' });
@@ -97,7 +100,7 @@ export async function parseResume(bytes: Buffer, options: { asOf: YearMonth }): 
     email,
     phone,
     location,
-    links: findLinks(allText),
+    links,
     summary: summaryLines.length ? summaryLines.map((l) => stripBullet(l.text)).join(' ') : null,
     experience,
     education,
