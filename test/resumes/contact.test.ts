@@ -128,3 +128,35 @@ describe('a national phone number read in the country of the e-mail or LinkedIn 
     expect(parsed.links).toEqual({ linkedin: 'https://de.linkedin.com/in/sam-taylor', github: null, site: null });
   });
 });
+
+describe('a city or a country written alone in the header is the location', () => {
+  it.each([
+    ['sam@example.com | Berlin | +49 30 1234567', 'Berlin'],
+    ['Location: Germany | sam@example.com', 'Germany'],
+    ['sam@example.com | +44 20 7946 0958\nLondon', 'London'],
+    ['München • sam@example.com', 'München'],
+    ['sam@example.com | UK', 'UK'],
+    ['Based in: The Netherlands | sam@example.com', 'The Netherlands'],
+    ['sam@example.com | São Paulo', 'São Paulo'],
+    // A "City, Region" piece is still the location, wherever it stands.
+    ['Berlin | sam@example.com | Austin, TX', 'Austin, TX'],
+    ['Remote | sam@example.com', 'Remote'],
+  ])('%s → %s', async (contact, location) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.location).toBe(location);
+  });
+
+  it.each([
+    // A country that is also a US state or a given name, a city not on the list, a place in a sentence or in lower case.
+    ['Georgia | sam@example.com'], ['sam@example.com | India'], ['sam@example.com | Springfield'],
+    ['sam@example.com\nWorked in Germany and France'], ['sam@example.com | berlin'], ['sam@example.com | Data Engineer'],
+  ])('%s has no location', async (contact) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.location).toBeNull();
+  });
+
+  it('the phone is still read in the country of the city written alone', async () => {
+    const { parsed } = await parseResume(resume('Munich | 089 1234567'), { asOf: AS_OF });
+    expect([parsed.location, parsed.phone]).toEqual(['Munich', '+49891234567']);
+  });
+});

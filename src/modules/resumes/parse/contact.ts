@@ -155,8 +155,8 @@ export function countryOfHeader(lines: Line[], location: string | null): Country
     const country = names.get(parts[parts.length - 1]);
     if (country && (parts.length > 1 || !NOT_ALONE.has(parts[0]))) return country;
   }
-  const city = location?.slice(0, location.indexOf(',')).trim().toLowerCase();
-  if (city && CITIES[city]) return CITIES[city];
+  const city = location?.split(',')[0].trim().toLowerCase();
+  if (city && Object.hasOwn(CITIES, city)) return CITIES[city];
   for (const parts of places) if (parts.length <= 2 && CITIES[parts[0]]) return CITIES[parts[0]];
   return null;
 }
@@ -205,13 +205,18 @@ export function isLocation(piece: string): boolean {
   return /^remote$/i.test(text) || (LOCATION.test(text) && !/@|\d/.test(text));
 }
 
-/** A "City, Region" (or "Remote") piece of a header line. */
+/**
+ * A city of the short list or a country, written alone ("Berlin", "Germany", "UK"): the names the phone's country is
+ * read from (`countryOfHeader`), capitalised, and not a country that is also a US state or a given name ("Georgia").
+ */
+function isLonePlace(piece: string): boolean {
+  if (piece.length > 40 || /\d/.test(piece) || !PLACE_PART.test(piece)) return false;
+  const key = piece.toLowerCase();
+  return Object.hasOwn(CITIES, key) || (countriesByName().has(key) && !NOT_ALONE.has(key));
+}
+
+/** A "City, Region" (or "Remote") piece of a header line; else a large city or a country written alone. */
 export function findLocation(lines: Line[]): string | null {
-  for (const line of lines) {
-    for (const piece of line.text.split(/\s*[|•·\t]\s*|\s{3,}/)) {
-      const clean = piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim();
-      if (isLocation(clean)) return clean;
-    }
-  }
-  return null;
+  const pieces = lines.flatMap((line) => line.text.split(PIECES).map((piece) => piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim()));
+  return pieces.find(isLocation) ?? pieces.find(isLonePlace) ?? null;
 }
