@@ -372,3 +372,47 @@ describe('a skills line that rates each skill by years or level (a review)', () 
     expect(parsed.skills.filter((s) => s.evidence === 'listed').map((s) => s.canonical)).toEqual(['Python', 'Go', 'Tableau', 'Excel', 'Rust', 'Kotlin']);
   });
 });
+
+describe('Go written beside what it was used for, and everyday "go" (a review)', () => {
+  it.each([
+    ['Wrote Go Lambdas for the billing pipeline'], ['Go Lambdas behind API Gateway'], ['Wrote Go Lambdas and Rust CLIs'],
+    ['Built Go services that process 2M events a day'], ['Rewrote the ingestion pipeline in Go and Rust'],
+    ['Worked on the Go SDK'], ['Worked on the Go team at Google'], ['Let Go services own the queue'],
+  ])('"%s" names Go', (text) => {
+    expect(found(text)).toContain('Go');
+  });
+
+  it.each([
+    ['go to market'], ['on the go'], ['let go'], ['Led the Go to Market plan for EMEA'], ['Snacks On The Go'], ['Opened 2 "Snacks On The Go" stores'],
+    ['Coffee on the Go.'], ['Had to let Go of 3 vendors'], ['Let Go of the legacy contracts'], ["Let's Go campaign for 12 stores"],
+    ['Let’s Go!'], ['Made the Go / No Go call for the launch'], ['Pokémon Go events for 300 players'],
+  ])('"%s" names no Go', (text) => {
+    expect(found(text)).not.toContain('Go');
+  });
+
+  it('a resume that wrote Go Lambdas used Go; "let Go of" in another role claims nothing', async () => {
+    const { parseResume } = await import('../../src/modules/resumes/parse/index.js');
+    const { parsed } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Backend Engineer, Northwind\tJan 2022 – Present',
+      '- Wrote Go Lambdas that settle 40,000 invoices a day.',
+      'Store Manager, Acme Foods\tJan 2018 – Dec 2021',
+      '- Had to let Go of 3 vendors and renegotiated the rest.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.skills.filter((s) => s.canonical === 'Go')).toEqual([{ name: 'Go', canonical: 'Go', evidence: 'experience' }]);
+    const { parsed: manager } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Store Manager, Acme Foods\tJan 2018 – Present',
+      '- Had to let Go of 3 vendors and renegotiated the rest.', '- Opened 2 stores of Snacks On The Go, our coffee brand.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(manager.skills.map((s) => s.canonical)).not.toContain('Go');
+  });
+});
+
+it('the everyday-go checks look at a few characters around each mention: a 300,000-character line stays fast', () => {
+  // Reading the whole line before each mention took about 25 s for this line; about 0.1 s now (the margin is for load).
+  const line = 'the Go. let Go. '.repeat(18_750);
+  const started = performance.now();
+  expect(found(line)).toEqual([]);
+  expect(performance.now() - started).toBeLessThan(10_000);
+});

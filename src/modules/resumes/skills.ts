@@ -53,6 +53,11 @@ interface SkillEntry {
    * title or a name ("Swift Turnaround Award", "Elm Street"), they need the context a common word needs.
    */
   sentence_words?: string[];
+  /**
+   * Words before a sentence word that make it the everyday word ("let Go of", "No Go", "Pokémon Go"), unless one of
+   * its context words or another skill follows it.
+   */
+  everyday_after?: string[];
   /** Words (lower case) that, within two words of a common-word or sentence-word form, say the skill is meant. */
   context?: string[];
 }
@@ -78,6 +83,8 @@ interface Form {
   context: Set<string> | null;
   /** A sentence word: it needs its context only where a capital says nothing (a sentence's start, before a capitalised word). */
   capitalSuffices: boolean;
+  /** A sentence word's `everyday_after`: the end of the text before it that makes it the everyday word. */
+  everydayAfter: RegExp | null;
 }
 
 const FILE = new URL('../../../catalog/skills/skills.json', import.meta.url);
@@ -105,6 +112,11 @@ const SENTENCE_BREAK = /[\n\t|]|[.!?]["'’”)\]]*\s+$/;
 const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 // Right after a sentence word, these say the skill is meant: "Go preferred", "Rust experience", "Swift skills".
 const QUALIFIER_AFTER = new Set(['preferred', 'required', 'experience', 'knowledge', 'skills', 'proficiency', 'expertise', 'familiarity', 'background', 'essential', 'desirable', 'mandatory']);
+// A sentence word after "the" that ends its phrase is a noun, not the language: "Snacks On The Go", "coffee on the Go."
+const THE_BEFORE = /[^\p{L}\p{N}']the\s+$/u;
+const PHRASE_END = /^[^\S\n]*[.,;:!?)\]"'”’\n]/;
+// How far around a sentence word those are looked for: a bounded window, so a long line costs no more per mention.
+const EVERYDAY_WINDOW = 32;
 // A form alone on its line but for a bullet and a full stop or comma.
 const ALONE_BEFORE = /^\s*(?:[-•*·▪◦‣●–]\s*)?$/;
 const ALONE_AFTER = /^[\s.,;]*$/;
@@ -189,6 +201,11 @@ class Taxonomy implements SkillTaxonomy {
         if (commonWords.has(w) && sentenceWords.has(w)) throw new Error(`skills.json: ${skill.name}: ${w} is both a common and a sentence word`);
       }
       if ((commonWords.size || sentenceWords.size) && !entries[i].context?.length) throw new Error(`skills.json: ${skill.name}: common or sentence words need context words`);
+      const everydayWords = entries[i].everyday_after ?? [];
+      if (everydayWords.length && !sentenceWords.size) throw new Error(`skills.json: ${skill.name}: everyday_after needs sentence words`);
+      const everydayAfter = everydayWords.length
+        ? new RegExp(`[^\\p{L}\\p{N}'](?:${everydayWords.map((w) => w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+$`, 'u')
+        : null;
       const context = new Set((entries[i].context ?? []).map((w) => w.toLowerCase()));
       for (const s of caseSensitive) {
         if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
@@ -205,7 +222,7 @@ class Taxonomy implements SkillTaxonomy {
         const last = tokens.lower.length - 1;
         const strict = via === 'exact' ? skill.ambiguous : caseSensitive.has(form);
         const list = this.forms.get(key) ?? [];
-        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) || sentenceWords.has(form) ? context : null, capitalSuffices: sentenceWords.has(form) });
+        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) || sentenceWords.has(form) ? context : null, capitalSuffices: sentenceWords.has(form), everydayAfter: sentenceWords.has(form) ? everydayAfter : null });
         // Loose forms first: a text that fits one needs no capitalisation or boundary check.
         list.sort((a, b) => Number(a.exact !== null) - Number(b.exact !== null));
         this.forms.set(key, list);
@@ -259,6 +276,7 @@ class Taxonomy implements SkillTaxonomy {
     }
     const mentions: SkillMention[] = [];
     hits.forEach((hit, h) => {
+      if (hit.form.capitalSuffices && this.everyday(source, tokens, hits, h)) return;
       if (hit.form.context) {
         const start = this.startsSentence(source, tokens, hit.first);
         const needsContext = !hit.form.capitalSuffices || start || this.beforeCapitalised(source, tokens, hit.last);
@@ -268,6 +286,40 @@ class Taxonomy implements SkillTaxonomy {
       mentions.push({ skill: hit.form.skill, matched: text.slice(index, tokens.end[hit.last]), index, via: hit.form.via });
     });
     return mentions;
+  }
+
+  /**
+   * A sentence word that is the everyday word whatever its capital: after one of its `everyday_after` words ("let Go
+   * of", "No Go") unless a context word or another skill follows, or after "the" at the end of a phrase ("On the Go").
+   */
+  private everyday(text: string, tokens: Tokens, hits: { form: Form; first: number; last: number }[], h: number): boolean {
+    const { form, first, last } = hits[h];
+    // The few characters before it, from its line's start (marked by a space) when that is near.
+    const from = Math.max(0, tokens.start[first] - EVERYDAY_WINDOW);
+    const window = text.slice(from, tokens.start[first]);
+    const lineStart = window.lastIndexOf('\n');
+    const before = (lineStart >= 0 ? ` ${window.slice(lineStart + 1)}` : from === 0 ? ` ${window}` : window).toLowerCase().replace(/’/g, "'");
+    const tail = text.slice(tokens.end[last], tokens.end[last] + EVERYDAY_WINDOW);
+    const endsPhrase = PHRASE_END.test(tail) || (tokens.end[last] + EVERYDAY_WINDOW >= text.length && !/\S/.test(tail));
+    if (endsPhrase && THE_BEFORE.test(before)) return true;
+    if (!form.everydayAfter?.test(before)) return false;
+    const next = hits[h + 1];
+    const after = last + 1;
+    const skillNext = next !== undefined && next.first === after && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT;
+    const contextNext = after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && form.context!.has(tokens.lower[after]);
+    return !skillNext && !contextNext;
+  }
+
+  /**
+   * Token k is the plural of a skill's name written as one word, not an everyday word itself ("Lambdas"): after a
+   * sentence word ("Go Lambdas") it is what the language was used for, not a name.
+   */
+  private skillPlural(text: string, tokens: Tokens, k: number): boolean {
+    const lower = tokens.lower[k];
+    if (lower.length < 4 || !lower.endsWith('s')) return false;
+    const key = lower.slice(0, -1);
+    const letters = text.slice(tokens.start[k], tokens.end[k] - 1);
+    return (this.forms.get(key) ?? []).some((f) => f.context === null && f.shape === String(key.length) && (f.exact === null || f.exact === letters));
   }
 
   /** Token i starts the text, a line, a column or a sentence. */
@@ -297,8 +349,11 @@ class Taxonomy implements SkillTaxonomy {
     if (form.capitalSuffices && ALONE_BEFORE.test(text.slice(lineStart, tokens.start[first])) && ALONE_AFTER.test(text.slice(tokens.end[last], lineEnd < 0 ? text.length : lineEnd))) return true;
     if (previous && LIST_GAP.test(text.slice(tokens.end[previous.last], tokens.start[first]))) return true;
     if (next && LIST_GAP.test(text.slice(tokens.end[last], tokens.start[next.first]))) return true;
-    // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
     const after = last + 1;
+    // "Go Lambdas": a sentence word before the plural of a skill is the language that skill was used in.
+    if (form.capitalSuffices && after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT
+      && !text.slice(tokens.end[last], tokens.start[after]).includes('\n') && this.skillPlural(text, tokens, after)) return true;
+    // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
     if (after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && !text.slice(tokens.end[last], tokens.start[after]).includes('\n')
       && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
     // "Go preferred.", "Rust experience": a sentence word that a job description's word qualifies (only right after it:
