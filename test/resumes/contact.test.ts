@@ -68,6 +68,17 @@ describe('a national phone number read in the country the header gives (a review
   });
 });
 
+describe('a header piece named like an object\'s own property', () => {
+  // Was a bug: the header's pieces were looked up as cities with CITIES[piece], so "Constructor" found Object's own
+  // function and took it for the phone's country: the e-mail's domain (`.de`) was then not asked, and the German
+  // number was not read.
+  it.each(['Constructor', 'constructor', 'CONSTRUCTOR'])('%s is no city: the number is read in the e-mail\'s country', async (piece) => {
+    const { parsed } = await parseResume(resume(`${piece} | kim@firma.de | 030 1234567`), { asOf: AS_OF });
+    expect(parsed.phone).toBe('+49301234567');
+    expect(parsed.location).toBeNull();
+  });
+});
+
 describe('a national phone number read in the country other header signals give (a review)', () => {
   it.each([
     ['Germany | 030 1234567', '+49301234567'],

@@ -157,7 +157,7 @@ export function countryOfHeader(lines: Line[], location: string | null): Country
   }
   const city = location?.split(',')[0].trim().toLowerCase();
   if (city && Object.hasOwn(CITIES, city)) return CITIES[city];
-  for (const parts of places) if (parts.length <= 2 && CITIES[parts[0]]) return CITIES[parts[0]];
+  for (const parts of places) if (parts.length <= 2 && Object.hasOwn(CITIES, parts[0])) return CITIES[parts[0]];
   return null;
 }
 
