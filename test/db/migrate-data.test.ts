@@ -21,17 +21,23 @@ async function settled(go: () => Promise<MigrationResultSet>): Promise<Migration
   }
 }
 
+/** A throwaway database migrated up to `last` (from the migration files, as an installation of that version had it). */
+async function migratedTo(last: string) {
+  const database = await throwawayDatabase();
+  const db = openDatabase(loadConfig({ PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), ...database.env }));
+  const dir = path.resolve('src/db/migrations');
+  const migrations: Record<string, Migration> = {};
+  for (const file of readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f)).sort()) migrations[file.replace(/\.ts$/, '')] = await import(path.join(dir, file));
+  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
+  expect((await settled(() => migrator.migrateTo(last))).error).toBeUndefined();
+  return { database, db, migrator };
+}
+
 // The migrations of jobs' organisations (0027), topic owners (0028) and folded search text (0029) run on a database
 // that already holds jobs, organisations' topics and questions, as an upgraded installation's does.
 it('0027-0029 upgrade a database that holds jobs, topics and questions', async () => {
-  const database = await throwawayDatabase();
-  const db = openDatabase(loadConfig({ PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), ...database.env }));
+  const { database, db, migrator } = await migratedTo('0026_activity_range_indexes');
   try {
-    const dir = path.resolve('src/db/migrations');
-    const migrations: Record<string, Migration> = {};
-    for (const file of readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f)).sort()) migrations[file.replace(/\.ts$/, '')] = await import(path.join(dir, file));
-    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
-    expect((await settled(() => migrator.migrateTo('0026_activity_range_indexes'))).error).toBeUndefined();
 
     const k = db.kysely as any;
     const [a, b] = [newId(), newId()];
@@ -92,14 +98,8 @@ it('0027-0029 upgrade a database that holds jobs, topics and questions', async (
 // (PostgreSQL's column is computed again; SQLite's tokenizer already read ς as σ). Stop words (0031): PostgreSQL's
 // column keeps them, so a phrase's inner stop word is that word in the questions already stored too.
 it('0030-0031 fold the final sigma and keep stop words of the questions a database already holds', async () => {
-  const database = await throwawayDatabase();
-  const db = openDatabase(loadConfig({ PREP_LOG_LEVEL: 'silent', PREP_PUBLIC_URL: 'http://localhost:8080', PREP_ENCRYPTION_KEY: 'ab'.repeat(32), ...database.env }));
+  const { database, db, migrator } = await migratedTo('0029_question_bank_search_fold');
   try {
-    const dir = path.resolve('src/db/migrations');
-    const migrations: Record<string, Migration> = {};
-    for (const file of readdirSync(dir).filter((f) => /^\d{4}_.*\.ts$/.test(f)).sort()) migrations[file.replace(/\.ts$/, '')] = await import(path.join(dir, file));
-    const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
-    expect((await settled(() => migrator.migrateTo('0029_question_bank_search_fold'))).error).toBeUndefined();
 
     const k = db.kysely as any;
     await k.insertInto('question_bank_taxonomy').values([{ owner: '', kind: 'category', slug: 'coding', name: 'Coding', description: null }]).execute();

@@ -7,6 +7,12 @@ import { ORIGIN, testClient } from './client.js';
 /** A message the interview channel sent. */
 export type ChannelMessage = Record<string, any> & { type: string };
 
+/** A fake model's interviewer turn: the move the built-in interviewer planned (its prompt's MOVE block), marked as the model's. */
+export function planned(request: { user: string }): string {
+  const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(request.user)?.[1] ?? '';
+  return `(model) ${move}`;
+}
+
 /**
  * A candidate's side of the conversation channel: every message kept in order, and waits on what should arrive.
  * Turns are kept by seq (a resent turn would show as a duplicate seq in `turnSeqs`).

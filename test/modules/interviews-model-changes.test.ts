@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModel, type FakeModel, type FakeModelRequest } from '../helpers/fake-model.js';
+import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 import type { Harness, Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, planned, type InterviewKit } from '../helpers/interviews.js';
 
 let model: FakeModel;
 let h: Harness;
@@ -9,13 +9,8 @@ let kit: InterviewKit;
 let org: Org;
 const key = () => org.keys.secret_test;
 
-function reply(request: FakeModelRequest): string {
-  const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(request.user)?.[1] ?? '';
-  return `(model) ${move}`;
-}
-
 beforeAll(async () => {
-  model = await startFakeModel(reply);
+  model = await startFakeModel(planned);
   ({ h, kit, org } = await interviewSuite({ ...model.env, PREP_RATE_LIMIT_MODEL: '100000' }));
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModel, type FakeModel, type FakeModelRequest } from '../helpers/fake-model.js';
 import type { Harness, Org } from '../helpers/harness.js';
-import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { interviewSuite, planned, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
 
 let model: FakeModel;
@@ -25,8 +25,7 @@ function reply(request: FakeModelRequest): string {
       })),
     });
   }
-  const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(request.user)?.[1] ?? '';
-  return `(model) ${move}`;
+  return planned(request);
 }
 
 beforeAll(async () => {
