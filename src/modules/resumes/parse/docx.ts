@@ -13,14 +13,15 @@ const MAX_EXPANDED_BYTES = 40 * 1024 * 1024;
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
 const SIZES: Record<string, number> = { h1: 20, h2: 14, h3: 12, h4: 11, h5: 11, h6: 11 };
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+// A Map: a header part is read as written (not by mammoth), and `&constructor;` must find no Object property.
+const ENTITIES = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', ' ']]);
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
     if (e[0] === '#') {
       const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
       return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : '';
     }
-    return ENTITIES[e.toLowerCase()] ?? all;
+    return ENTITIES.get(e.toLowerCase()) ?? all;
   });
 }
 
