@@ -376,6 +376,36 @@ describe('edges a review found', () => {
     expect(events.map((e) => JSON.parse(e.payload).data.object).find((o) => o.id === last).norm_group).toBeNull();
   }, 60_000);
 
+  // Was a bug: Prep's own domain texts were looked up by the domain's name in a plain object, so a domain an
+  // organisation named "Constructor" (or "__proto__") found Object's own properties: with norms its report could not be
+  // written (submit was a 500 and the sheet could never be scored), without them its text was missing.
+  it('a domain named Constructor or __proto__ scores and reports, with no text of its own', async () => {
+    const own = await h.createOrg('Inherited Texts Ltd', 10);
+    const mini = JSON.parse(readFileSync(new URL('../../catalog/psychometric/mini-ipip.json', import.meta.url), 'utf8'));
+    const names: Record<string, string> = { E: 'Constructor', A: '__proto__' };
+    const scales = mini.scales.map((sc: any) => ({ ...sc, name: names[sc.key] ?? sc.name }));
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-instrument-'));
+    for (const [slug, norms] of [
+      ['inherited-texts-normed', { key: 'study', label: 'A study', source: 'A study', mean_sd: Object.fromEntries(scales.map((sc: any) => [sc.key, [12, 3]])) }],
+      ['inherited-texts', null],
+    ] as const) {
+      const file = path.join(dir, `${slug}.json`);
+      writeFileSync(file, JSON.stringify({ ...mini, slug, scales, norms }));
+      await addOrganizationInstrument(h.db.kysely, own.id, file);
+      const s = await kit.session(own.keys.secret_test, slug);
+      expect((await kit.answerAll(s, () => 4, 20)).status).toBe('completed');
+      const report = await kit.call('GET', `/v1/psychometric-sessions/${s.id}/report`, { key: own.keys.secret_test });
+      expect(report.status, report.raw).toBe(200);
+      for (const [key, name] of Object.entries(names)) {
+        const d = report.body.domains.find((x: any) => x.key === key);
+        expect(d, slug).toMatchObject({ name, raw: 12, text: '' }); // two items each way, all answered 4
+        expect(d.label, slug).toBe(norms ? 'average' : null);
+      }
+      // Prep's own text still reaches the domain it is for.
+      expect(report.body.domains.find((x: any) => x.key === 'O').text).toMatch(/Intellect\/Imagination/);
+    }
+  });
+
   // Was a bug: the label came from the unrounded T, so a T shown as 45.0 could read "low" (the bands put 45 in average).
   it('labels the T-score it shows', () => {
     expect(normed(10, [10.502, 1])).toMatchObject({ t_score: 45, label: 'average' });

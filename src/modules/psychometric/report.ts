@@ -28,16 +28,16 @@ const TEXT_DOMAINS = new Map(resultText.getTemplate('en').map((d) => [nameKey(d.
  * factor, Intellect/Imagination (the Mini-IPIP's), is narrower than Openness to Experience (no artistic interests,
  * emotionality, adventurousness or liberalism).
  */
-const OWN_TEXTS: Record<string, { shortDescription: string; results: Record<'low' | 'neutral' | 'high', string> }> = {
-  'intellect/imagination': {
+const OWN_TEXTS = new Map<string, { shortDescription: string; results: Record<'low' | 'neutral' | 'high', string> }>([
+  ['intellect/imagination', {
     shortDescription: 'Intellect/Imagination describes how much a person enjoys ideas, abstract thinking and using their imagination.',
     results: {
       low: 'Your score on Intellect/Imagination is low, indicating you prefer concrete, practical matters to abstract ideas and flights of imagination.',
       neutral: 'Your score on Intellect/Imagination is average, indicating you take an interest in ideas and imagination when they serve a purpose, without seeking out the abstract for its own sake.',
       high: 'Your score on Intellect/Imagination is high, indicating you enjoy abstract ideas, have a vivid imagination, and like to think things through.',
     },
-  },
-};
+  }],
+]);
 const LEVEL: Record<Label, 'low' | 'neutral' | 'high'> = { low: 'low', average: 'neutral', high: 'high' };
 
 /** The package writes line breaks and <br /> for a web page; a report carries plain text. */
@@ -117,7 +117,7 @@ export function buildReport(input: {
     domains: domains.map((d) => {
       const named = TEXT_DOMAINS.get(nameKey(d.name));
       const t = named && template.find((x) => x.domain === named.domain);
-      const own = textLanguage === 'en' ? OWN_TEXTS[nameKey(d.name)] : undefined;
+      const own = textLanguage === 'en' ? OWN_TEXTS.get(nameKey(d.name)) : undefined; // a Map: a domain may be named "Constructor"
       const text = t ? plain(d.label ? t.results.find((r) => r.score === LEVEL[d.label!])!.text : t.shortDescription)
         : own ? (d.label ? own.results[LEVEL[d.label]] : own.shortDescription) : '';
       return {
