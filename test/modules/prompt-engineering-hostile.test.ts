@@ -690,6 +690,18 @@ describe('an organisation\'s own regular expressions', () => {
   }, 60_000);
 });
 
+describe('a sandbox assertion\'s program', () => {
+  // Was a bug: the program was looked up among the task's checkers/ files as checkers[program], so a name every object
+  // inherits ("constructor", "toString", "__proto__") passed as a checker file: the task was saved with a sandbox
+  // assertion whose "checker" was Object's own function, and every grading of it ran that.
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('named %s (no checkers/ file) is refused when added; nothing is saved', async (program) => {
+    const dir = fixtureWith((task) => task.hidden_cases[0].assert.push({ type: 'sandbox', program }));
+    const o = await h.createOrg(`Inherited checker ${program}`, 20);
+    await expect(addOrganizationPromptCatalog(h.db.kysely, o.id, dir)).rejects.toThrow(/fixture-echo hidden_cases\[0\] assert\[\d+\]: sandbox needs program, one of the task's checkers\/ files/);
+    expect(await h.db.kysely.selectFrom('prompt_engineering_tasks').select('id').where('organization_id', '=', o.id).execute()).toEqual([]);
+  });
+});
+
 describe('an output its checker cannot decide', () => {
   // Was a bug: a checker stopped for time (or memory, or output, or killed) failed a `sandbox` assertion, so the same
   // stop *passed* a `not-sandbox` guard: an output that made the guard's checker spin, or killed it, kept the guard

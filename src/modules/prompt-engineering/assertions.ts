@@ -249,7 +249,8 @@ export function compileAssertion(a: Assertion, where: string, programs: Readonly
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0 || weight > 100) throw new AssertionError(`${where}: weight is a positive number up to 100`);
   const shared = { type: a.type, base, negated, weight };
   if (base === 'sandbox') {
-    if (typeof a.program !== 'string' || programs[a.program] === undefined) throw new AssertionError(`${where}: sandbox needs program, one of the task's checkers/ files (got ${JSON.stringify(a.program)})`);
+    // Own files only: a program named `constructor` or `__proto__` is no checker.
+    if (typeof a.program !== 'string' || !Object.hasOwn(programs, a.program)) throw new AssertionError(`${where}: sandbox needs program, one of the task's checkers/ files (got ${JSON.stringify(a.program)})`);
     if (a.value !== undefined && JSON.stringify(a.value).length > SANDBOX_VALUE_MAX) throw new AssertionError(`${where}: a sandbox value is at most ${SANDBOX_VALUE_MAX} bytes of JSON`);
     return { ...shared, kind: 'sandbox', program: a.program, ...(a.value === undefined ? {} : { value: a.value }) };
   }
