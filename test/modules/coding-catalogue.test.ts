@@ -1,4 +1,8 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOrganizationCodingTest } from '../../src/modules/coding/catalog-seed.js';
 import { newId } from '../../src/platform/ids.js';
 import { bearer, startHarness, type Harness, type Org } from '../helpers/harness.js';
 import { slotPools } from '../helpers/coding.js';
@@ -282,5 +286,28 @@ describe('the coding module switch', () => {
     await h.services.organizations.setModule(org.id, 'coding', true);
     expect((await get('/v1/coding-tests', org.keys.secret_test)).status).toBe(200);
     expect((await get(`/v1/coding-tests/${test.id}`, org.keys.secret_test)).status).toBe(200);
+  });
+});
+
+describe('an organisation\'s own problem folder', () => {
+  // Was a bug: a solution file's extension was looked up as SOLUTION_LANGUAGES[ext], so `reference.constructor` (or
+  // `.toString`, `.__proto__`) found Object's own properties and was stored as a reference solution under the name
+  // "function Object() { [native code] }" (or "[object Object]").
+  it('keeps reference solutions of known languages only, whatever other files are named', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'prep-own-problem-'));
+    const problemDir = path.join(dir, 'acme-kayaks');
+    cpSync('catalog/coding/problems/kayak-pairing', problemDir, { recursive: true });
+    const problem = JSON.parse(readFileSync(path.join(problemDir, 'problem.json'), 'utf8'));
+    writeFileSync(path.join(problemDir, 'problem.json'), JSON.stringify({ ...problem, slug: 'acme-inherited-kayaks' }));
+    for (const ext of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) writeFileSync(path.join(problemDir, 'solutions', `reference.${ext}`), 'print(1)\n');
+    const testFile = path.join(dir, 'test.json');
+    writeFileSync(testFile, JSON.stringify({ slug: 'acme-inherited', name: 'Acme', difficulty: 'easy', slots: [{ title: 'X', problems: ['acme-inherited-kayaks'] }] }));
+    const org = await h.createOrg('Inherited Solutions Ltd');
+    await addOrganizationCodingTest(h.db.kysely, org.id, testFile, [problemDir]);
+    const row = await h.db.kysely.selectFrom('coding_problems').select('reference_solutions')
+      .where('organization_id', '=', org.id).where('slug', '=', 'acme-inherited-kayaks').executeTakeFirstOrThrow();
+    const solutions = JSON.parse(row.reference_solutions!);
+    expect(Object.keys(solutions).sort()).toEqual(['cpp', 'python']);
+    expect(solutions.python).toBe(readFileSync('catalog/coding/problems/kayak-pairing/solutions/reference.py', 'utf8'));
   });
 });

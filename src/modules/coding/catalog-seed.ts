@@ -36,7 +36,8 @@ export interface TestFile {
   duration_minutes: number | null; attempts_per_problem?: number; slots: Array<{ title: string; problems: string[] }>;
 }
 
-const SOLUTION_LANGUAGES: Record<string, string> = { py: 'python', cpp: 'cpp', c: 'c', java: 'java', js: 'javascript', ts: 'typescript' };
+// A Map: an organisation's folder may hold `reference.constructor`, which must name no language.
+const SOLUTION_LANGUAGES = new Map([['py', 'python'], ['cpp', 'cpp'], ['c', 'c'], ['java', 'java'], ['js', 'javascript'], ['ts', 'typescript']]);
 
 function readJson<T>(url: URL): T {
   return JSON.parse(readFileSync(url, 'utf8')) as T;
@@ -58,7 +59,8 @@ export function readProblemFolder(dir: URL): ProblemFolder {
   if (existsSync(solutionsDir)) {
     for (const file of readdirSync(solutionsDir)) {
       const [base, ext] = file.split('.') as [string, string];
-      if (base === 'reference' && SOLUTION_LANGUAGES[ext]) solutions[SOLUTION_LANGUAGES[ext]!] = readFileSync(new URL(file, solutionsDir), 'utf8');
+      const language = base === 'reference' ? SOLUTION_LANGUAGES.get(ext) : undefined;
+      if (language) solutions[language] = readFileSync(new URL(file, solutionsDir), 'utf8');
       if (base === 'quadratic' && ext === 'py') quadratic = readFileSync(new URL(file, solutionsDir), 'utf8');
     }
   }
