@@ -349,6 +349,19 @@ describe('edges a review found', () => {
     const r = report.body;
     // Extraversion: constructor (plus) 1, mini-ipip-06 (minus) 6 − 4, mini-ipip-11 (plus) 4, mini-ipip-16 (minus) 6 − 4.
     expect(r.domains.find((d: any) => d.key === 'constructor')).toMatchObject({ name: 'Extraversion', raw: 1 + 2 + 4 + 2, mean: 2.25 });
+
+    // Was a bug: migration 0015 read a sheet saved as JSON with answers[id], so an unanswered `constructor` became the
+    // text of Object's function in the sheet of one character per item (every later item's answer moved along).
+    const t = await kit.session(own.keys.secret_test, 'inherited-names');
+    const order = (JSON.parse((await h.db.kysely.selectFrom('psychometric_tests').select('definition').where('slug', '=', 'inherited-names').executeTakeFirstOrThrow()).definition).items as Array<{ id: string }>).map((i) => i.id);
+    expect(order.slice(0, 3)).toEqual(['constructor', 'toString', 'valueOf']);
+    await h.db.kysely.updateTable('psychometric_sessions').set({ answers: JSON.stringify({ [order[3]!]: 4, [order[19]!]: 2 }) }).where('id', '=', t.id).execute();
+    const { up } = await import('../../src/db/migrations/0015_psychometric_answer_marks.js');
+    await up(h.db.kysely);
+    const sheet = await h.db.kysely.selectFrom('psychometric_sessions').select('answers').where('id', '=', t.id).executeTakeFirstOrThrow();
+    expect(sheet.answers).toBe(`0004${'0'.repeat(15)}2`);
+    const answered = (await kit.call('GET', `/v1/psychometric-sessions/${t.id}`, { token: t.token })).body.answers;
+    expect(new Map(answered.map((a: any) => [a.item_id, a.value]))).toEqual(new Map([[order[3], 4], [order[19], 2]]));
   });
 
   // Was a bug: local norms were a plain object, so with no spread on any scale a domain keyed `constructor` read as

@@ -27,8 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         const test = await db.selectFrom('psychometric_tests').select('definition').where('id', '=', sheet.test_id).executeTakeFirstOrThrow();
         itemsOf.set(sheet.test_id, (items = (JSON.parse(test.definition).items as Array<{ id: string }>).map((i) => i.id)));
       }
+      // Own keys only: an organisation's item id may be `constructor` or `toString`, unanswered.
       const answers = JSON.parse(sheet.answers) as Record<string, number>;
-      await db.updateTable('psychometric_sessions').set({ answers: items.map((id) => String(answers[id] ?? 0)).join('') }).where('id', '=', sheet.id).execute();
+      await db.updateTable('psychometric_sessions').set({ answers: items.map((id) => String(Object.hasOwn(answers, id) ? answers[id] : 0)).join('') }).where('id', '=', sheet.id).execute();
     }
     after = sheets.at(-1)!.id;
   }
