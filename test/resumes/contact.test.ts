@@ -171,3 +171,40 @@ describe('a city or a country written alone in the header is the location', () =
     expect([parsed.location, parsed.phone]).toEqual(['Munich', '+49891234567']);
   });
 });
+
+describe('a place written with its country, or a city not on the short list, is the location (a review)', () => {
+  it.each([
+    // Was no location: only "City, Region" (one comma) or a city of the short list alone was read.
+    ['sam@example.com | Munich, Bavaria, Germany', 'Munich, Bavaria, Germany'],
+    ['New York, NY, USA | sam@example.com', 'New York, NY, USA'],
+    ['sam@example.com | Frankfurt am Main, Hesse, Germany', 'Frankfurt am Main, Hesse, Germany'],
+    ['sam@example.com | Rio de Janeiro, RJ, Brazil', 'Rio de Janeiro, RJ, Brazil'],
+    ['sam@example.com | Atlanta, GA, USA', 'Atlanta, GA, USA'],
+    // A city not on the list, with its country or region, was already read, and still is.
+    ['sam@example.com | Porto Alegre, Brazil', 'Porto Alegre, Brazil'],
+    ['sam@example.com | Kraków, Poland', 'Kraków, Poland'],
+    ['sam@example.com | San Francisco, CA', 'San Francisco, CA'],
+    ['sam@example.com | Spring, TX', 'Spring, TX'],
+    ['sam@example.com | College Station, TX', 'College Station, TX'],
+    // A headline before the place no longer hides it.
+    ['Data Engineer, Google | sam@example.com | Kraków, Poland', 'Kraków, Poland'],
+  ])('%s → %s', async (contact, location) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.location).toBe(location);
+  });
+
+  it.each([
+    // A headline, a list of skills, a skill before a country, an employer's address, a sentence: no place.
+    ['sam@example.com | Data Engineer, Google'], ['Senior Engineer, Germany | sam@example.com'], ['sam@example.com | Python, Java'],
+    ['sam@example.com | Python, Germany'], ['sam@example.com | Kubernetes, Docker, Germany'], ['sam@example.com | Acme GmbH, Munich, Germany'],
+    ['sam@example.com | Worked in Germany, France, Spain'], ['sam@example.com | Munich, Bavaria, DE'],
+  ])('%s has no location', async (contact) => {
+    const { parsed } = await parseResume(resume(contact), { asOf: AS_OF });
+    expect(parsed.location).toBeNull();
+  });
+
+  it('the phone is read in the country of a "City, Region, Country" location', async () => {
+    const { parsed } = await parseResume(resume('Munich, Bavaria, Germany | 089 1234567'), { asOf: AS_OF });
+    expect([parsed.location, parsed.phone]).toEqual(['Munich, Bavaria, Germany', '+49891234567']);
+  });
+});

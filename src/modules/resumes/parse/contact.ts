@@ -1,5 +1,6 @@
 /** Name, email, phone, links and location: from the header first, the whole text as a fallback. */
 import { findPhoneNumbersInText, getCountries, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { skillTaxonomy } from '../skills.js';
 import type { ResumeLinks } from '../types.js';
 import type { Line } from './lines.js';
 
@@ -215,8 +216,47 @@ function isLonePlace(piece: string): boolean {
   return Object.hasOwn(CITIES, key) || (countriesByName().has(key) && !NOT_ALONE.has(key));
 }
 
-/** A "City, Region" (or "Remote") piece of a header line; else a large city or a country written alone. */
+// One comma piece of a place: capitalised words, with the short lower-case words of place names between them
+// ("Frankfurt am Main", "Rio de Janeiro", "Santa Cruz de la Sierra"), or a region's code ("NY", "SP"); no digits.
+const PLACE_NAME = /^\p{Lu}[\p{L}\p{M}.'’-]*(?:\s+(?:\p{Lu}[\p{L}\p{M}.'’-]*|(?:de|del|la|le|les|el|da|das|do|dos|di|du|am|an|im|upon|on|sur|y)(?=\s)))*$/u;
+// A job title's words, which no place's name has: "Data Engineer, Google" in the header is a headline, not a place.
+const TITLE_WORD = /\b(?:engineer|developer|manager|analyst|designer|scientist|consultant|architect|intern|director|specialist|administrator|officer|coordinator|programmer|researcher|technician|assistant|accountant|recruiter|founder|cto|ceo)s?\b/i;
+// A company's legal form, which starts an employer's address ("Acme GmbH, Munich, Germany"). Not "College" or
+// "University": College Station and University Park are towns.
+const COMPANY_WORD = /\b(?:inc|llc|llp|ltd|limited|corp|corporation|gmbh|plc)\b/i;
+
+/**
+ * "City, Region, Country" ("Munich, Bavaria, Germany", "New York, NY, USA", "São Paulo, SP, Brazil"): three comma
+ * pieces of a place's words, the last a country's name (`countriesByName`). A place with two pieces, "Porto Alegre,
+ * Brazil", is `isLocation`'s "City, Region" whatever the city.
+ */
+function isPlaceWithCountry(piece: string): boolean {
+  if (piece.length > 80) return false;
+  const parts = piece.split(/\s*,\s*/);
+  return parts.length === 3 && parts.every((p) => p.split(/\s+/).length <= 5 && PLACE_NAME.test(p))
+    && countriesByName().has(parts[2].toLowerCase());
+}
+
+/**
+ * Not a place although written like one: a job title ("Data Engineer, Google", "Senior Engineer, Germany"), a
+ * company's address ("Acme GmbH, Munich, Germany"), a list of skills ("Python, Java"), or a skill as the city before a
+ * country ("Python, Germany"). A skill before a region is a town named like one ("Spring, TX", "Mobile, Alabama"),
+ * and a region's code may be a skill's ("Atlanta, GA, USA"), so only the city before a country is asked.
+ */
+function namesNoPlace(piece: string): boolean {
+  if (TITLE_WORD.test(piece) || COMPANY_WORD.test(piece)) return true;
+  const parts = piece.split(/\s*,\s*/);
+  if (parts.length < 2) return false;
+  const taxonomy = skillTaxonomy();
+  const skills = parts.map((p) => taxonomy.lookup(p) !== null);
+  return skills.every(Boolean) || (skills[0] && countriesByName().has(parts[parts.length - 1].toLowerCase()));
+}
+
+/**
+ * A "City, Region" (or "Remote") or "City, Region, Country" piece of a header line that is no job title or list of
+ * skills; else a large city or a country written alone.
+ */
 export function findLocation(lines: Line[]): string | null {
   const pieces = lines.flatMap((line) => line.text.split(PIECES).map((piece) => piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim()));
-  return pieces.find(isLocation) ?? pieces.find(isLonePlace) ?? null;
+  return pieces.find((p) => (isLocation(p) || isPlaceWithCountry(p)) && !namesNoPlace(p)) ?? pieces.find(isLonePlace) ?? null;
 }
