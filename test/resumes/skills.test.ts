@@ -416,3 +416,52 @@ it('the everyday-go checks look at a few characters around each mention: a 300,0
   expect(found(line)).toEqual([]);
   expect(performance.now() - started).toBeLessThan(10_000);
 });
+
+describe('the plural of a skill listed in `plurals` is the skill (a review)', () => {
+  it.each([
+    ['Wrote Go Lambdas for the billing pipeline', ['Go', 'AWS Lambda']],
+    ['Go Lambdas behind API Gateway', ['Go', 'AWS Lambda', 'API Gateway']],
+    ['Moved 12 services to Lambdas and cut costs by a third', ['AWS Lambda']],
+    ['Peered 4 VPCs across two regions', ['Amazon VPC']],
+  ])('"%s" names %j', (text, skills) => {
+    expect(found(text)).toEqual(skills);
+  });
+
+  it.each([
+    // An ambiguous form's plural only as written ("Lambda" + "s"): Java's lambdas are its lambda expressions.
+    ['Replaced anonymous classes with Java lambdas'], ['Gos and Rs'], ['Sparks flew at the Swifts game'],
+  ])('"%s" names no AWS Lambda, Go, R, Apache Spark or Swift', (text) => {
+    expect(found(text).filter((s) => ['AWS Lambda', 'Go', 'R', 'Apache Spark', 'Swift'].includes(s))).toEqual([]);
+  });
+
+  it('a skills-list entry written in the plural is looked up too', () => {
+    expect(taxonomy.lookup('Lambdas')?.name).toBe('AWS Lambda');
+    expect(taxonomy.lookup('VPCs')?.name).toBe('Amazon VPC');
+  });
+
+  it('every listed plural is of one word of two letters or more, no common or sentence word, and no other form', () => {
+    const entries = file.skills as (Entry & { plurals?: string[]; common_words?: string[]; sentence_words?: string[] })[];
+    const keys = new Set(entries.flatMap((e) => [e.name, ...e.synonyms].map(norm)));
+    const listed = entries.flatMap((e) => (e.plurals ?? []).map((form) => ({ e, form })));
+    expect(listed.map(({ e }) => e.name)).toEqual(['AWS Lambda', 'Amazon VPC']);
+    for (const { e, form } of listed) {
+      expect([e.name, ...e.synonyms]).toContain(form);
+      expect(form).toMatch(/^[\p{L}\p{N}]{2,}$/u);
+      expect([...(e.common_words ?? []), ...(e.sentence_words ?? [])]).not.toContain(form);
+      expect(keys.has(norm(`${form}s`))).toBe(false);
+    }
+  });
+
+  it('a resume that wrote Go Lambdas used Go and AWS Lambda', async () => {
+    const { parseResume } = await import('../../src/modules/resumes/parse/index.js');
+    const { parsed } = await parseResume(Buffer.from([
+      'Alex Baker', 'alex@example.com | +1 415 555 0100', '',
+      'EXPERIENCE', 'Software Engineer, Northwind\tJan 2022 – Present',
+      '- Wrote Go Lambdas that settle 40,000 invoices a day for the accounts team.',
+      '- Cut the monthly close from five days to two by reconciling the ledgers every night.',
+    ].join('\n')), { asOf: '2026-11' });
+    expect(parsed.skills).toEqual([
+      { name: 'Go', canonical: 'Go', evidence: 'experience' }, { name: 'Lambdas', canonical: 'AWS Lambda', evidence: 'experience' },
+    ]);
+  });
+});

@@ -60,6 +60,13 @@ interface SkillEntry {
   everyday_after?: string[];
   /** Words (lower case) that, within two words of a common-word or sentence-word form, say the skill is meant. */
   context?: string[];
+  /**
+   * Forms (the name or synonyms, as written) whose plural with "s" is the skill too ("Lambda": "Wrote Go Lambdas"). Only
+   * where the plural says nothing else: one word of at least two letters, not a common or sentence word ("Gos", "Rs",
+   * "Sparks", "Swifts" are not listed) and not already another form ("Pandas"). Listed, not derived: the plural of
+   * many names is an everyday word or verb ("Oracles", "Nodes", "reacts", "Initiatives").
+   */
+  plurals?: string[];
 }
 
 /** A text's tokens as parallel arrays (a scan makes thousands; objects would cost more than the matching). */
@@ -189,6 +196,7 @@ class Taxonomy implements SkillTaxonomy {
     const skills = entries.map((e): Skill => ({
       name: e.name, category: e.category, synonyms: [...(e.synonyms ?? [])], related: [...(e.related ?? [])], ambiguous: e.ambiguous === true,
     }));
+    const plurals: { skill: Skill; form: string; strict: boolean }[] = [];
     for (const [i, skill] of skills.entries()) {
       if (this.byName.has(skill.name)) throw new Error(`skills.json: ${skill.name} is listed twice`);
       this.byName.set(skill.name, skill);
@@ -210,6 +218,11 @@ class Taxonomy implements SkillTaxonomy {
       for (const s of caseSensitive) {
         if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
       }
+      for (const form of entries[i].plurals ?? []) {
+        if (form !== skill.name && !skill.synonyms.includes(form)) throw new Error(`skills.json: ${skill.name}: plural form ${form} is not its name or a synonym`);
+        if (commonWords.has(form) || sentenceWords.has(form)) throw new Error(`skills.json: ${skill.name}: ${form} is a common or sentence word and has no plural`);
+        plurals.push({ skill, form, strict: form === skill.name ? skill.ambiguous : caseSensitive.has(form) });
+      }
       const nameKey = keyOf(skill.name);
       for (const [form, via] of [[skill.name, 'exact'], ...skill.synonyms.map((s) => [s, 'synonym'])] as Array<[string, Form['via']]>) {
         const written = form.normalize('NFKC');
@@ -229,6 +242,20 @@ class Taxonomy implements SkillTaxonomy {
         // Free text must split as the form does, so a scan only extends runs that start some form token by token.
         for (let k = 0, prefix = ''; k <= last; k++) this.prefixes.add((prefix += tokens.lower[k]));
       }
+    }
+    // Plurals last, so that one that is already a form of any skill is refused whatever the order.
+    for (const { skill, form, strict } of plurals) {
+      const written = form.normalize('NFKC');
+      const tokens = tokenize(written);
+      const key = `${tokens.lower.join('')}s`;
+      if (tokens.lower.length !== 1 || tokens.lower[0].length < 2 || !/\p{L}$/u.test(written) || /s$/i.test(written)) {
+        throw new Error(`skills.json: ${skill.name}: plural of "${form}" must be of one word of two letters or more, not ending in s`);
+      }
+      const owner = this.byKey.get(key);
+      if (owner) throw new Error(`skills.json: ${skill.name}: the plural of "${form}" is already ${owner.name}'s`);
+      this.byKey.set(key, skill);
+      this.forms.set(key, [{ skill, via: 'synonym', shape: String(key.length), exact: strict ? `${written}s` : null, context: null, capitalSuffices: false, everydayAfter: null }]);
+      this.prefixes.add(key);
     }
     for (const skill of skills) {
       for (const name of skill.related) {
