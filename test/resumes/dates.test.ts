@@ -132,6 +132,21 @@ describe('winter is December to February, the winter that ends in the year writt
     expect(ranges(line)).toEqual([expected]);
   });
 
+  it.each([
+    // Tight with two full years, a winter as "Winter 2020/2021" and "Winter 2020-21" are (was a range from Winter 2020,
+    // December 2019, to January 2021, and dropped a "– Present" after it).
+    ['Winter 2020-2021', ['2020-12', '2021-02', false]],
+    ['Winter 2020–2021', ['2020-12', '2021-02', false]],
+    ['Intern\tWinter 2020-2021', ['2020-12', '2021-02', false]],
+    ['Winter 2020-2021 – Present', ['2020-12', null, true]],
+    // Spaced, or with years that are not one winter's, still a range from a winter to a year.
+    ['Winter 2020 - 2021', ['2019-12', '2021-01', false]],
+    ['Winter 2020 – 2021', ['2019-12', '2021-01', false]],
+    ['Winter 2019-2021', ['2018-12', '2021-01', false]],
+  ])('%s (two full years)', (line, expected) => {
+    expect(ranges(line)).toEqual([expected]);
+  });
+
   it('two years that are not one winter are no date', () => {
     expect(ranges('Winter 2019/21')).toEqual([]);
     expect(ranges('Winter 2021/20')).toEqual([]);

@@ -35,17 +35,24 @@ const PERIODS: Record<string, [number, number]> = {
   q1: [1, 3], q2: [4, 6], q3: [7, 9], q4: [10, 12], h1: [1, 6], h2: [7, 12],
 };
 const PERIOD = '(?:spring|summer|fall|autumn|winter|q[1-4]|h[12])';
-// A winter written with both its years, "Winter 2020/21", "Winter 2020-21", "Winter 2020/2021": the one that ends in the
-// second (only written tight, so "Winter 2019 - 2021" stays a range from one winter to a year).
-const WINTER_ACROSS = `winter,?\\s*${YEAR}(?:[/–-]\\d{2}(?!\\d)|/${YEAR})`;
+// A winter written with both its years, "Winter 2020/21", "Winter 2020-21", "Winter 2020/2021", "Winter 2020-2021": the
+// one that ends in the second. Only written tight: "Winter 2019 - 2021" stays a range from one winter to a year, and so
+// does "Winter 2019-2021", whose years are not one winter's (`findDateRanges` reads it again without this).
+const WINTER_ACROSS = `winter,?\\s*${YEAR}[/–-](?:\\d{2}(?!\\d)|${YEAR})`;
+// Tight with a dash and two full years: a winter if the years follow each other, else a range.
+const WINTER_OR_RANGE = /^winter,?\s*\d{4}[–-]\d{4}$/i;
 // One date: "Jan 2020", "Sept. 2019", "January, 2020", "Jan '20", "01/2020", "1/2020", "2020-01", "2020/01", "2020.01",
 // "2020-01-15", "15.01.2020", "01/15/2020", "2020". A two-digit year needs its apostrophe ("May 15" is no date).
 const DAY_MONTH_YEAR = `\\d{1,2}\\s*[/.]\\s*\\d{1,2}\\s*[/.]\\s*${YEAR}`;
 const YEAR_MONTH = `${YEAR}(?:\\s*[/-]\\s*|\\.)(?:0[1-9]|1[0-2])(?:[/.-](?:0[1-9]|[12]\\d|3[01]))?(?![\\d])`;
-const ONE_DATE = `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${WINTER_ACROSS}|${PERIOD},?\\s*${YEAR}|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
+const oneDate = (winterAcross: boolean) => `(?:${MONTH_NAME},?\\s*(?:'?${YEAR}|['’]\\d{2}(?!\\d))|${winterAcross ? `${WINTER_ACROSS}|` : ''}${PERIOD},?\\s*${YEAR}|${DAY_MONTH_YEAR}|(?:0?[1-9]|1[0-2])\\s*[/.-]\\s*${YEAR}|${YEAR_MONTH}|${YEAR})`;
+const ONE_DATE = oneDate(true);
 const PRESENT = '(?:present|current(?:ly)?|now|today|(?:to|till|til|until|up\\s+to)\\s+(?:date|now|present|today)|date|ongoing)';
 const SEPARATOR = '\\s*(?:–|—|-|‒|―|to|until|till|through|thru|~|→)\\s*';
-const RANGE = new RegExp(`(?<![\\w/.-])(${ONE_DATE})(?:${SEPARATOR}(${ONE_DATE}|${PRESENT}))?(?![\\w/])`, 'gi');
+const range = (date: string) => `(?<![\\w/.-])(${date})(?:${SEPARATOR}(${date}|${PRESENT}))?(?![\\w/])`;
+const RANGE = new RegExp(range(ONE_DATE), 'gi');
+// The same, at one position, with no winter across two years: "Winter 2019-2021" as a winter and a year.
+const RANGE_NOT_ACROSS = new RegExp(range(oneDate(false)), 'iy');
 const SINCE = new RegExp(`\\b(?:since|from)\\s+(${ONE_DATE})(?![\\w/])`, 'gi');
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -97,9 +104,15 @@ export function readDate(raw: string): { value: YearMonth; yearOnly: boolean; la
  */
 export function findDateRanges(line: string): DateRange[] {
   const found: DateRange[] = [];
-  for (const m of line.matchAll(RANGE)) {
-    const start = readDate(m[1]);
-    if (!start) continue;
+  for (const match of line.matchAll(RANGE)) {
+    let m: RegExpExecArray | null = match;
+    let start = readDate(m[1]);
+    if (!start && WINTER_OR_RANGE.test(m[1])) {
+      RANGE_NOT_ACROSS.lastIndex = match.index;
+      m = RANGE_NOT_ACROSS.exec(line);
+      start = m && readDate(m[1]);
+    }
+    if (!m || !start) continue;
     const endRaw = m[2];
     const current = endRaw !== undefined && new RegExp(`^${PRESENT}$`, 'i').test(endRaw.trim());
     const end = endRaw === undefined ? start : current ? null : readDate(endRaw);
