@@ -465,3 +465,45 @@ describe('the plural of a skill listed in `plurals` is the skill (a review)', ()
     ]);
   });
 });
+
+describe('Go before a library\'s name and a plural of what it builds (a review)', () => {
+  it.each([
+    // Was no Go: "Temporal" is no skill, and a capitalised word that is none was taken for a name ("Elm Street").
+    ['Wrote Go Temporal workflows for the billing pipeline'], ['Go Temporal workflows settle 40,000 invoices a day'],
+    ['Built Go Cobra CLIs for the SRE team'], ['Shipped Go Fiber APIs and SDKs'], ['Wrote Go Temporal workflows and Rust Tokio services'],
+    // A plural of what it builds right after it, at a line's start, is context too.
+    ['Go workflows for the billing pipeline'], ['Go binaries for 3 platforms'],
+  ])('"%s" names Go', (text) => {
+    expect(found(text)).toContain('Go');
+  });
+
+  it.each([
+    // "Go Live" is the everyday phrase whatever follows (mid-sentence "customers Go live" named Go).
+    ['Designed Go Live workflows for onboarding'], ['Ran Go Live services for 12 clients'], ['Helped 14 customers Go live on schedule'],
+    ['Go Live: services for 12 clients'],
+    // Still the everyday word: a name or an everyday word before the library's.
+    ['Pokémon Go Temporal workflows'], ['Let Go Temporal workflows run'], ['On the Go.'], ['Had to let Go of 3 vendors'], ['No Go'],
+    ['Worked with Go Daddy on the launch'],
+  ])('"%s" names no Go', (text) => {
+    expect(found(text)).not.toContain('Go');
+  });
+
+  it.each([['Swift Payment APIs for 12 banks', 'Swift'], ['Rust Belt services for 3 cities', 'Rust'], ['Elm Street services', 'Elm']])(
+    'only Go reads a capitalised word before a plural as a library: "%s" names no %s', (text, skill) => {
+      expect(found(text)).not.toContain(skill);
+    });
+
+  it('every plural use of a sentence word is one of its context words', () => {
+    const entries = file.skills as (Entry & { plural_uses?: string[]; context?: string[] })[];
+    const listed = entries.filter((e) => e.plural_uses);
+    expect(listed.map((e) => e.name)).toEqual(['Go']);
+    for (const e of listed) for (const w of e.plural_uses!) expect(e.context).toContain(w);
+  });
+});
+
+it('the "Go Live" and plural-use checks look at the next two words: a 300,000-character line stays fast', () => {
+  const line = 'Go Live x. Go Temporal y. '.repeat(11_539);
+  const started = performance.now();
+  expect(found(line)).toEqual([]);
+  expect(performance.now() - started).toBeLessThan(10_000);
+});

@@ -58,6 +58,17 @@ interface SkillEntry {
    * its context words or another skill follows it.
    */
   everyday_after?: string[];
+  /**
+   * Words (lower case) right after a sentence word that make it the everyday word whatever follows ("Go live", "Go Live
+   * workflows"): a phrase of the everyday word, not a use of the language.
+   */
+  everyday_before?: string[];
+  /**
+   * Context words (lower case) that are plural nouns of what the language builds ("workflows", "services", "CLIs"):
+   * after the sentence word and one capitalised word that is no skill ("Go Temporal workflows", "Go Cobra CLIs"), that
+   * word is a library or product the language was used with, not a name ("Elm Street", "Go Live").
+   */
+  plural_uses?: string[];
   /** Words (lower case) that, within two words of a common-word or sentence-word form, say the skill is meant. */
   context?: string[];
   /**
@@ -92,6 +103,10 @@ interface Form {
   capitalSuffices: boolean;
   /** A sentence word's `everyday_after`: the end of the text before it that makes it the everyday word. */
   everydayAfter: RegExp | null;
+  /** A sentence word's `everyday_before`: the words right after it that make it the everyday word. */
+  everydayBefore: Set<string> | null;
+  /** A sentence word's `plural_uses`: plural nouns that, one capitalised word after it, say the language is meant. */
+  pluralUses: Set<string> | null;
 }
 
 const FILE = new URL('../../../catalog/skills/skills.json', import.meta.url);
@@ -215,6 +230,13 @@ class Taxonomy implements SkillTaxonomy {
         ? new RegExp(`[^\\p{L}\\p{N}'](?:${everydayWords.map((w) => w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s+$`, 'u')
         : null;
       const context = new Set((entries[i].context ?? []).map((w) => w.toLowerCase()));
+      const everydayBefore = new Set(entries[i].everyday_before ?? []);
+      const pluralUses = new Set(entries[i].plural_uses ?? []);
+      if ((everydayBefore.size || pluralUses.size) && !sentenceWords.size) throw new Error(`skills.json: ${skill.name}: everyday_before and plural_uses need sentence words`);
+      for (const w of [...everydayBefore, ...pluralUses]) {
+        if (w !== w.toLowerCase() || !/^[\p{L}\p{N}]+$/u.test(w)) throw new Error(`skills.json: ${skill.name}: ${w} must be one word in lower case`);
+      }
+      for (const w of pluralUses) if (!context.has(w)) throw new Error(`skills.json: ${skill.name}: plural use ${w} is not a context word`);
       for (const s of caseSensitive) {
         if (!skill.synonyms.includes(s)) throw new Error(`skills.json: ${skill.name}: ambiguous synonym ${s} is not a synonym`);
       }
@@ -235,7 +257,8 @@ class Taxonomy implements SkillTaxonomy {
         const last = tokens.lower.length - 1;
         const strict = via === 'exact' ? skill.ambiguous : caseSensitive.has(form);
         const list = this.forms.get(key) ?? [];
-        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) || sentenceWords.has(form) ? context : null, capitalSuffices: sentenceWords.has(form), everydayAfter: sentenceWords.has(form) ? everydayAfter : null });
+        list.push({ skill, via: key === nameKey ? 'exact' : via, shape: shapeOf(tokens, 0, last), exact: strict ? lettersOf(written, tokens, 0, last) : null, context: commonWords.has(form) || sentenceWords.has(form) ? context : null, capitalSuffices: sentenceWords.has(form), everydayAfter: sentenceWords.has(form) ? everydayAfter : null,
+          everydayBefore: sentenceWords.has(form) && everydayBefore.size ? everydayBefore : null, pluralUses: sentenceWords.has(form) && pluralUses.size ? pluralUses : null });
         // Loose forms first: a text that fits one needs no capitalisation or boundary check.
         list.sort((a, b) => Number(a.exact !== null) - Number(b.exact !== null));
         this.forms.set(key, list);
@@ -254,7 +277,7 @@ class Taxonomy implements SkillTaxonomy {
       const owner = this.byKey.get(key);
       if (owner) throw new Error(`skills.json: ${skill.name}: the plural of "${form}" is already ${owner.name}'s`);
       this.byKey.set(key, skill);
-      this.forms.set(key, [{ skill, via: 'synonym', shape: String(key.length), exact: strict ? `${written}s` : null, context: null, capitalSuffices: false, everydayAfter: null }]);
+      this.forms.set(key, [{ skill, via: 'synonym', shape: String(key.length), exact: strict ? `${written}s` : null, context: null, capitalSuffices: false, everydayAfter: null, everydayBefore: null, pluralUses: null }]);
       this.prefixes.add(key);
     }
     for (const skill of skills) {
@@ -316,11 +339,16 @@ class Taxonomy implements SkillTaxonomy {
   }
 
   /**
-   * A sentence word that is the everyday word whatever its capital: after one of its `everyday_after` words ("let Go
-   * of", "No Go") unless a context word or another skill follows, or after "the" at the end of a phrase ("On the Go").
+   * A sentence word that is the everyday word whatever its capital: before one of its `everyday_before` words ("Go
+   * live"); after one of its `everyday_after` words ("let Go of", "No Go") unless a context word or another skill
+   * follows; or after "the" at the end of a phrase ("On the Go").
    */
   private everyday(text: string, tokens: Tokens, hits: { form: Form; first: number; last: number }[], h: number): boolean {
     const { form, first, last } = hits[h];
+    // "Go live", "Go Live workflows": a word of `everyday_before` right after it, on its line (a colon or dash between).
+    const after = last + 1;
+    if (form.everydayBefore && after < tokens.lower.length && form.everydayBefore.has(tokens.lower[after])
+      && tokens.start[after] - tokens.end[last] <= EVERYDAY_WINDOW && /^[^\S\n]*[:–—-]?[^\S\n]*$/.test(text.slice(tokens.end[last], tokens.start[after]))) return true;
     // The few characters before it, from its line's start (marked by a space) when that is near.
     const from = Math.max(0, tokens.start[first] - EVERYDAY_WINDOW);
     const window = text.slice(from, tokens.start[first]);
@@ -331,7 +359,6 @@ class Taxonomy implements SkillTaxonomy {
     if (endsPhrase && THE_BEFORE.test(before)) return true;
     if (!form.everydayAfter?.test(before)) return false;
     const next = hits[h + 1];
-    const after = last + 1;
     const skillNext = next !== undefined && next.first === after && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT;
     const contextNext = after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && form.context!.has(tokens.lower[after]);
     return !skillNext && !contextNext;
@@ -347,6 +374,11 @@ class Taxonomy implements SkillTaxonomy {
     const key = lower.slice(0, -1);
     const letters = text.slice(tokens.start[k], tokens.end[k] - 1);
     return (this.forms.get(key) ?? []).some((f) => f.context === null && f.shape === String(key.length) && (f.exact === null || f.exact === letters));
+  }
+
+  /** Tokens i and i + 1 are words of one phrase on one line (only spaces between). */
+  private softOnLine(text: string, tokens: Tokens, i: number): boolean {
+    return gapKind(text, tokens.end[i], tokens.start[i + 1]) === SOFT && !text.slice(tokens.end[i], tokens.start[i + 1]).includes('\n');
   }
 
   /** Token i starts the text, a line, a column or a sentence. */
@@ -380,6 +412,9 @@ class Taxonomy implements SkillTaxonomy {
     // "Go Lambdas": a sentence word before the plural of a skill is the language that skill was used in.
     if (form.capitalSuffices && after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT
       && !text.slice(tokens.end[last], tokens.start[after]).includes('\n') && this.skillPlural(text, tokens, after)) return true;
+    // "Go Temporal workflows": a capitalised word that is no skill, then a plural of what the language builds.
+    if (form.pluralUses && after + 1 < tokens.lower.length && UPPER.test(text[tokens.start[after]]) && form.pluralUses.has(tokens.lower[after + 1])
+      && this.softOnLine(text, tokens, last) && this.softOnLine(text, tokens, after)) return true;
     // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
     if (after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && !text.slice(tokens.end[last], tokens.start[after]).includes('\n')
       && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
