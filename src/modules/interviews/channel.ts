@@ -34,6 +34,12 @@ const CLOSE_GRACE_MS = 2000;
 const READ_EVERY_MS = 5000;
 /** A second connection waits this long for the first to answer a ping before taking its place. */
 const TAKEOVER_PING_MS = 2000;
+/**
+ * A reply owed this long (the candidate's turn the last stored) is said by the connection that shows it: no reply can
+ * still be under way (a model slot is waited for 5 s, a model's turn lasts 20 s at most), so the turn was abandoned
+ * where it was asked for (its channel closed, or its process died) after this connection's own catch-up had run.
+ */
+const OWED_TOO_LONG_MS = 60_000;
 
 /** Close codes (documented in docs/interviews.md). */
 export const CLOSE = {
@@ -46,6 +52,8 @@ interface Connection {
   /** The network connection under the WebSocket (the upgraded request's socket), corked to send several messages in one write. */
   wire: { cork(): void; uncork(): void } | null;
   lastSent: number;
+  /** The last turn sent (its speaker and when it was stored), once any has been. */
+  lastTurn: { seq: number; speaker: 'interviewer' | 'candidate'; createdAt: number } | null;
   flushing: Promise<void> | null;
   dirty: boolean;
   /** The interview changed in this process (a pause, a join, the end): look at its state now. */
@@ -73,7 +81,10 @@ function sendAll(c: Connection, messages: Outgoing[]): void {
 /** Stored turns, in order, to a connection that has every turn before them. */
 function sendTurns(c: Connection, rows: Parameters<typeof turnMessage>[0][]): void {
   sendAll(c, rows.map(turnMessage));
-  if (rows.length > 0) c.lastSent = rows[rows.length - 1].seq;
+  const last = rows.at(-1);
+  if (!last) return;
+  c.lastSent = last.seq;
+  c.lastTurn = { seq: last.seq, speaker: last.speaker, createdAt: last.created_at };
 }
 
 /**
@@ -204,6 +215,8 @@ export function channelRoute(app: App, deps: {
     let lastRecheck = clock.now();
     let lastStatus: string | null = null;
     let wrapUpAsked = false;
+    /** The seq of the candidate's turn whose long-owed reply this connection asked for (OWED_TOO_LONG_MS). */
+    let owedAsked: number | null = null;
     let known: InterviewRow | null = null;
     let ticking = false;
     let recheckWanted = false;
@@ -303,7 +316,7 @@ export function channelRoute(app: App, deps: {
       clearTimeout(authTimer);
       // A last_seq beyond the transcript would hide the turns still to come: it counts as the latest there is.
       const wire = request.raw.socket as Connection['wire'] | undefined;
-      connection = { interviewId, socket, wire: typeof wire?.cork === 'function' ? wire : null, lastSent: Math.min(lastSeq, row.next_seq - 1), flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined), signal: leaving.signal };
+      connection = { interviewId, socket, wire: typeof wire?.cork === 'function' ? wire : null, lastSent: Math.min(lastSeq, row.next_seq - 1), lastTurn: null, flushing: null, dirty: false, recheck: () => void onTick(true).catch(() => undefined), signal: leaving.signal };
       known = row;
       lastRead = Date.now();
       hub.connections.set(interviewId, connection);
@@ -381,6 +394,19 @@ export function channelRoute(app: App, deps: {
         void conversation.nudge(connection.interviewId, leaving.signal).catch((error) => {
           wrapUpAsked = false;
           request.log.warn({ err: error }, 'interview channel wrap-up failed');
+        });
+      }
+      // A reply owed for long was abandoned elsewhere: its channel closed (or its process died) after this connection's
+      // catch-up had found nothing owed, e.g. the candidate reconnected to this process while the old one still worked
+      // through the old channel's queued answers. Nothing else would say it. Asked once per turn; the conversation
+      // says only what is still owed.
+      const last = connection.lastTurn;
+      if (last?.speaker === 'candidate' && last.seq === row.next_seq - 1 && owedAsked !== last.seq && row.status === 'in_progress'
+        && now - last.createdAt >= OWED_TOO_LONG_MS) {
+        owedAsked = last.seq;
+        void conversation.nudge(connection.interviewId, leaving.signal).catch((error) => {
+          owedAsked = null;
+          request.log.warn({ err: error }, 'interview channel catch-up failed');
         });
       }
       if (now - lastRecheck >= RECHECK_MS) {
