@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.js';
+import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_catalogues.js';
 import * as m0003 from './migrations/0003_sessions_and_coding.js';
@@ -82,7 +83,7 @@ const CATALOGUE_RACES = new Set(['42P01', '3F000', '42703']);
  */
 export async function migrateToLatest(db: Db, list: Readonly<Record<string, Migration>> = migrations): Promise<string[]> {
   const provider = { getMigrations: async () => list };
-  if (db.dialect === 'sqlite') return applied(await migrateSqlite(db, provider));
+  if (db.dialect === 'sqlite') return applied(await migrateSqlite(db, list, provider));
   const migrator = new Migrator({ db: db.kysely, provider, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
   for (let attempt = 1; ; attempt++) {
     let outcome: MigrationResultSet;
@@ -113,19 +114,25 @@ export async function migrateToLatest(db: Db, list: Readonly<Record<string, Migr
  * the run, as SQLite's way of changing a table's definition asks (https://sqlite.org/lang_altertable.html#otheralter):
  * a table made again (0028) is dropped without its rows' deletion cascading to, or being refused for, the rows that
  * refer to it, and a migration cannot turn them off itself (PRAGMA foreign_keys does nothing inside a transaction).
- * Before the commit `PRAGMA foreign_key_check` must find no row whose reference is broken, else nothing is applied (it
- * reads every referring table: only when a migration was applied). From the first PRAGMA to the last only this
- * connection's statements are awaited, so no group commit (run at a turn's end) writes in between with foreign keys off.
+ * Before the commit `PRAGMA foreign_key_check` must find no reference the run broke, else nothing is applied (it
+ * reads every referring table: only when a migration is to be applied). References already broken before the run (rows
+ * a tool with foreign keys off left behind: the sqlite3 shell has them off unless told) are not the run's doing and
+ * would otherwise stop every upgrade from then on: they are counted first, per table and parent, and only more of them
+ * refuse the run. From the first PRAGMA to the last only this connection's statements are awaited, so no group commit
+ * (run at a turn's end) writes in between with foreign keys off.
  */
-async function migrateSqlite(db: Db, provider: MigrationProvider): Promise<MigrationResultSet> {
+async function migrateSqlite(db: Db, list: Readonly<Record<string, Migration>>, provider: MigrationProvider): Promise<MigrationResultSet> {
   return db.kysely.connection().execute(async (connection) => {
     await sql`pragma foreign_keys = off`.execute(connection);
     try {
       return await connection.transaction().execute(async (trx) => {
+        const before = (await anyPending(trx, list)) ? countByTable(await brokenReferences(trx)) : new Map<string, number>();
         const outcome = await new Migrator({ db: trx, provider }).migrateToLatest();
         if (outcome.error) throw asError(outcome.error); // rolls back whatever the run did
         if (applied(outcome).length > 0) {
-          const broken = (await sql<{ table: string; rowid: number | null; parent: string }>`pragma foreign_key_check`.execute(trx)).rows;
+          const after = await brokenReferences(trx);
+          const counts = countByTable(after);
+          const broken = after.filter((r) => counts.get(tableAndParent(r))! > (before.get(tableAndParent(r)) ?? 0));
           if (broken.length > 0) {
             const rows = broken.slice(0, 5).map((r) => `${r.table} row ${r.rowid ?? '?'} → ${r.parent}`).join(', ');
             throw new Error(`migrations ${applied(outcome).join(', ')} left ${broken.length} broken foreign key(s) (${rows}): nothing applied`);
@@ -137,6 +144,25 @@ async function migrateSqlite(db: Db, provider: MigrationProvider): Promise<Migra
       await sql`pragma foreign_keys = on`.execute(connection);
     }
   });
+}
+
+interface BrokenReference { table: string; rowid: number | null; parent: string }
+
+const brokenReferences = async (trx: Transaction<Database>) => (await sql<BrokenReference>`pragma foreign_key_check`.execute(trx)).rows;
+const tableAndParent = (r: BrokenReference) => `${r.table}\u0000${r.parent}`;
+
+function countByTable(rows: BrokenReference[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(tableAndParent(r), (counts.get(tableAndParent(r)) ?? 0) + 1);
+  return counts;
+}
+
+/** SQLite: whether `list` has a migration the database has not recorded (two small reads, not the Migrator's catalogue read). */
+async function anyPending(trx: Transaction<Database>, list: Readonly<Record<string, Migration>>): Promise<boolean> {
+  const table = await sql`select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(trx);
+  if (table.rows.length === 0) return Object.keys(list).length > 0;
+  const recorded = new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(trx)).rows.map((r) => r.name));
+  return Object.keys(list).some((name) => !recorded.has(name));
 }
 
 function applied({ results }: MigrationResultSet): string[] {
