@@ -3,6 +3,7 @@ import { startFakeModel, type FakeModel, type FakeModelRequest } from '../helper
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, planned, type InterviewKit } from '../helpers/interviews.js';
 import { settleJobs } from '../helpers/settle.js';
+import { movesQuestion } from '../../src/modules/interviews/model-interviewer.js';
 
 let model: FakeModel;
 let h: Harness;
@@ -25,8 +26,12 @@ function reply(request: FakeModelRequest): string {
       })),
     });
   }
+  if (checkIn) return 'Great, thanks! Ready for the next one?';
   return planned(request);
 }
+
+/** While set, the fake interviewer answers every move with a generic check-in, whatever the move asks. */
+let checkIn = false;
 
 beforeAll(async () => {
   model = await startFakeModel(reply);
@@ -109,6 +114,34 @@ describe('an interviewer worded by a model', () => {
     const stored = await h.db.kysely.selectFrom('interview_turns').select('seq').where('interview_id', '=', interview.id).execute();
     expect(stored).toHaveLength(mine.seq + 1);
     await again.close();
+  });
+
+  // Was a bug: any question mark counted as the move's question, so a model that only checked in ("Great, thanks! Ready
+  // for the next one?") had that stored as the interviewer's question: the candidate was never asked it.
+  it('adds the move\'s question, once, to a model turn that only checks in, and the interview goes on', async () => {
+    const { interview, channel } = await kit.started(key());
+    checkIn = true;
+    let reply;
+    try {
+      reply = await channel.answer('I was responsible for the migration and I wrote the plan myself.');
+    } finally {
+      checkIn = false;
+    }
+    const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(model.requests.at(-1)!.body.messages.at(-1).content as string)![1];
+    const question = movesQuestion(move);
+    expect(question).toMatch(/\?$/);
+    expect(reply.text).toBe(`Great, thanks! Ready for the next one? ${question}`);
+    // Streamed as it is stored: the check-in, then the question, each once.
+    const discarded = new Set(channel.messages.filter((m) => m.type === 'turn.discard').map((m) => m.ref));
+    const deltas = channel.messages.filter((m) => m.type === 'turn.delta' && String(m.ref).startsWith(`pending-${reply.seq}-`) && !discarded.has(m.ref));
+    expect(deltas.map((d) => d.text).join('')).toBe(reply.text);
+    const stored = await h.db.kysely.selectFrom('interview_turns').select(['seq', 'text']).where('interview_id', '=', interview.id)
+      .where('seq', '=', reply.seq).executeTakeFirstOrThrow();
+    expect(stored.text).toBe(reply.text);
+    const next = await channel.answer('It turned out well: failed deploys fell from four a month to none, and I learned to measure first.');
+    expect(next.text.startsWith('(model) ')).toBe(true);
+    expect(next.seq).toBe(reply.seq + 2);
+    await channel.close();
   });
 
   it('adds the model\'s rubric assessment to the report, keeping only quotes the candidate really said', async () => {

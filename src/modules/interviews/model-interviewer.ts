@@ -49,31 +49,85 @@ export function interviewerPrompt(setup: InterviewSetup, turns: Turn[], move: In
   return { system, user };
 }
 
-/** The model's turn asks the move's question when it has a question mark or this share of the question's terms. */
+/**
+ * The model's turn asks the move's question when its asking sentences hold at least this share of the question's
+ * content terms: a faithful paraphrase keeps most of them (words reordered, a lead-in added, a minority said in other
+ * words), a generic check-in ("Ready for the next one?", "Does that make sense?") none.
+ */
 const QUESTION_TERMS_SHARE = 0.5;
 
-/** The question a move asks: its last sentence that ends with a question mark ('' when it asks none). */
-export function movesQuestion(text: string): string {
-  return text.split(/(?<=[.!?])\s+|\n+/).map((part) => part.trim()).filter((part) => part.endsWith('?')).at(-1) ?? '';
-}
+/**
+ * Words of pacing, not content: the move's question does not count them as shared ("Shall we move on?" does not ask
+ * "Is there anything you'd change before we move on?"), unless the question has no other terms.
+ */
+const PACING_TERMS: ReadonlySet<string> = new Set(terms('next move moving ready continue sense sound good great thanks'));
+
+/** Text as its words alone: lower case, anything but letters and digits one space. */
+const plainWords = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+/** A text's sentences: split after . ! ? … and at line breaks. */
+const sentences = (text: string) => text.split(/(?<=[.!?…])\s+|\n+/).map((part) => part.trim()).filter((part) => part.length > 0);
+/** A sentence that asks: it ends with a question mark (closing quotes or brackets aside). */
+const isQuestion = (sentence: string) => /\?["'”’)\]]*$/.test(sentence);
 
 /**
- * Whether the model's turn asks the move's question: a question mark, or, worded as a request ("Walk me through how it
- * turned out."), most of the question's content terms.
+ * A sentence worded as a request ("Walk me through …", "I'd like to hear how …") or setting a question up ("Let's
+ * say …", "Imagine …"), after at most a few words of lead ("So, now, …"): it asks along with the question beside it.
+ * An acknowledgement ("Thanks for explaining …", "Good point about …") is neither.
  */
-function asksQuestion(reply: string, question: string): boolean {
-  if (reply.includes('?')) return true;
-  const wanted = [...new Set(terms(question))];
-  if (wanted.length === 0) return false;
-  const have = new Set(terms(reply));
-  return wanted.filter((t) => have.has(t)).length / wanted.length >= QUESTION_TERMS_SHARE;
+const REQUEST = new RegExp(
+  '^(?:(?:so|now|and|okay|ok|great|right|then|next|first|also|please|alright|sure|thanks|thank you|good|nice)\\b[,!.:—–-]?\\s+){0,3}'
+  + '(?:(?:could|can|would|will) you\\s+)?(?:please\\s+)?'
+  + '(?:(?:walk|talk|take) (?:me|us) through|tell (?:me|us)|explain|describe|share|outline|sketch|estimate|compare|justify|go (?:through|over)'
+  + '|let me know|help me understand|think (?:about|through)|i(?:\'d| would) (?:like|love) to (?:hear|know|understand|see)|i\'m (?:curious|interested)|i wonder'
+  + '|let\'s (?:say|imagine|suppose|assume|consider|talk about|think about|turn to|look at|focus on|dig into|discuss)|imagine|suppose|say|assume|picture)\\b',
+  'i');
+const asks = (sentence: string) => isQuestion(sentence) || REQUEST.test(sentence.replace(/[’ʼ]/g, "'"));
+
+/**
+ * The question a move asks: its last sentences that end with a question mark, those in a row at the last one ('' when
+ * it asks none). "Did you consider any alternatives? Why this one?" is one question: "Why this one?" alone is not.
+ */
+export function movesQuestion(text: string): string {
+  const parts = sentences(text);
+  let end = parts.length;
+  while (end > 0 && !isQuestion(parts[end - 1])) end--;
+  let start = end;
+  while (start > 0 && isQuestion(parts[start - 1])) start--;
+  return parts.slice(start, end).join(' ');
+}
+
+/** A question's content terms, its pacing words aside (unless it has no others). */
+function contentTerms(question: string): string[] {
+  const all = [...new Set(terms(question))];
+  const content = all.filter((t) => !PACING_TERMS.has(t));
+  return content.length > 0 ? content : all;
+}
+
+const covers = (have: ReadonlySet<string>, wanted: readonly string[]) =>
+  wanted.filter((t) => have.has(t)).length / wanted.length >= QUESTION_TERMS_SHARE;
+
+/**
+ * Whether the model's turn asks the move's question (movesQuestion: one sentence or a few in a row, any of which the
+ * model may ask, as it is told to ask one question a turn): the reply's asking sentences (ending with a question mark,
+ * or worded as a request or a set-up: REQUEST) hold at least half of one of them's content terms; or, a reply with
+ * no question mark at all, its words do (as "Walk me through how it turned out." always did); or it says one of them
+ * word for word. Any question mark counts only when the question has no content terms at all ("Why?"): there is
+ * nothing to compare it with.
+ */
+export function asksQuestion(reply: string, question: string): boolean {
+  const asked = sentences(question).filter(isQuestion);
+  const wanted = asked.map(contentTerms).filter((w) => w.length > 0);
+  if (wanted.length === 0) return reply.includes('?');
+  const said = ` ${plainWords(reply)} `;
+  if (asked.some((q) => terms(q).length > 0 && said.includes(` ${plainWords(q)} `))) return true;
+  const questions = new Set(sentences(reply).filter(asks).flatMap((s) => terms(s)));
+  const request = reply.includes('?') ? null : new Set(terms(reply));
+  return wanted.some((w) => covers(questions, w) || (request !== null && covers(request, w)));
 }
 
 /** A guidance note of this many words or more is never said word for word; a shorter one may be a plain question's words. */
 const NOTE_MIN_WORDS = 3;
-
-/** Text as its words alone: lower case, anything but letters and digits one space. */
-const plainWords = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /**
  * The model's wording of the move, streamed through `onDelta`; throws (for the built-in fallback) on any failure. A
@@ -109,7 +163,8 @@ export async function phraseWithModel(model: TextModel, setup: InterviewSetup, t
   // built-in interviewer words it (streamed too, and bounded as the rest is).
   const question = movesQuestion(move.text);
   if (question && !asksQuestion(text, question)) {
-    const added = `${/[.!…:]$/.test(text) ? '' : '.'} ${question}`;
+    // After the reply's own end (a check-in's "?" included, never "?."), as one more piece of the same turn.
+    const added = `${/[.!?…:]["'”’)\]]*$/.test(text) ? '' : '.'} ${question}`;
     bounded(added);
     text += added;
   }
