@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../src/ai/model.js';
 import type { InterviewerMove, InterviewSetup } from '../../src/modules/interviews/interviewer/types.js';
-import { asksQuestion, phraseWithModel } from '../../src/modules/interviews/model-interviewer.js';
+import { asksQuestion, movesQuestion, phraseWithModel } from '../../src/modules/interviews/model-interviewer.js';
 import { startFakeModel } from '../helpers/fake-model.js';
 
 const setup: InterviewSetup = {
@@ -11,12 +11,12 @@ const setup: InterviewSetup = {
 const move = { text: 'Thanks. How did it turn out in the end, and what changed as a result?', reason: 'probe:star:result', questionPosition: 0 } as InterviewerMove;
 
 /** The model's wording of `move` when the model answers `reply`, and what was streamed to the candidate. */
-async function phrase(reply: string, m: InterviewerMove = move) {
+async function phrase(reply: string, m: InterviewerMove = move, s: InterviewSetup = setup) {
   const fake = await startFakeModel(() => reply);
   try {
     const model = createModel({ baseUrl: fake.env.PREP_MODEL_BASE_URL, name: 'reviewer-1', apiKey: null, timeoutMs: 10_000, concurrency: 1 })!;
     let shown = '';
-    const text = await phraseWithModel(model, setup, [], m, (piece) => { shown += piece; });
+    const text = await phraseWithModel(model, s, [], m, (piece) => { shown += piece; });
     return { text, shown };
   } finally {
     await fake.close();
@@ -109,5 +109,84 @@ describe('a model\'s question counts only when it is about the move\'s question'
     // A paraphrase is kept as the model said it: nothing is added.
     expect((await phrase('Nice. If one merchant drives 40% of the traffic, how would you partition the orders table?', probe)).text)
       .toBe('Nice. If one merchant drives 40% of the traffic, how would you partition the orders table?');
+  });
+});
+
+describe('a move that asks without a question mark is checked by its request', () => {
+  const disagreed = 'Tell me about a time you disagreed with a teammate.';
+  const editor = 'I\'ve put the problem in your editor: "Two Sum". Have a read, and when you\'re ready, talk me through how you\'d approach it before you start coding.';
+  const ask = (text: string, reason = 'move_on:complete') => ({ text, reason, questionPosition: 0 }) as InterviewerMove;
+
+  it('takes the move\'s request for its question: a behavioural prompt, the opening\'s first question, a coding set-up', () => {
+    expect(movesQuestion(`Thanks, that's a clear answer. Next question.\n\n${disagreed}`)).toBe(disagreed);
+    // The opening's own words ("…there's no right answer: tell me in your own words…") are not its question.
+    const opening = 'Hi Maya, thanks for joining. I\'ll be running this Behavioral Interview with you today.\n\nHere\'s how it will go. '
+      + 'When I ask what you think, there\'s no right answer: tell me in your own words, and why. You can type or speak your answers, '
+      + `whichever you prefer.\n\nLet's get started. Here's the first question:\n\n${disagreed}`;
+    expect(movesQuestion(opening)).toBe(disagreed);
+    expect(movesQuestion(`Let's get started.\n\n${editor}`)).toBe(editor);
+    // A prompt's examples and list come with its request; a one-paragraph move's lead ("Okay.") does not.
+    const prompt = 'Pick the piece of work you are most proud of and tell me about it.\n\nI am less interested in the technology.\n\nPlease cover:\n- what it was;\n- your own part.';
+    expect(movesQuestion(`Thanks. Last question.\n\n${prompt}`)).toBe(prompt);
+    expect(movesQuestion('Okay. Go ahead in the editor, then. Tell me what you\'re trying as you write it, and run it when you\'re ready.'))
+      .toBe('Tell me what you\'re trying as you write it, and run it when you\'re ready.');
+    // Nothing asked either way: no question.
+    expect(movesQuestion('Okay, keep going, and run it whenever you\'re ready.')).toBe('');
+    // The planned question's scenario before its request comes with it, when the move says the prompt.
+    const scenario = 'A blog runs on one MySQL primary and three read replicas.\n\nAuthors see the old version after an edit.\n\nExplain what is happening, and how you would route reads.';
+    expect(movesQuestion(`Thanks. Next question.\n\n${scenario}`, scenario)).toBe(scenario);
+    expect(movesQuestion(`Thanks. Next question.\n\n${scenario}`)).toBe('Explain what is happening, and how you would route reads.');
+  });
+
+  // Was a bug: a move whose question had no question mark was never checked, so a model that replaced a behavioural
+  // prompt, the first question or a coding set-up with a check-in dropped the question unnoticed.
+  it('does not take a check-in for the request, and takes a faithful paraphrase', () => {
+    for (const reply of ['Great, let\'s continue!', 'Great, thanks! Ready for the next one?', 'Tell me more.', 'Let\'s talk about teamwork now. Sound good?'])
+      expect(asksQuestion(reply, disagreed), reply).toBe(false);
+    expect(asksQuestion('Great, let\'s continue!', editor)).toBe(false);
+    expect(asksQuestion('Thanks for reading it. Ready when you are!', editor)).toBe(false);
+    for (const reply of [
+      disagreed,
+      'Thanks! Can you tell me about a time you disagreed with someone on your team?',
+      'To start, I\'d love to hear about a time when you and a teammate disagreed.',
+      'Think of a time you disagreed with a teammate, and walk me through it. Sound good?',
+    ]) expect(asksQuestion(reply, disagreed), reply).toBe(true);
+    expect(asksQuestion('Two Sum is in your editor now. Read it over, then talk me through your approach before coding.', editor)).toBe(true);
+  });
+
+  it('adds the built-in request after a check-in, streamed as the rest and stored whole', async () => {
+    const behavioural = await phrase('Great, let\'s continue!', ask(`Thanks, that's a clear answer. Next question.\n\n${disagreed}`));
+    expect(behavioural.text).toBe(`Great, let's continue! ${disagreed}`);
+    expect(behavioural.shown).toBe(behavioural.text);
+    const coding = await phrase('Great, thanks! Ready for the next one?', ask(`Let's get started.\n\n${editor}`, 'ask'));
+    expect(coding.text).toBe(`Great, thanks! Ready for the next one? ${editor}`);
+    expect(coding.shown).toBe(coding.text);
+    // A prompt of several paragraphs is added with its paragraphs.
+    const prompt = 'Pick the piece of work you are most proud of and tell me about it.\n\nPlease cover:\n- what it was;\n- your own part.';
+    expect((await phrase('Great, let\'s continue', ask(`Thanks. Last question.\n\n${prompt}`))).text).toBe(`Great, let's continue.\n\n${prompt}`);
+    // A planned prompt whose request follows its scenario is added whole, scenario first.
+    const scenario = 'A blog runs on one MySQL primary and three read replicas.\n\nAuthors see the old version after an edit.\n\nExplain what is happening, and how you would route reads.';
+    const design = { ...setup, plan: [{ ...setup.plan[0], prompt: scenario }] };
+    expect((await phrase('Great, let\'s continue!', ask(`Thanks. Next question.\n\n${scenario}`), design)).text).toBe(`Great, let's continue!\n\n${scenario}`);
+    // A paraphrase is kept as the model said it.
+    expect((await phrase('Nice. Now, can you tell me about a time you disagreed with a teammate?', ask(`Thanks. Next question.\n\n${disagreed}`))).text)
+      .toBe('Nice. Now, can you tell me about a time you disagreed with a teammate?');
+  });
+});
+
+describe('a question of pacing and stop words alone is checked by its words as said', () => {
+  // Was a bug: "next" is the only content term of "What did you do next?", so "Ready for the next one?" counted as it.
+  it('does not take a check-in that shares its one pacing word, and takes the question near word for word', async () => {
+    const next = 'What did you do next?';
+    for (const reply of ['Great, thanks! Ready for the next one?', 'Okay. Shall we move on to the next part?', 'What did you think?'])
+      expect(asksQuestion(reply, next), reply).toBe(false);
+    for (const reply of ['So what did you do next?', 'Got it. And what did you do after that?', 'Okay, tell me what you did next.'])
+      expect(asksQuestion(reply, next), reply).toBe(true);
+    expect(asksQuestion('Ready for the next one?', 'Why?')).toBe(false);
+    expect(asksQuestion('Why did you pick that one?', 'Why?')).toBe(true);
+    const probe = { text: 'Thanks. What did you do next?', reason: 'probe:star:action', questionPosition: 0 } as InterviewerMove;
+    const { text, shown } = await phrase('Great, thanks! Ready for the next one?', probe);
+    expect(text).toBe('Great, thanks! Ready for the next one? What did you do next?');
+    expect(shown).toBe(text);
   });
 });

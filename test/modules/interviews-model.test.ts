@@ -26,12 +26,12 @@ function reply(request: FakeModelRequest): string {
       })),
     });
   }
-  if (checkIn) return 'Great, thanks! Ready for the next one?';
+  if (checkIn) return checkIn;
   return planned(request);
 }
 
-/** While set, the fake interviewer answers every move with a generic check-in, whatever the move asks. */
-let checkIn = false;
+/** While set, the fake interviewer answers every move with this generic check-in, whatever the move asks. */
+let checkIn: string | null = null;
 
 beforeAll(async () => {
   model = await startFakeModel(reply);
@@ -120,12 +120,12 @@ describe('an interviewer worded by a model', () => {
   // for the next one?") had that stored as the interviewer's question: the candidate was never asked it.
   it('adds the move\'s question, once, to a model turn that only checks in, and the interview goes on', async () => {
     const { interview, channel } = await kit.started(key());
-    checkIn = true;
+    checkIn = 'Great, thanks! Ready for the next one?';
     let reply;
     try {
       reply = await channel.answer('I was responsible for the migration and I wrote the plan myself.');
     } finally {
-      checkIn = false;
+      checkIn = null;
     }
     const move = /<<<MOVE-\w+\n([\s\S]*)\nMOVE-\w+>>>/.exec(model.requests.at(-1)!.body.messages.at(-1).content as string)![1];
     const question = movesQuestion(move);
@@ -142,6 +142,34 @@ describe('an interviewer worded by a model', () => {
     expect(next.text.startsWith('(model) ')).toBe(true);
     expect(next.seq).toBe(reply.seq + 2);
     await channel.close();
+  });
+
+  // Was a bug: a question worded without a question mark (a behavioural prompt, the opening's first question) was never
+  // checked, so a model that replaced it with a check-in left the candidate without the question, unnoticed.
+  it('adds a behavioural prompt the model replaced by a check-in, in the opening and when moving on', async () => {
+    const first = 'Tell me about a time you disagreed with a teammate.';
+    const second = 'Tell me about a time you had to learn a new tool in a hurry.';
+    checkIn = 'Great, let\'s continue!';
+    try {
+      const { interview, channel, opening } = await kit.started(key(), { questions: [{ prompt: first }, { prompt: second }] });
+      expect(opening.text).toBe(`Great, let's continue! ${first}`);
+      const story = 'At my last job, my teammate and I disagreed about rewriting the billing service. I proposed fixing it in small '
+        + 'steps, so I wrote a one-page comparison and ran a spike myself to show the risk. In the end we shipped the incremental fix '
+        + 'in two weeks, and billing outages dropped from five a month to one.';
+      const reply = await channel.answer(story);
+      expect(model.requests.at(-1)!.body.messages.at(-1).content as string).toContain(second); // the move put the second question
+      expect(reply.text).toBe(`Great, let's continue! ${second}`);
+      // Streamed as it is stored: the check-in, then the prompt, each once.
+      const discarded = new Set(channel.messages.filter((m) => m.type === 'turn.discard').map((m) => m.ref));
+      const deltas = channel.messages.filter((m) => m.type === 'turn.delta' && String(m.ref).startsWith(`pending-${reply.seq}-`) && !discarded.has(m.ref));
+      expect(deltas.map((d) => d.text).join('')).toBe(reply.text);
+      const stored = await h.db.kysely.selectFrom('interview_turns').select(['seq', 'text']).where('interview_id', '=', interview.id)
+        .orderBy('seq').execute();
+      expect(stored.filter((t) => t.seq === opening.seq || t.seq === reply.seq).map((t) => t.text)).toEqual([opening.text, reply.text]);
+      await channel.close();
+    } finally {
+      checkIn = null;
+    }
   });
 
   it('adds the model\'s rubric assessment to the report, keeping only quotes the candidate really said', async () => {

@@ -57,10 +57,18 @@ export function interviewerPrompt(setup: InterviewSetup, turns: Turn[], move: In
 const QUESTION_TERMS_SHARE = 0.5;
 
 /**
- * Words of pacing, not content: the move's question does not count them as shared ("Shall we move on?" does not ask
- * "Is there anything you'd change before we move on?"), unless the question has no other terms.
+ * Words of pacing or framing, not content: the move's question does not count them as shared ("Shall we move on?" does
+ * not ask "Is there anything you'd change before we move on?"; "Tell me more." does not ask "Tell me about a time you
+ * disagreed with a teammate."). A question of nothing else ("What did you do next?") is checked by its words as said.
  */
-const PACING_TERMS: ReadonlySet<string> = new Set(terms('next move moving ready continue sense sound good great thanks'));
+const PACING_TERMS: ReadonlySet<string> = new Set(terms('next move moving ready continue sense sound good great thanks walk talk tell'));
+
+/**
+ * A question of pacing and stop words alone ("What did you do next?", "Why this one?") is asked only by a sentence that
+ * holds at least this share of its words as said: "So what did you do next?" asks it, "Ready for the next one?" (which
+ * shares its only content word, "next") does not.
+ */
+const QUESTION_WORDS_SHARE = 0.8;
 
 /** Text as its words alone: lower case, anything but letters and digits one space. */
 const plainWords = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -82,48 +90,86 @@ const REQUEST = new RegExp(
   + '|let me know|help me understand|think (?:about|through)|i(?:\'d| would) (?:like|love) to (?:hear|know|understand|see)|i\'m (?:curious|interested)|i wonder'
   + '|let\'s (?:say|imagine|suppose|assume|consider|talk about|think about|turn to|look at|focus on|dig into|discuss)|imagine|suppose|say|assume|picture)\\b',
   'i');
-const asks = (sentence: string) => isQuestion(sentence) || REQUEST.test(sentence.replace(/[’ʼ]/g, "'"));
+/**
+ * A request later in a sentence, as a clause of its own: "Have a read, and when you're ready, talk me through how you'd
+ * approach it", "Pick one and tell me about it", "Keep going; talk me through why it works". Set-up words ("say",
+ * "imagine") and a request after a colon ("there's no right answer: tell me in your own words") do not count here.
+ */
+const CLAUSE_REQUEST = /(?:[,;]\s+(?:(?:and|then|so)\s+)?(?:when you(?:'re| are) ready,?\s+)?|\s(?:and|then)\s+)(?:please\s+)?(?:(?:walk|talk|take) (?:me|us) through|tell (?:me|us)|explain|describe)\b/i;
+const isRequest = (sentence: string) => {
+  const plain = sentence.replace(/[’ʼ]/g, "'");
+  return REQUEST.test(plain) || CLAUSE_REQUEST.test(plain);
+};
+const asks = (sentence: string) => isQuestion(sentence) || isRequest(sentence);
+
+/** A request of the move that has something to ask: content terms, pacing and framing words aside ("Tell me:" has none). */
+const asksSomething = (sentence: string) => !isQuestion(sentence) && isRequest(sentence) && contentTerms(sentence).length > 0;
 
 /**
- * The question a move asks: its last sentences that end with a question mark, those in a row at the last one ('' when
- * it asks none). "Did you consider any alternatives? Why this one?" is one question: "Why this one?" alone is not.
+ * The question a move asks: its last sentences that end with a question mark, those in a row at the last one. "Did
+ * you consider any alternatives? Why this one?" is one question: "Why this one?" alone is not. A move with no question
+ * mark asks by request ("Tell me about a time you disagreed with a teammate.", a coding set-up's "Have a read, and
+ * when you're ready, talk me through how you'd approach it…"): its question is what it says from its first request
+ * on, and from before it what the request needs: the planned question's `prompt` from its start when the move says it
+ * (a scenario before "Explain how you would…"), else the start of the request's paragraph when the move's lead is a
+ * paragraph before it (the set-up "I've put the problem in your editor: …"), so a prompt's examples and list come
+ * with it. '' when it asks neither way.
  */
-export function movesQuestion(text: string): string {
+export function movesQuestion(text: string, prompt = ''): string {
   const parts = sentences(text);
   let end = parts.length;
   while (end > 0 && !isQuestion(parts[end - 1])) end--;
   let start = end;
   while (start > 0 && isQuestion(parts[start - 1])) start--;
-  return parts.slice(start, end).join(' ');
+  if (end > 0) return parts.slice(start, end).join(' ');
+  const request = parts.find(asksSomething);
+  if (request === undefined) return '';
+  const at = text.indexOf(request);
+  const said = prompt.trim() ? text.indexOf(prompt.trim()) : -1;
+  const paragraph = [...text.slice(0, at).matchAll(/\n[ \t]*\n/g)].at(-1);
+  const from = said >= 0 && said <= at ? said : paragraph ? paragraph.index + paragraph[0].length : at;
+  return text.slice(from).trim();
 }
 
-/** A question's content terms, its pacing words aside (unless it has no others). */
+/** A question's content terms, its pacing and framing words aside ([] for a question of nothing else). */
 function contentTerms(question: string): string[] {
-  const all = [...new Set(terms(question))];
-  const content = all.filter((t) => !PACING_TERMS.has(t));
-  return content.length > 0 ? content : all;
+  return [...new Set(terms(question))].filter((t) => !PACING_TERMS.has(t));
 }
 
 const covers = (have: ReadonlySet<string>, wanted: readonly string[]) =>
   wanted.filter((t) => have.has(t)).length / wanted.length >= QUESTION_TERMS_SHARE;
 
+/** A sentence says a question of no content terms when it holds most of its words (QUESTION_WORDS_SHARE), as said. */
+function saysWords(sentence: string, question: string): boolean {
+  const wanted = [...new Set(plainWords(question).split(' ').filter((w) => w.length > 0))];
+  if (wanted.length === 0) return false;
+  const have = new Set(plainWords(sentence).split(' '));
+  return wanted.filter((w) => have.has(w)).length / wanted.length >= QUESTION_WORDS_SHARE;
+}
+
 /**
  * Whether the model's turn asks the move's question (movesQuestion: one sentence or a few in a row, any of which the
- * model may ask, as it is told to ask one question a turn): the reply's asking sentences (ending with a question mark,
- * or worded as a request or a set-up: REQUEST) hold at least half of one of them's content terms; or, a reply with
- * no question mark at all, its words do (as "Walk me through how it turned out." always did); or it says one of them
- * word for word. Any question mark counts only when the question has no content terms at all ("Why?"): there is
- * nothing to compare it with.
+ * model may ask, as it is told to ask one question a turn; for a move without a question mark, its requests with
+ * content): the reply's asking sentences (ending with a question mark, or worded as a request or a set-up: REQUEST,
+ * CLAUSE_REQUEST) hold at least half of one of them's content terms; or, a reply with no question mark at all, its
+ * words do (as "Walk me through how it turned out." always did); or it says one of them word for word. A question
+ * of pacing and stop words alone ("What did you do next?", "Why?") is asked by one of those sentences holding most of
+ * its words as said (QUESTION_WORDS_SHARE): there are no content terms to compare.
  */
 export function asksQuestion(reply: string, question: string): boolean {
-  const asked = sentences(question).filter(isQuestion);
-  const wanted = asked.map(contentTerms).filter((w) => w.length > 0);
-  if (wanted.length === 0) return reply.includes('?');
+  const parts = sentences(question);
+  const asked = parts.some(isQuestion) ? parts.filter(isQuestion) : parts.filter(asksSomething);
+  if (asked.length === 0) return true; // nothing to ask
   const said = ` ${plainWords(reply)} `;
-  if (asked.some((q) => terms(q).length > 0 && said.includes(` ${plainWords(q)} `))) return true;
-  const questions = new Set(sentences(reply).filter(asks).flatMap((s) => terms(s)));
+  if (asked.some((q) => contentTerms(q).length > 0 && said.includes(` ${plainWords(q)} `))) return true;
+  const mine = reply.includes('?') ? sentences(reply).filter(asks) : sentences(reply);
+  const questions = new Set(mine.filter(asks).flatMap((s) => terms(s)));
   const request = reply.includes('?') ? null : new Set(terms(reply));
-  return wanted.some((w) => covers(questions, w) || (request !== null && covers(request, w)));
+  return asked.some((q) => {
+    const wanted = contentTerms(q);
+    if (wanted.length === 0) return mine.some((s) => saysWords(s, q));
+    return covers(questions, wanted) || (request !== null && covers(request, wanted));
+  });
 }
 
 /** A guidance note of this many words or more is never said word for word; a shorter one may be a plain question's words. */
@@ -161,10 +207,11 @@ export async function phraseWithModel(model: TextModel, setup: InterviewSetup, t
   if (text.length === 0) throw new ModelError('the model said nothing', false);
   // A turn that dropped the move's question leaves the candidate nothing to answer: the question is added, as the
   // built-in interviewer words it (streamed too, and bounded as the rest is).
-  const question = movesQuestion(move.text);
+  const question = movesQuestion(move.text, current?.prompt);
   if (question && !asksQuestion(text, question)) {
     // After the reply's own end (a check-in's "?" included, never "?."), as one more piece of the same turn.
-    const added = `${/[.!?…:]["'”’)\]]*$/.test(text) ? '' : '.'} ${question}`;
+    // A request of several paragraphs (a prompt with its examples) keeps its paragraphs.
+    const added = `${/[.!?…:]["'”’)\]]*$/.test(text) ? '' : '.'}${question.includes('\n') ? '\n\n' : ' '}${question}`;
     bounded(added);
     text += added;
   }
