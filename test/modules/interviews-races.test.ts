@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORIGIN } from '../helpers/client.js';
 import type { Harness, Org } from '../helpers/harness.js';
 import { interviewSuite, type InterviewKit } from '../helpers/interviews.js';
+import { until } from '../helpers/processes.js';
 
 let h: Harness;
 let kit: InterviewKit;
@@ -79,12 +80,15 @@ describe('review: a socket that goes away while it authenticates', () => {
     const { interview, token, channel } = await kit.started(key());
     channel.socket.pause(); // the first tab stops reading: it will not answer the takeover ping
     const before = h.modules.channelHub.size();
+    const first = h.modules.channelHub.connections.get(interview.id)!;
     const socket = new WebSocket(kit.channelUrl, { origin: ORIGIN });
     await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); });
     socket.send(JSON.stringify({ type: 'auth', token, interview_id: interview.id, last_seq: 0 }));
     await sleep(500); // the server is now waiting (2 s) for the first tab's pong
     socket.terminate(); // and the second tab goes away meanwhile
-    await sleep(2500);
+    // The takeover terminates the first tab once its ping goes unanswered (2 s); a second tab registered by mistake
+    // would be in the hub by then (it is set right after the terminate, the first tab leaves on its close after).
+    await until(() => first.socket.readyState === WebSocket.CLOSED, 30_000);
     // The first tab was terminated by the takeover; the second is closed: nothing should be registered any more.
     const entry = h.modules.channelHub.connections.get(interview.id);
     expect(entry?.socket.readyState === WebSocket.OPEN || entry === undefined).toBe(true);
@@ -103,7 +107,7 @@ describe('review: a socket that goes away while it authenticates', () => {
     await channel.interviewerTurn(mine.seq);
     expect(channel.closed).toBeNull();
     await channel.close();
-    await sleep(300);
+    await until(() => h.modules.channelHub.size() === before, 10_000); // the server sees the close after the client
     expect(h.modules.channelHub.size()).toBe(before);
   });
 });
