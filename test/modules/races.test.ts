@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { testClient, type TestClient } from '../helpers/client.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { DIALECT, startHarness, type Harness } from '../helpers/harness.js';
 import { psychometricKit } from '../helpers/psychometric.js';
 import { startReceivers, webhookKit } from '../helpers/webhooks.js';
 
@@ -40,14 +40,34 @@ async function heldTransaction(work: (tx: Transaction<Database>) => Promise<unkn
   const ending = new Promise<void>((resolve) => { end = resolve; });
   let holding!: () => void;
   const holds = new Promise<void>((resolve) => { holding = resolve; });
+  let pid = 0;
   const ended = h.db.kysely.transaction().execute(async (tx) => {
+    if (DIALECT === 'postgres') pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]!.pid;
     await work(tx);
     holding();
     await ending;
     if (options.rollBack) throw new Error('rolled back');
   }).catch((error) => { if (!options.rollBack) throw error; });
   await holds;
-  return { end, ended };
+  return { end, ended, pid };
+}
+
+/**
+ * Waits until a backend other than `known` waits on a lock one of `known` holds, and returns it (PostgreSQL: where
+ * transactions run at once, the request or job under test has then read what it reads first). On SQLite writers queue
+ * before they read anything: a moment is left, as before, and 0 returned.
+ */
+async function waitingOn(known: number[]): Promise<number> {
+  if (DIALECT !== 'postgres') {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return 0;
+  }
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where pg_blocking_pids(pid) && ${known}::int[]`.execute(h.db.kysely);
+    const waiter = rows.map((r) => r.pid).find((p) => !known.includes(p));
+    if (waiter !== undefined) return waiter;
+  }
+  throw new Error(`nothing came to wait on ${known.join(', ')}`);
 }
 
 /**
@@ -142,7 +162,7 @@ describe('races', () => {
     const finalizer = await heldTransaction((tx) => tx.updateTable('coding_sessions')
       .set({ status: 'in_progress', finalize_requested_at: h.clock.now(), updated_at: h.clock.now() }).where('id', '=', a.id).execute());
     const reply = client.call('POST', `/v1/coding-sessions/${a.id}/events`, { token, body: { events: [{ type: 'tab_hidden' }] } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitingOn([finalizer.pid]);
     finalizer.end();
     await finalizer.ended;
     const answered = await reply;
@@ -165,12 +185,12 @@ describe('races', () => {
       }).execute(), { rollBack: true });
       h.clock.set(windowEnd + 1_000);
       const abandonment = h.modules.psychometric.complete(s.id);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const abandoner = await waitingOn([blocker.pid]); // it has read the clock: lapsed
       h.clock.set(windowEnd - 500);
       const reply = operation === 'start'
         ? client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token })
         : client.call('POST', `/v1/psychometric-sessions/${s.id}/cancel`, { key });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitingOn([blocker.pid, abandoner]); // it has read the assignment open
       h.clock.set(windowEnd + 1_500);
       blocker.end();
       await blocker.ended;
@@ -195,10 +215,10 @@ describe('races', () => {
     const blocker = await heldTransaction((tx) => tx.updateTable('sandbox_quota').set({ used: sql`used` }).where('organization_id', '=', org.id).execute());
     h.clock.set(windowEnd + 1_000);
     const reassign = client.call('POST', '/v1/psychometric-sessions', { key, body: { candidate_id: s.candidateId, psychometric_test_id: row.test_id } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const reassigner = await waitingOn([blocker.pid]);
     h.clock.set(windowEnd - 500);
     const start = client.call('POST', `/v1/psychometric-sessions/${s.id}/start`, { token });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitingOn([blocker.pid, reassigner]);
     blocker.end();
     await blocker.ended;
     const [assigned, started] = await Promise.all([reassign, start]);
