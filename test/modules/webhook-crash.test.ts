@@ -25,7 +25,10 @@ describe('a worker killed in the middle of a delivery', () => {
     await startWorker();
     await until(async () => (await h.db.kysely.selectFrom('events').select('status').where('id', '=', eventId).executeTakeFirst())?.status === 'delivered');
     expect(receiver.received.map((r) => r.headers['svc-event-id'])).toEqual([eventId, eventId]);
-    const job = await h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+    // The job is marked done after its handler (which marked the event delivered) returns: a statement later.
+    const deliveryJob = () => h.db.kysely.selectFrom('background_jobs').selectAll().where('kind', '=', 'webhook.deliver').executeTakeFirstOrThrow();
+    await until(async () => (await deliveryJob()).status !== 'running');
+    const job = await deliveryJob();
     expect(job).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
 });
