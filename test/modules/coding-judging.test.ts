@@ -267,8 +267,21 @@ describe('runs of one session', () => {
     const own = (await h.createOrg('Runs', 5)).keys.secret_test;
     const s = await kit.session(own, 'foundations-practice-set');
     const body = (source: string) => ({ problem_id: s.problems[0]!.id, language: 'python', source, stdin: '' });
-    const slow = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(1)\n') });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    /** Resolves once the sandbox is asked for the next run: from then its session's run is under way (held). */
+    const nextExecute = () => new Promise<void>((resolve) => {
+      const sandbox = h.services.sandbox;
+      const execute = sandbox.execute;
+      sandbox.execute = (request) => {
+        sandbox.execute = execute;
+        const running = execute(request);
+        resolve();
+        return running;
+      };
+    });
+    // The runs sleep 2 s (a floor): the requests sent while one is under way arrive well within it.
+    let asked = nextExecute();
+    const slow = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(2)\n') });
+    await asked;
     const second = await kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('print(1)\n') });
     expect(second.status).toBe(429);
     expect(second.body.error.code).toBe('rate_limited');
@@ -277,8 +290,9 @@ describe('runs of one session', () => {
     expect((await kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('print(1)\n') })).body.verdict).toBe('COMPLETED');
     // Another session is not held up.
     const other = await kit.session(own, 'foundations-practice-set');
-    const mine = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(1)\n') });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    asked = nextExecute();
+    const mine = kit.call('POST', url(s.id, 'run'), { token: s.token, body: body('import time\ntime.sleep(2)\n') });
+    await asked;
     expect((await kit.call('POST', url(other.id, 'run'), { token: other.token, body: { ...body('print(2)\n'), problem_id: other.problems[0]!.id } })).status).toBe(200);
     await mine;
   });
