@@ -219,7 +219,7 @@ describe('a handler that never settles', () => {
     let hungRuns = 0;
     let otherRuns = 0;
     const w = createWorker({
-      queue: h.services.queue, clock: h.clock, log: silent, concurrency: 1, pollMs: 5, leaseMs: 3_000, maxRunMs: 1_500,
+      queue: h.services.queue, clock: h.clock, log: silent, concurrency: 1, pollMs: 5, leaseMs: 3_000, maxRunMs: 3_000,
       handlers: [
         { kind: hung, run: () => (++hungRuns === 1 ? new Promise<void>(() => {}) : Promise.resolve()) },
         { kind: other, run: async () => { otherRuns++; } },
@@ -230,12 +230,13 @@ describe('a handler that never settles', () => {
     try {
       await expect.poll(() => hungRuns).toBe(1);
       await h.services.queue.enqueue(h.db.kysely, other, null);
-      await new Promise((resolve) => setTimeout(resolve, 1_000)); // within the time limit
+      // Within the time limit (0.5 s and a little of its 3 s; the worker claims every 5 ms).
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(otherRuns).toBe(0); // its one slot is taken
-      await expect.poll(() => otherRuns, { timeout: 3_000 }).toBe(1); // past the time limit: the slot is free
+      await expect.poll(() => otherRuns, { timeout: 10_000 }).toBe(1); // past the time limit: the slot is free
       expect((await jobsOf(hung))[0]).toMatchObject({ id, status: 'running', attempts: 1 });
       h.clock.advance(3_000); // its last renewed lease runs out
-      await expect.poll(async () => (await jobsOf(hung))[0]!.status, { timeout: 3_000 }).toBe('succeeded');
+      await expect.poll(async () => (await jobsOf(hung))[0]!.status, { timeout: 10_000 }).toBe('succeeded');
       expect(hungRuns).toBe(2);
       expect((await jobsOf(hung))[0]).toMatchObject({ attempts: 2 });
     } finally {
@@ -268,7 +269,7 @@ describe('a handler that never settles', () => {
     try {
       await expect.poll(() => settles).toBe(1);
       await q.enqueue(h.db.kysely, other, null);
-      await expect.poll(() => otherRuns, { timeout: 3_000 }).toBe(1);
+      await expect.poll(() => otherRuns, { timeout: 10_000 }).toBe(1);
       expect((await jobsOf(kind))[0]).toMatchObject({ status: 'running', locked_by: w.id }); // held until its settling lease runs out
     } finally {
       await w.stop();
