@@ -32,6 +32,9 @@ export default defineConfig(async (): Promise<ViteUserConfig> => {
       include: ['test/**/*.test.ts'],
       globalSetup: ['test/helpers/build.ts'],
       testTimeout: 30_000,
+      // expect.poll's own default gives up after 1 s: short for a page, a worker or a socket on a loaded 2-core machine.
+      // A poll ends as soon as it holds, so only a failing one waits longer.
+      expect: { poll: { timeout: 10_000 } },
       hookTimeout: 60_000,
       pool: 'forks' as const,
       // Two files at a time at least: vitest's default (one fewer than the cores) runs one at a time on the 2-core CI
