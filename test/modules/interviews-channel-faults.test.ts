@@ -40,7 +40,7 @@ describe('the conversation channel when the server fails', () => {
     try {
       const rejections = await unhandledDuring(async () => {
         h.clock.advance(250_000); // 50 s left of the test-mode five minutes: the channel asks for the wrap-up
-        await channel.until(() => asked > 0, 'the wrap-up asked for', 5000);
+        await channel.until(() => asked > 0, 'the wrap-up asked for', 15_000);
       });
       expect(rejections).toEqual([]);
       expect(channel.closed).toBeNull();

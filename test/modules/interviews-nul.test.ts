@@ -22,7 +22,7 @@ describe('review: a NUL byte in a run\'s stderr (PostgreSQL text refuses U+0000)
     const { interview, token, channel } = await kit.started(key(), { round_type: 'live-coding' });
     const shared = await kit.client.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: CRASH_WITH_NUL, run: true } });
     expect(shared.run.status).toBe('runtime_error');
-    const reaction = await channel.until(() => channel.turns.find((t) => t.speaker === 'interviewer' && t.seq > shared.turn), 'the reaction', 5000).catch(() => null);
+    const reaction = await channel.until(() => channel.turns.find((t) => t.speaker === 'interviewer' && t.seq > shared.turn), 'the reaction', 20_000).catch(() => null);
     expect(reaction).not.toBeNull();
     await channel.close();
   });

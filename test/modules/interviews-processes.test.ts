@@ -29,7 +29,8 @@ describe('review: a turn stored by another server process', () => {
     const { interview, token, channel } = await kit.started(org.keys.secret_test);
     const api = testClient({ app: other } as never, { baseUrl: otherUrl });
     const shared = await api.ok('POST', `/v1/interviews/${interview.id}/code`, { token, body: { language: 'python', source: 'print(1)' } });
-    const seen = await channel.until(() => channel.turns.find((t) => t.seq === shared.turn), 'the code turn from the other process', 7000).catch(() => null);
+    // It comes with the connection's next read of the row (every 5 s, at a 1 s tick): up to 6 s after the connect.
+    const seen = await channel.until(() => channel.turns.find((t) => t.seq === shared.turn), 'the code turn from the other process', 20_000).catch(() => null);
     expect(seen).not.toBeNull();
     await channel.close();
   });
