@@ -131,13 +131,15 @@ describe('aresResolver', () => {
 
   // Was a bug (with dns.lookup): a name server that never answered held one of 2 shared lookup slots for 30 s and more.
   it('gives up on a name server that never answers on its own, holding up no other name meanwhile', async () => {
-    const resolve = aresResolver({ servers, tryMs: 200, tryMaxMs: 200, tries: 2 });
+    const resolve = aresResolver({ servers, tryMs: 1000, tryMaxMs: 1000, tries: 2 });
     const started = performance.now();
-    const hanging = Array.from({ length: 8 }, (_, i) => resolve(`hangs-${i}.example`).then(() => null, (e: NodeJS.ErrnoException) => e));
+    let given = 0;
+    const hanging = Array.from({ length: 8 }, (_, i) => resolve(`hangs-${i}.example`).then(() => null, (e: NodeJS.ErrnoException) => e)
+      .finally(() => given++));
     await expect(resolve('both.example')).resolves.toHaveLength(2);
-    expect(performance.now() - started).toBeLessThan(150); // answered while all eight are still waiting
+    expect(given).toBe(0); // answered while all eight are still waiting (2 s each; a few ms here)
     for (const error of await Promise.all(hanging)) expect(error).toMatchObject({ code: 'EAI_AGAIN' });
-    expect(performance.now() - started).toBeLessThan(3_000); // 2 tries of 0.2 s, not the system resolver's 30 s
+    expect(performance.now() - started).toBeLessThan(10_000); // 2 tries of 1 s, not the system resolver's 30 s
     expect(server.dropped.length).toBeGreaterThanOrEqual(16); // A and AAAA for each, really sent
   });
 });
