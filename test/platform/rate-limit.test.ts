@@ -177,7 +177,9 @@ describe('rate limit window', () => {
     expectLimited(limited, 3, 1);
 
     await new Promise((r) => setTimeout(r, Math.max(0, started + 1100 - Date.now())));
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Still inside the window after the first one (a late timer on a busy machine is fine until then): a budget given
+    // back only after two windows would still be refused here.
+    expect(Date.now() - started).toBeLessThan(2000);
     const after = await standard(h.app, key);
     expect(after.statusCode).toBe(200);
     expect(limitHeaders(after)).toEqual({ limit: '3', remaining: '2' });
@@ -205,7 +207,7 @@ describe('rate limits shared through Redis', () => {
       await db2.close();
       await h.close();
     }
-  });
+  }, 120_000); // its own harness (a fresh schema, migrations on PostgreSQL): 10-15 s, over 30 s on a loaded machine
 });
 
 // Was a bug: with Redis down every request waited ~27 s in ioredis's offline queue before the limits let it through,
