@@ -19,8 +19,9 @@ afterAll(async () => {
   await database.drop();
 });
 
+/** `prep serve` on the file's database; the first start migrates it and loads the catalogues (10 s on PostgreSQL here). */
 async function serve(): Promise<ServeProcess> {
-  const p = await startServe(database.env, []);
+  const p = await startServe(database.env, [], 90_000);
   running.push(p);
   return p;
 }
@@ -44,7 +45,7 @@ describe('prep serve', () => {
     expect(body.credits.coding).toBeGreaterThan(0);
     expect(usage.headers.get('request-id')).toMatch(/^req_/);
     await first.stop();
-  });
+  }, 120_000);
 
   it('does not create another organisation or print keys on the next start', async () => {
     const again = await serve();
@@ -75,7 +76,8 @@ describe('prep serve', () => {
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     const code = await new Promise<number | string>((resolve) => {
-      const timer = setTimeout(() => resolve('still running after 15 s'), 15_000);
+      // About 2 s here; a process started on a loaded machine may take many times that.
+      const timer = setTimeout(() => resolve('still running after 45 s'), 45_000);
       child.once('exit', (c) => { clearTimeout(timer); resolve(c ?? 'killed by a signal'); });
     });
     child.kill('SIGKILL');
@@ -83,7 +85,7 @@ describe('prep serve', () => {
     expect(err).toContain(`cannot listen on 127.0.0.1 port ${port} (HOST, PORT): listen EADDRINUSE`);
     expect(err).not.toMatch(/\n\s+at /); // a sentence, not the stack it was
     expect(code).toBe(1);
-  }, 30_000);
+  }, 60_000);
 
   // Was a bug: the default organisation and its keys were made before listen; on a taken port the keys were printed
   // by a server that then failed, and no later start printed them again.
@@ -115,14 +117,30 @@ describe('prep serve', () => {
     }
   }, 180_000);
 
+  /**
+   * What the key has left of its rate limit: every request the server has taken in (its headers read) counts. A fresh
+   * process each time: its counters start with the first request (a minute's window).
+   */
+  async function remaining(url: string): Promise<number> {
+    const res = await fetch(`${url}/v1/candidates?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return Number(res.headers.get('x-ratelimit-remaining'));
+  }
+
   /** A request whose body never finishes arriving: the server holds it open (its handler is still to run). */
   async function hangingRequest(url: string): Promise<Socket> {
     const { hostname, port } = new URL(url);
+    const before = await remaining(url);
     const socket = connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
     await new Promise<void>((resolve, reject) => socket.once('connect', () => resolve()).once('error', reject));
     socket.on('error', () => undefined);
     socket.write(`POST /v1/candidates HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"name":`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Held once the server has taken it in (it counts against the key's limit), not after a fixed wait: a server
+    // that had not read it yet would stop with nothing in hand.
+    for (let asked = 1; before - (await remaining(url)) <= asked; asked++) {
+      if (asked > 100) throw new Error('the server never took the hanging request in');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     return socket;
   }
 
