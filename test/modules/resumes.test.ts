@@ -129,9 +129,19 @@ describe.runIf(backend === 'local')('the local storage URLs', () => {
     const candidateId = await kit.candidate(key());
     const { upload_url: url } = await kit.ok('POST', '/v1/resumes/upload-url', { key: key(), body: { candidate_id: candidateId, filename: 'a.txt' } });
     const slow = new PassThrough();
+    // The first upload is under way once the route reads its body (it holds the link from before that).
+    const storage = h.services.files.local!;
+    const receive = storage.receive;
+    let reading!: () => void;
+    const underWay = new Promise<void>((resolve) => { reading = resolve; });
+    storage.receive = (...args) => { reading(); return receive.apply(storage, args); };
     const first = h.app.inject({ method: 'PUT', url: local(url), payload: slow, headers: { 'content-type': 'text/plain' } });
     slow.write(TEXT_RESUME.slice(0, 100));
-    await new Promise((r) => setTimeout(r, 50)); // the first upload is under way
+    try {
+      await underWay;
+    } finally {
+      storage.receive = receive;
+    }
     const second = await h.app.inject({ method: 'PUT', url: local(url), payload: TEXT_RESUME, headers: { 'content-type': 'text/plain' } });
     expect(second.statusCode).toBe(429);
     expect(second.json().error.code).toBe('rate_limited');
@@ -332,7 +342,8 @@ describe('registration races', () => {
       };
       const request = kit.call('POST', '/v1/resumes', { key: key(), body: { candidate_id: candidateId, key: created.key } });
       try {
-        for (let i = 0; i < 200 && copy === null; i++) await new Promise((r) => setTimeout(r, 10));
+        // The file is read and parsed first (in the parse pool, slow on a loaded machine): up to 20 s.
+        for (const end = Date.now() + 20_000; copy === null && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
         expect(copy).toMatch(/^resumes\/files\//);
         expect(await storage.head(copy!)).not.toBeNull();
       } finally {
@@ -365,7 +376,7 @@ describe('registration races', () => {
     await sweep.run(null, {} as never);
     expect(await h.db.kysely.selectFrom('stored_files').select('key').where('key', 'like', 'resumes/uploads/sweep-test-%').execute()).toEqual([]);
     for (const k of [keys[0], keys[keys.length - 1]]) expect(await storage.head(k)).toBeNull();
-  });
+  }, 120_000); // 1,201 deletions (through S3 in one of the two runs): 3-5 s here, past 30 s on a loaded machine
 });
 
 describe('reading, listing and deleting', () => {

@@ -12,8 +12,10 @@ import { storageRoutes } from '../../src/storage/routes.js';
 // requestTimeout is 0). A PUT whose body stopped coming (a dropped network, a sleeping laptop, or on purpose) held
 // its link (every retry 429 "already under way") and its share of the 256 MiB in flight for as long as the
 // connection lived; enough of them made every upload of the process 503.
-const IDLE_MS = 300;
-const TOTAL_MS = 1500;
+// Long enough beside what the tests do meanwhile (a request, a timer of a tenth or a fifth of the idle limit) that a
+// loaded machine's late timers do not reach them.
+const IDLE_MS = 1000;
+const TOTAL_MS = 4000;
 const TEXT = 'Maria Gonzalez\nmaria@example.com\nBackend engineer.\n';
 
 let dir: string;
@@ -58,8 +60,17 @@ describe('an upload whose body stops coming', () => {
   it('is dropped after the idle limit, and its link takes the next upload', async () => {
     const target = await signedPath('stall/idle');
     const started = Date.now();
+    // Under way once the route reads its body (it holds the link from before that), not after a fixed wait.
+    const receive = storage.receive;
+    let reading!: () => void;
+    const underWay = new Promise<void>((resolve) => { reading = resolve; });
+    storage.receive = (...args) => { reading(); return receive.apply(storage, args); };
     const { socket, closed } = startUpload(target, 'Maria');
-    await new Promise((r) => setTimeout(r, 100));
+    try {
+      await underWay;
+    } finally {
+      storage.receive = receive;
+    }
     expect((await put(target)).status).toBe(429); // under way
     const at = await within(closed, IDLE_MS + 2000);
     socket.destroy();
@@ -72,7 +83,7 @@ describe('an upload whose body stops coming', () => {
     const target = await signedPath('stall/trickle');
     const started = Date.now();
     const { socket, closed } = startUpload(target, 'M');
-    const trickle = setInterval(() => socket.writable && socket.write('1\r\na\r\n'), IDLE_MS / 3);
+    const trickle = setInterval(() => socket.writable && socket.write('1\r\na\r\n'), IDLE_MS / 10);
     const at = await within(closed, TOTAL_MS + 2000);
     clearInterval(trickle);
     socket.destroy();
@@ -87,7 +98,7 @@ describe('an upload whose body stops coming', () => {
     let answer = '';
     socket.on('data', (d) => { answer += d.toString(); });
     for (const part of [TEXT.slice(10, 20), TEXT.slice(20)]) {
-      await new Promise((r) => setTimeout(r, IDLE_MS / 2));
+      await new Promise((r) => setTimeout(r, IDLE_MS / 5));
       socket.write(`${part.length.toString(16)}\r\n${part}\r\n`);
     }
     socket.write('0\r\n\r\n');
