@@ -190,3 +190,88 @@ describe('a question of pacing and stop words alone is checked by its words as s
     expect(shown).toBe(text);
   });
 });
+
+describe('a task set as an imperative is a request', () => {
+  // Was a bug: only "Tell me about", "Walk/Talk me through", "Describe", "Explain" (and a few others) opening a sentence
+  // counted as a request, so a prompt that set a task ("Identify …", "Propose …", "Write a query that …") had no question
+  // checked, and a model that replaced it with a check-in dropped it unnoticed.
+  const ask = (text: string) => ({ text, reason: 'ask', questionPosition: 0 }) as InterviewerMove;
+  const identify = 'Finance says the averages are wrong. Identify **every** problem in the expression and rewrite it.';
+  const propose = 'The events table is bloated.\n\nPropose a redesign: keys, partitioning, indexes and retention. State the trade-offs.';
+
+  it('takes a task verb followed by what it asks for, at a sentence start or as a clause, for the move\'s question', () => {
+    expect(movesQuestion(`Next question.\n\n${identify}`, identify)).toBe(identify);
+    expect(movesQuestion(`Next question.\n\n${propose}`, propose)).toBe(propose);
+    expect(movesQuestion('Thanks. Next question.\n\nWrite a query that lists every vet with their completed appointments.'))
+      .toBe('Write a query that lists every vet with their completed appointments.');
+    expect(movesQuestion('Okay. For completed rides, produce one row per city and distance bucket.'))
+      .toBe('For completed rides, produce one row per city and distance bucket.');
+    expect(movesQuestion('Sure. For each month of 2024, report:\n\n- new customers;\n- total starts.'))
+      .toBe('For each month of 2024, report:\n\n- new customers;\n- total starts.');
+    for (const task of ['Design the short-link service.', 'Sketch the data model.', 'Estimate how many servers you need.', 'List three ways it could fail.',
+      'Outline your rollout plan.', 'Compare the two indexes.', 'Model the controller as a state machine.',
+      'Walk through how you would improve the model.'])
+      expect(movesQuestion(`Next question.\n\n${task}`), task).toBe(task);
+  });
+
+  it('does not take a statement that opens with the same word for a request', () => {
+    for (const statement of ['Design reviews matter.', 'Report generation is slow at month end.', 'Write amplification grows with each index.',
+      'List prices changed last year.', 'Model training takes a day.', 'Okay, design reviews matter here.'])
+      expect(movesQuestion(`Thanks. ${statement}`), statement).toBe('');
+  });
+
+  it('adds the task after a check-in, and keeps a faithful paraphrase', async () => {
+    const s = { ...setup, style: 'technical' as const, plan: [{ ...setup.plan[0], prompt: identify }] };
+    expect(asksQuestion('Great, ready for the next one?', movesQuestion(`Next question.\n\n${identify}`, identify))).toBe(false);
+    expect(asksQuestion('Finance thinks the averages are off. Can you identify every problem in that expression and then rewrite it?', identify)).toBe(true);
+    expect((await phrase('Great, let\'s continue!', ask(`Next question.\n\n${identify}`), s)).text).toBe(`Great, let's continue! ${identify}`);
+  });
+});
+
+describe('a design question is checked by its prompt, its invitation optional', () => {
+  const prompt = 'A company sends marketing SMS messages with a link in each. Design the short-link service for about 30 million new links a month.';
+  const text = `Let's get started. Here's the first question:\n\n${prompt}\n\nWhere would you like to start?`;
+  const design = { ...setup, style: 'system_design' as const, plan: [{ ...setup.plan[0], prompt }] };
+
+  // Was a bug: the question checked was the invitation alone ("Where would you like to start?", of one content term),
+  // so "Ready to start?" passed and a model that dropped the design prompt itself went unnoticed.
+  it('takes the prompt with its invitation for the question, and does not take "Ready to start?" for it', () => {
+    expect(movesQuestion(text, prompt)).toBe(`${prompt}\n\nWhere would you like to start?`);
+    const question = movesQuestion(text, prompt);
+    for (const reply of ['Great, ready to start?', 'Where would you like to start?', 'Okay! So, where would you like to begin?'])
+      expect(asksQuestion(reply, question, prompt), reply).toBe(false);
+    // A prompt that ends with its own question, the invitation right after it: the prompt's question must be asked.
+    const sharding = 'Orders outgrew one PostgreSQL primary. How would you shard the orders table?';
+    const asked = movesQuestion(`Next question.\n\n${sharding}\n\nWhere would you like to start?`, sharding);
+    expect(asked).toBe(`${sharding}\n\nWhere would you like to start?`);
+    expect(asksQuestion('Great, ready to start?', asked, sharding)).toBe(false);
+    expect(asksQuestion('So, how would you go about sharding the orders table?', asked, sharding)).toBe(true);
+  });
+
+  it('takes the prompt said or restated, with or without the invitation', () => {
+    const question = movesQuestion(text, prompt);
+    for (const reply of [
+      prompt,
+      `${prompt} Take your time.`,
+      'An SMS marketing company puts a link in every message, about 30 million new links a month. Design the short-link service behind it. Where do you want to begin?',
+      'Let\'s design a short-link service for SMS marketing messages: around 30 million new links each month. How would you approach it?',
+    ]) expect(asksQuestion(reply, question, prompt), reply).toBe(true);
+  });
+
+  it('takes a planned prompt that asks in none of the known ways for the question, checked whole', () => {
+    const explain = 'Reviewers want a model they can read, with a few dozen of 3,000 correlated features.\n\nExplain:\n- how L1 and L2 penalties change the coefficients;\n- which one you would use here.';
+    const question = movesQuestion(`Let's move on.\n\n${explain}\n\nTake a moment to think it through; feel free to ask clarifying questions before you dive in.`, explain);
+    expect(question.startsWith(explain)).toBe(true);
+    expect(asksQuestion('Great, ready to start?', question, explain)).toBe(false);
+    expect(asksQuestion('Reviewers need a readable model from 3,000 correlated features. How do L1 and L2 penalties change the coefficients, and which would you use?',
+      question, explain)).toBe(true);
+    // Without the planned prompt said in the move, nothing is taken for a question.
+    expect(movesQuestion(`Let's move on.\n\n${explain}`)).toBe('');
+  });
+
+  it('adds the prompt and its invitation after a check-in', async () => {
+    const { text: said, shown } = await phrase('Great, ready to start?', { text, reason: 'ask', questionPosition: 0 } as InterviewerMove, design);
+    expect(said).toBe(`Great, ready to start?\n\n${prompt}\n\nWhere would you like to start?`);
+    expect(shown).toBe(said);
+  });
+});

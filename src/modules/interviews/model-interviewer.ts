@@ -79,23 +79,37 @@ const sentences = (text: string) => text.split(/(?<=[.!?…])\s+|\n+/).map((part
 const isQuestion = (sentence: string) => /\?["'”’)\]]*$/.test(sentence);
 
 /**
+ * A task set as an imperative ("Identify every problem …", "Propose a redesign: …", "Design the short-link service.",
+ * "Write a query that …", "List three …"): one of these verbs followed by what it asks for — an article, a determiner,
+ * a number, a pronoun, a wh-word or a colon (bold or code marks aside) — so a statement that opens with the same word
+ * ("Design reviews matter.", "Report generation is slow.") is not taken for one.
+ */
+const TASK = '(?:identify|propose|design|write|rewrite|list|produce|report|implement|model|suggest|recommend|calculate|compute|find|choose|pick'
+  + '|plan|define|draft|give|name|build|create|fix|refactor|debug|diagnose|review|critique|evaluate|assess|state|show|derive|analy[sz]e|summari[sz]e'
+  + '|sketch|estimate|outline|compare|justify|decide|walk through|go through)'
+  + '(?=\\s*:|\\s+[*_`]{0,2}(?:a|an|the|your|this|that|these|those|each|every|all|any|some|both|one|two|three|four|five|\\d+|how|what|which|why|where'
+  + '|when|who|whether|it|them|me|us|its|their|our|my|at least|up to|a few|several|another)\\b)';
+/**
  * A sentence worded as a request ("Walk me through …", "I'd like to hear how …") or setting a question up ("Let's
  * say …", "Imagine …"), after at most a few words of lead ("So, now, …"): it asks along with the question beside it.
  * An acknowledgement ("Thanks for explaining …", "Good point about …") is neither.
  */
 const REQUEST = new RegExp(
-  '^(?:(?:so|now|and|okay|ok|great|right|then|next|first|also|please|alright|sure|thanks|thank you|good|nice)\\b[,!.:—–-]?\\s+){0,3}'
+  `^(?:(?:so|now|and|okay|ok|great|right|then|next|first|also|please|alright|sure|thanks|thank you|good|nice)\\b[,!.:—–-]?\\s+){0,3}`
   + '(?:(?:could|can|would|will) you\\s+)?(?:please\\s+)?'
   + '(?:(?:walk|talk|take) (?:me|us) through|tell (?:me|us)|explain|describe|share|outline|sketch|estimate|compare|justify|go (?:through|over)'
   + '|let me know|help me understand|think (?:about|through)|i(?:\'d| would) (?:like|love) to (?:hear|know|understand|see)|i\'m (?:curious|interested)|i wonder'
-  + '|let\'s (?:say|imagine|suppose|assume|consider|talk about|think about|turn to|look at|focus on|dig into|discuss)|imagine|suppose|say|assume|picture)\\b',
+  + `|let's (?:say|imagine|suppose|assume|consider|talk about|think about|turn to|look at|focus on|dig into|discuss)|imagine|suppose|say|assume|picture|${TASK})\\b`,
   'i');
 /**
  * A request later in a sentence, as a clause of its own: "Have a read, and when you're ready, talk me through how you'd
  * approach it", "Pick one and tell me about it", "Keep going; talk me through why it works". Set-up words ("say",
  * "imagine") and a request after a colon ("there's no right answer: tell me in your own words") do not count here.
  */
-const CLAUSE_REQUEST = /(?:[,;]\s+(?:(?:and|then|so)\s+)?(?:when you(?:'re| are) ready,?\s+)?|\s(?:and|then)\s+)(?:please\s+)?(?:(?:walk|talk|take) (?:me|us) through|tell (?:me|us)|explain|describe)\b/i;
+const CLAUSE_REQUEST = new RegExp(
+  `(?:[,;]\\s+(?:(?:and|then|so)\\s+)?(?:when you(?:'re| are) ready,?\\s+)?|\\s(?:and|then)\\s+)(?:please\\s+)?`
+  + `(?:(?:walk|talk|take) (?:me|us) through|tell (?:me|us)|explain|describe|${TASK})\\b`,
+  'i');
 const isRequest = (sentence: string) => {
   const plain = sentence.replace(/[’ʼ]/g, "'");
   return REQUEST.test(plain) || CLAUSE_REQUEST.test(plain);
@@ -113,7 +127,9 @@ const asksSomething = (sentence: string) => !isQuestion(sentence) && isRequest(s
  * on, and from before it what the request needs: the planned question's `prompt` from its start when the move says it
  * (a scenario before "Explain how you would…"), else the start of the request's paragraph when the move's lead is a
  * paragraph before it (the set-up "I've put the problem in your editor: …"), so a prompt's examples and list come
- * with it. '' when it asks neither way.
+ * with it. A move that says the planned prompt and asks after it only by an invitation ("Where would you like to
+ * start?"), or whose prompt asks in neither way (a scenario, then "Explain:" and a list), asks the prompt: its question
+ * is the move from the prompt on (asksQuestion checks the prompt, the invitation optional). '' when it asks neither way.
  */
 export function movesQuestion(text: string, prompt = ''): string {
   const parts = sentences(text);
@@ -121,11 +137,19 @@ export function movesQuestion(text: string, prompt = ''): string {
   while (end > 0 && !isQuestion(parts[end - 1])) end--;
   let start = end;
   while (start > 0 && isQuestion(parts[start - 1])) start--;
-  if (end > 0) return parts.slice(start, end).join(' ');
-  const request = parts.find(asksSomething);
-  if (request === undefined) return '';
-  const at = text.indexOf(request);
   const said = prompt.trim() ? text.indexOf(prompt.trim()) : -1;
+  if (end > 0) {
+    const question = parts.slice(start, end).join(' ');
+    // An invitation after the planned prompt ("…\n\nWhere would you like to start?"), the prompt's own questions in a
+    // row before it or not: the prompt is the question.
+    const last = parts[end - 1];
+    if (said >= 0 && text.indexOf(last, said + prompt.trim().length) >= 0 && !prompt.trim().includes(last)) return text.slice(said).trim();
+    return question;
+  }
+  const request = parts.find(asksSomething);
+  // A planned prompt that asks in none of these ways (a scenario, then "Explain:" and a list) is the question itself.
+  if (request === undefined) return said >= 0 ? text.slice(said).trim() : '';
+  const at = text.indexOf(request);
   const paragraph = [...text.slice(0, at).matchAll(/\n[ \t]*\n/g)].at(-1);
   const from = said >= 0 && said <= at ? said : paragraph ? paragraph.index + paragraph[0].length : at;
   return text.slice(from).trim();
@@ -154,17 +178,26 @@ function saysWords(sentence: string, question: string): boolean {
  * CLAUSE_REQUEST) hold at least half of one of them's content terms; or, a reply with no question mark at all, its
  * words do (as "Walk me through how it turned out." always did); or it says one of them word for word. A question
  * of pacing and stop words alone ("What did you do next?", "Why?") is asked by one of those sentences holding most of
- * its words as said (QUESTION_WORDS_SHARE): there are no content terms to compare.
+ * its words as said (QUESTION_WORDS_SHARE): there are no content terms to compare. With the planned `prompt`, a
+ * question that is the prompt and an invitation after it is asked by asking the prompt (its "?" sentences, else its
+ * requests, else the prompt whole), the reply's words as a whole counting: a restated scenario asks nothing itself.
  */
-export function asksQuestion(reply: string, question: string): boolean {
-  const parts = sentences(question);
-  const asked = parts.some(isQuestion) ? parts.filter(isQuestion) : parts.filter(asksSomething);
+export function asksQuestion(reply: string, question: string, prompt = ''): boolean {
+  const planned = prompt.trim();
+  // The planned prompt with an invitation after it (a design question's "Where would you like to start?"): the prompt
+  // is what must be asked, the invitation may be left out; a prompt that asks nothing in so many words is asked whole.
+  const invited = planned.length > 0 && question.length > planned.length && question.startsWith(planned);
+  const parts = sentences(invited ? planned : question);
+  let asked = parts.some(isQuestion) ? parts.filter(isQuestion) : parts.filter(asksSomething);
+  const whole = asked.length === 0 && planned.length > 0 && question.startsWith(planned);
+  if (whole) asked = [planned];
   if (asked.length === 0) return true; // nothing to ask
   const said = ` ${plainWords(reply)} `;
   if (asked.some((q) => contentTerms(q).length > 0 && said.includes(` ${plainWords(q)} `))) return true;
   const mine = reply.includes('?') ? sentences(reply).filter(asks) : sentences(reply);
   const questions = new Set(mine.filter(asks).flatMap((s) => terms(s)));
-  const request = reply.includes('?') ? null : new Set(terms(reply));
+  // A restated scenario is not a sentence that asks: for the planned prompt, the reply's words as a whole count.
+  const request = reply.includes('?') && !invited && !whole ? null : new Set(terms(reply));
   return asked.some((q) => {
     const wanted = contentTerms(q);
     if (wanted.length === 0) return mine.some((s) => saysWords(s, q));
@@ -208,7 +241,7 @@ export async function phraseWithModel(model: TextModel, setup: InterviewSetup, t
   // A turn that dropped the move's question leaves the candidate nothing to answer: the question is added, as the
   // built-in interviewer words it (streamed too, and bounded as the rest is).
   const question = movesQuestion(move.text, current?.prompt);
-  if (question && !asksQuestion(text, question)) {
+  if (question && !asksQuestion(text, question, current?.prompt)) {
     // After the reply's own end (a check-in's "?" included, never "?."), as one more piece of the same turn.
     // A request of several paragraphs (a prompt with its examples) keeps its paragraphs.
     const added = `${/[.!?…:]["'”’)\]]*$/.test(text) ? '' : '.'}${question.includes('\n') ? '\n\n' : ' '}${question}`;
