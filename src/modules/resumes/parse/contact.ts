@@ -129,6 +129,9 @@ const NOT_ALONE = new Set(['georgia', 'jordan', 'chad', 'jersey', 'india', 'isra
 // A place written as capitalised words or a postcode, comma by comma: "Munich, Bavaria, Germany", "London NW1 6XE".
 const PLACE_PART = /^(?:[\p{Lu}\d][\p{L}\d.'’-]*)(?:\s+[\p{Lu}\d][\p{L}\d.'’-]*)*$/u;
 const PIECES = /\s*[|•·\t]\s*|\s{3,}/;
+/** The header lines' pieces (split at separators), each without a "Location:" or "Based in" label. */
+const headerPieces = (lines: Line[]): string[] =>
+  lines.flatMap((line) => line.text.split(PIECES).map((piece) => piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim()));
 
 /**
  * The country for reading phone numbers written without a country code, from the header: the country of its
@@ -143,14 +146,11 @@ export function countryOfHeader(lines: Line[], location: string | null): Country
   if (location && (/,\s*\p{Lu}{2}$/u.test(location) || NORTH_AMERICAN_REGION.test(location))) return 'US';
   const names = countriesByName();
   const places: string[][] = [];
-  for (const line of lines) {
-    for (const piece of line.text.split(PIECES)) {
-      const clean = piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim();
-      if (!clean || clean.length > 80 || /@/.test(clean)) continue;
-      const parts = clean.split(/\s*,\s*/);
-      if (parts.length > 4 || !parts.every((p) => PLACE_PART.test(p))) continue;
-      places.push(parts.map((p) => p.toLowerCase()));
-    }
+  for (const clean of headerPieces(lines)) {
+    if (!clean || clean.length > 80 || /@/.test(clean)) continue;
+    const parts = clean.split(/\s*,\s*/);
+    if (parts.length > 4 || !parts.every((p) => PLACE_PART.test(p))) continue;
+    places.push(parts.map((p) => p.toLowerCase()));
   }
   for (const parts of places) {
     const country = names.get(parts[parts.length - 1]);
@@ -257,6 +257,6 @@ function namesNoPlace(piece: string): boolean {
  * skills; else a large city or a country written alone.
  */
 export function findLocation(lines: Line[]): string | null {
-  const pieces = lines.flatMap((line) => line.text.split(PIECES).map((piece) => piece.replace(/^(?:location|address|based in)\s*:?\s*/i, '').trim()));
+  const pieces = headerPieces(lines);
   return pieces.find((p) => (isLocation(p) || isPlaceWithCountry(p)) && !namesNoPlace(p)) ?? pieces.find(isLonePlace) ?? null;
 }
