@@ -410,14 +410,12 @@ class Taxonomy implements SkillTaxonomy {
     if (next && LIST_GAP.test(text.slice(tokens.end[last], tokens.start[next.first]))) return true;
     const after = last + 1;
     // "Go Lambdas": a sentence word before the plural of a skill is the language that skill was used in.
-    if (form.capitalSuffices && after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT
-      && !text.slice(tokens.end[last], tokens.start[after]).includes('\n') && this.skillPlural(text, tokens, after)) return true;
+    if (form.capitalSuffices && after < tokens.lower.length && this.softOnLine(text, tokens, last) && this.skillPlural(text, tokens, after)) return true;
     // "Go Temporal workflows": a capitalised word that is no skill, then a plural of what the language builds.
     if (form.pluralUses && after + 1 < tokens.lower.length && UPPER.test(text[tokens.start[after]]) && form.pluralUses.has(tokens.lower[after + 1])
       && this.softOnLine(text, tokens, last) && this.softOnLine(text, tokens, after)) return true;
     // "with Julia Chen", "with Express Scripts": followed by a capitalised word that is no skill, it is a name.
-    if (after < tokens.lower.length && gapKind(text, tokens.end[last], tokens.start[after]) === SOFT && !text.slice(tokens.end[last], tokens.start[after]).includes('\n')
-      && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
+    if (after < tokens.lower.length && this.softOnLine(text, tokens, last) && UPPER.test(text[tokens.start[after]]) && !form.context!.has(tokens.lower[after])) return false;
     // "Go preferred.", "Rust experience": a sentence word that a job description's word qualifies (only right after it:
     // "Swift turnaround required" is no Swift).
     if (form.capitalSuffices && last + 1 < tokens.lower.length && QUALIFIER_AFTER.has(tokens.lower[last + 1])
